@@ -1,0 +1,102 @@
+// acsel info: what the workspace holds (models, stacks, formats, configuration-space sizes).
+#include "app/cli/command.h"
+#include "app/cli/workspaceargs.h"
+#include "core/model/configspace.h"
+#include "core/model/defaults.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+
+namespace acsel::cli {
+namespace {
+
+SpaceOptions spaceFor(const Stack& s, bool withDims)
+{
+    SpaceOptions o;
+    o.formats = s.formats;
+    if (!withDims) {
+        o.scopes = {Scope::Full};
+        return o;
+    }
+    o.batches.assign(kDefaultBatches.begin(), kDefaultBatches.end());
+    o.kvFormats = s.kvFp8 ? std::vector<KvFormat>{KvFormat::Bf16, KvFormat::Fp8}
+                          : std::vector<KvFormat>{KvFormat::Bf16};
+    return o;
+}
+
+std::string formatList(const Stack& s)
+{
+    std::string out;
+    for (Format f : s.formats)
+        out += (out.empty() ? "" : ",") + std::string(toString(f));
+    return out;
+}
+
+int run(const std::vector<std::string>& argv, CommandIo& io)
+{
+    auto specs = workspaceOptions();
+    specs.push_back({"json", "", "print JSON instead of text"});
+    const app::Args args("info", argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage();
+        return 0;
+    }
+    const Workspace ws = loadWorkspaceFromArgs(args);
+
+    nlohmann::json j;
+    j["workspace"] = ws.file;
+    j["name"] = ws.name;
+    j["tables_dir"] = ws.tablesDir;
+    j["notes"] = ws.notes;
+    for (const ModelArch& m : ws.models)
+        j["models"].push_back({{"name", m.name}, {"hf_id", m.hfId}, {"layers", m.layers},
+                               {"params", m.paramCount()}, {"tied_embeddings", m.tiedEmbeddings}});
+    j["stacks"] = nlohmann::json::array();
+    for (const Stack& s : ws.stacks) {
+        nlohmann::json js{{"id", s.id}, {"system", ws.platformOf(s).id}, {"backend", s.backend},
+                          {"version", s.version}, {"kv_fp8", s.kvFp8},
+                          {"latency_source", s.source == LatencySource::Tables ? "tables" : "empirical"}};
+        js["formats"] = nlohmann::json::array();
+        for (Format f : s.formats)
+            js["formats"].push_back(toString(f));
+        for (const ModelArch& m : ws.models) {
+            const ConfigSpace recipesOnly(m.layers, spaceFor(s, false));
+            const ConfigSpace full(m.layers, spaceFor(s, true));
+            js["space"][m.name] = {{"recipes_full_scope", recipesOnly.recipeCount()},
+                                   {"recipes", full.recipeCount()},
+                                   {"configurations", full.configCount()}};
+        }
+        j["stacks"].push_back(js);
+    }
+    if (args.flag("json")) {
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    io.out << ws.name << " (" << ws.file << ")\n";
+    for (const std::string& n : ws.notes)
+        io.out << "note: " << n << "\n";
+    io.out << "\nmodels:\n";
+    for (const ModelArch& m : ws.models)
+        io.out << "  " << std::left << std::setw(16) << m.name << std::right << std::setw(3)
+               << m.layers << " layers  " << std::fixed << std::setprecision(2)
+               << static_cast<double>(m.paramCount()) / 1e9 << " B params  " << m.hfId << "\n";
+    io.out << "\nstacks (" << ws.stacks.size() << "):\n";
+    for (const Stack& s : ws.stacks) {
+        io.out << "  " << std::left << std::setw(30) << s.id << std::setw(12) << s.version
+               << "formats " << formatList(s) << (s.kvFp8 ? "  kv fp8" : "") << "\n";
+        for (const ModelArch& m : ws.models) {
+            const ConfigSpace full(m.layers, spaceFor(s, true));
+            io.out << "      " << std::setw(16) << m.name << std::right << std::setw(10)
+                   << full.recipeCount() << " recipes " << std::setw(12) << full.configCount()
+                   << " configurations\n" << std::left;
+        }
+    }
+    return 0;
+}
+
+const RegisterCommand reg("info", "list the workspace's models, stacks, formats and space sizes", &run);
+
+} // namespace
+} // namespace acsel::cli

@@ -1,0 +1,28 @@
+#include "app/cli/workspaceargs.h"
+
+#include "app/common/paths.h"
+#include "core/data/loaderror.h"
+#include "core/data/workspacefile.h"
+
+namespace acsel::cli {
+
+std::vector<app::OptionSpec> workspaceOptions()
+{
+    return {{"workspace", "FILE", "workspace JSON (default: the bundled datasets/workspace.json)"},
+            {"tables", "DIR", "operator tables directory (default: $ACSEL_TABLES, ../shared/aic)"}};
+}
+
+Workspace loadWorkspaceFromArgs(const app::Args& args)
+{
+    const std::string wsPath = app::resolveWorkspacePath(args.valueOr("workspace", ""));
+    if (wsPath.empty())
+        throw LoadError("workspace.json", "", "no workspace found: pass --workspace FILE or set "
+                                              "ACSEL_WORKSPACE");
+    const app::TablesChoice tables = app::resolveTablesDir(args.valueOr("tables", ""));
+    Workspace ws = loadWorkspace(wsPath, tables.dir);
+    if (!tables.dir.empty())
+        ws.notes.push_back("Operator tables from " + tables.dir + " (" + tables.origin + ")");
+    return ws;
+}
+
+} // namespace acsel::cli

@@ -1,0 +1,11 @@
+# ACSEL_SANITIZE: "" (off), "address" (ASan + UBSan) or "thread" (TSan).
+set(ACSEL_SANITIZE "" CACHE STRING "Sanitizer set: address or thread")
+if(ACSEL_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+elseif(ACSEL_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT ACSEL_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "ACSEL_SANITIZE must be empty, 'address' or 'thread'")
+endif()

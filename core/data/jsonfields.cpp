@@ -1,0 +1,122 @@
+#include "core/data/jsonfields.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace acsel {
+
+Json parseJsonText(const std::string& text, const std::string& name)
+{
+    try {
+        return Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw LoadError(name, "byte " + std::to_string(e.byte),
+                        "invalid JSON: expected a well-formed document");
+    }
+}
+
+Json parseJsonFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw LoadError(path, "", "cannot open file for reading");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (buf.str().empty())
+        throw LoadError(path, "", "file is empty: expected a JSON document");
+    return parseJsonText(buf.str(), path);
+}
+
+void JsonFields::fail(const std::string& ptr, const std::string& message) const
+{
+    throw LoadError(file_, ptr.empty() ? "/" : ptr, message);
+}
+
+const Json& JsonFields::require(const Json& parent, const std::string& key, const std::string& ptr) const
+{
+    if (!parent.is_object())
+        fail(ptr, "expected an object");
+    auto it = parent.find(key);
+    if (it == parent.end())
+        fail(ptr + "/" + key, "missing field '" + key + "'");
+    return *it;
+}
+
+const Json& JsonFields::object(const Json& parent, const std::string& key, const std::string& ptr) const
+{
+    const Json& v = require(parent, key, ptr);
+    if (!v.is_object())
+        fail(ptr + "/" + key, "expected an object");
+    return v;
+}
+
+const Json& JsonFields::array(const Json& parent, const std::string& key, const std::string& ptr) const
+{
+    const Json& v = require(parent, key, ptr);
+    if (!v.is_array())
+        fail(ptr + "/" + key, "expected an array");
+    return v;
+}
+
+std::string JsonFields::string(const Json& parent, const std::string& key, const std::string& ptr) const
+{
+    const Json& v = require(parent, key, ptr);
+    if (!v.is_string())
+        fail(ptr + "/" + key, "expected a string");
+    return v.get<std::string>();
+}
+
+std::string JsonFields::stringOr(const Json& parent, const std::string& key,
+                                 const std::string& ptr, const std::string& fallback) const
+{
+    if (!parent.is_object() || !parent.contains(key) || parent.at(key).is_null())
+        return fallback;
+    return string(parent, key, ptr);
+}
+
+double JsonFields::number(const Json& parent, const std::string& key, const std::string& ptr,
+                          double min, double max) const
+{
+    const Json& v = require(parent, key, ptr);
+    if (!v.is_number())
+        fail(ptr + "/" + key, "expected a number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < min || d > max) {
+        std::ostringstream msg;
+        msg << "expected a number in [" << min << ", " << max << "], found " << d;
+        fail(ptr + "/" + key, msg.str());
+    }
+    return d;
+}
+
+int JsonFields::integer(const Json& parent, const std::string& key, const std::string& ptr,
+                        int min, int max) const
+{
+    const Json& v = require(parent, key, ptr);
+    if (!v.is_number_integer())
+        fail(ptr + "/" + key, "expected an integer");
+    const auto i = v.get<std::int64_t>();
+    if (i < min || i > max)
+        fail(ptr + "/" + key, "expected an integer in [" + std::to_string(min) + ", " +
+                                  std::to_string(max) + "], found " + std::to_string(i));
+    return static_cast<int>(i);
+}
+
+bool JsonFields::boolean(const Json& parent, const std::string& key, const std::string& ptr) const
+{
+    const Json& v = require(parent, key, ptr);
+    if (!v.is_boolean())
+        fail(ptr + "/" + key, "expected true or false");
+    return v.get<bool>();
+}
+
+bool JsonFields::booleanOr(const Json& parent, const std::string& key, const std::string& ptr,
+                           bool fallback) const
+{
+    if (!parent.is_object() || !parent.contains(key) || parent.at(key).is_null())
+        return fallback;
+    return boolean(parent, key, ptr);
+}
+
+} // namespace acsel

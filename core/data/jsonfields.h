@@ -1,0 +1,43 @@
+// Strict access to JSON fields: every failure is a LoadError naming the file and the JSON
+// pointer of the field, and what was expected there.
+#pragma once
+
+#include "core/data/loaderror.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace acsel {
+
+using Json = nlohmann::json;
+
+// Parses a file (or text); a syntax error names the byte offset.
+Json parseJsonFile(const std::string& path);
+Json parseJsonText(const std::string& text, const std::string& name);
+
+class JsonFields {
+public:
+    JsonFields(std::string file) : file_(std::move(file)) {}
+    const std::string& file() const { return file_; }
+
+    const Json& object(const Json& parent, const std::string& key, const std::string& ptr) const;
+    const Json& array(const Json& parent, const std::string& key, const std::string& ptr) const;
+    std::string string(const Json& parent, const std::string& key, const std::string& ptr) const;
+    std::string stringOr(const Json& parent, const std::string& key, const std::string& ptr,
+                         const std::string& fallback) const;
+    double number(const Json& parent, const std::string& key, const std::string& ptr,
+                  double min, double max) const;
+    int integer(const Json& parent, const std::string& key, const std::string& ptr, int min,
+                int max) const;
+    bool boolean(const Json& parent, const std::string& key, const std::string& ptr) const;
+    bool booleanOr(const Json& parent, const std::string& key, const std::string& ptr,
+                   bool fallback) const;
+    [[noreturn]] void fail(const std::string& ptr, const std::string& message) const;
+
+private:
+    const Json& require(const Json& parent, const std::string& key, const std::string& ptr) const;
+    std::string file_;
+};
+
+} // namespace acsel

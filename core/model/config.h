@@ -1,0 +1,42 @@
+// A deployment configuration C = (model, batch size, band recipe, algorithm, exclusions), and
+// a request q (METHOD.md 1).
+#pragma once
+
+#include "core/model/bandrecipe.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace acsel {
+
+struct Config {
+    int model = 0; // index into Workspace::models
+    int batch = 1;
+    BandRecipe recipe;
+    Algorithm algorithm = Algorithm::Max;
+    // lm_head quantized: it then runs at the last band's format (which must not be bf16).
+    bool lmHeadQuantized = false;
+    KvFormat kv = KvFormat::Bf16;
+
+    bool operator==(const Config&) const = default;
+};
+
+// How requests reach the engine: one static batch (the paper's benchmark), or continuous
+// (in-flight) batching in steady state at the request's concurrency.
+enum class ServingMode : std::uint8_t { Static, Continuous };
+std::string_view toString(ServingMode m);
+std::optional<ServingMode> parseServingMode(std::string_view name);
+
+struct Request {
+    std::string stack; // Stack::id, "h100_sxm/trtllm"
+    int isl = 1024;
+    int osl = 256;
+    int concurrency = 1;
+    double ttftBudgetMs = 1000.0;
+    double tpotBudgetMs = 50.0;
+    double memBudgetGiB = 80.0;
+    ServingMode mode = ServingMode::Static;
+};
+
+} // namespace acsel
