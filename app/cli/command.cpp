@@ -42,23 +42,32 @@ int runCommand(const std::vector<std::string>& argv, CommandIo& io)
         io.out << "acsel " << ACSEL_VERSION << "\n";
         return 0;
     }
+    // A command is one word ("info") or two ("report latency"); the longer name wins.
     const auto& cmds = commandRegistry();
-    auto it = std::find_if(cmds.begin(), cmds.end(), [&](const Command& c) { return c.name == argv[0]; });
+    auto find = [&](const std::string& name) {
+        return std::find_if(cmds.begin(), cmds.end(), [&](const Command& c) { return c.name == name; });
+    };
+    std::size_t words = 1;
+    auto it = cmds.end();
+    if (argv.size() >= 2 && (it = find(argv[0] + " " + argv[1])) != cmds.end())
+        words = 2;
+    else
+        it = find(argv[0]);
     if (it == cmds.end()) {
         io.err << "acsel: unknown command '" << argv[0] << "' (acsel help lists them)\n";
         return 2;
     }
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    const std::vector<std::string> rest(argv.begin() + static_cast<std::ptrdiff_t>(words), argv.end());
     try {
         return it->run(rest, io);
     } catch (const app::UsageError& e) {
         io.err << e.what() << "\n";
         return 2;
     } catch (const LoadError& e) {
-        io.err << "acsel " << argv[0] << ": " << e.what() << "\n";
+        io.err << "acsel " << it->name << ": " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {
-        io.err << "acsel " << argv[0] << ": internal error: " << e.what() << "\n";
+        io.err << "acsel " << it->name << ": internal error: " << e.what() << "\n";
         return 1;
     }
 }
