@@ -11,7 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 struct FormatScope {
     Format format;
@@ -20,15 +21,16 @@ struct FormatScope {
 };
 
 struct SpaceOptions {
-    std::vector<Format> formats;                 // formats allowed (bf16 should be among them)
+    std::vector<Format> formats; // formats allowed (bf16 should be among them)
     std::vector<Scope> scopes{kAllScopes.begin(), kAllScopes.end()};
     int maxBands = 3;
-    std::vector<int> batches{1};                 // batch sizes considered
+    std::vector<int> batches{1}; // batch sizes considered
     std::vector<KvFormat> kvFormats{KvFormat::Bf16};
-    bool lmHeadQuantizedToo = false;             // also consider quantizing lm_head
+    bool lmHeadQuantizedToo = false; // also consider quantizing lm_head
 };
 
-class ConfigSpace {
+class ConfigSpace
+{
 public:
     ConfigSpace(int numLayers, SpaceOptions options);
 

@@ -7,7 +7,8 @@
 
 #include <algorithm>
 
-namespace acsel {
+namespace acsel
+{
 
 SearchResult BandPareto::run(const Engine& e, const Request& q, const SearchOptions& o,
                              const ProgressFn& progress, const std::atomic<bool>& stop) const

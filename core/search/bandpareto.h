@@ -5,9 +5,11 @@
 
 #include "core/search/searcher.h"
 
-namespace acsel {
+namespace acsel
+{
 
-class BandPareto final : public Searcher {
+class BandPareto final : public Searcher
+{
 public:
     std::string name() const override { return "bp"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,

@@ -4,9 +4,11 @@
 #include "core/search/randomsearch.h"
 #include "core/search/stopwatch.h"
 
-namespace acsel {
+namespace acsel
+{
 
-class Budget {
+class Budget
+{
 public:
     explicit Budget(const SearchOptions& o)
         : maxEvaluations_(o.maxEvaluations > 0 || o.maxSeconds > 0 ? o.maxEvaluations

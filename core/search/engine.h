@@ -10,7 +10,8 @@
 #include <cstddef>
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 struct LatencyMs {
     double ttft = 0;
@@ -20,7 +21,10 @@ struct LatencyMs {
 // FMC in log space, per metric: T = exp(delta) * T_est^gamma. Identity by default.
 struct Calibration {
     double gammaTtft = 1, deltaTtft = 0, gammaTpot = 1, deltaTpot = 0;
-    bool identity() const { return gammaTtft == 1 && deltaTtft == 0 && gammaTpot == 1 && deltaTpot == 0; }
+    bool identity() const
+    {
+        return gammaTtft == 1 && deltaTtft == 0 && gammaTpot == 1 && deltaTpot == 0;
+    }
     LatencyMs apply(LatencyMs raw) const
     {
         return {std::exp(deltaTtft) * std::pow(raw.ttft, gammaTtft),
@@ -63,7 +67,8 @@ struct QualityTerms {
     }
 };
 
-class Engine {
+class Engine
+{
 public:
     virtual ~Engine() = default;
     virtual const Workspace& workspace() const = 0;
@@ -77,7 +82,8 @@ public:
     virtual bool fracMixIsLowerBound(const Request& q) const = 0;
     virtual Calibration calibration(const std::string& stackId) const = 0;
     virtual double rmqd(const Config& c) const = 0;
-    virtual QualityTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized, KvFormat kv) const = 0;
+    virtual QualityTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
+                                      KvFormat kv) const = 0;
     // Empty when the configuration can be exported to the stack's backend; else why not.
     virtual std::string exportProblem(const Config& c, const Stack& s) const = 0;
 };

@@ -6,9 +6,11 @@
 
 #include "core/search/searcher.h"
 
-namespace acsel {
+namespace acsel
+{
 
-class ExactSearch final : public Searcher {
+class ExactSearch final : public Searcher
+{
 public:
     std::string name() const override { return "exact"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace acsel {
+namespace acsel
+{
 
 std::vector<int> searchModels(const Workspace& ws, const SearchOptions& o)
 {
@@ -47,7 +48,8 @@ std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o)
 {
     std::vector<Format> out;
     for (Format f : s.formats)
-        if (o.formats.empty() || std::find(o.formats.begin(), o.formats.end(), f) != o.formats.end())
+        if (o.formats.empty() ||
+            std::find(o.formats.begin(), o.formats.end(), f) != o.formats.end())
             out.push_back(f);
     if (std::find(out.begin(), out.end(), Format::Bf16) == out.end() && s.hasFormat(Format::Bf16))
         out.push_back(Format::Bf16); // the unquantized band is always a choice
@@ -63,6 +65,7 @@ FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOption
     stack_ = &ws.stacks[static_cast<std::size_t>(*stackIndex)];
     calibration_ = e.calibration(q.stack);
     memoryBudget_ = memoryBudgetBytes(q, ws.platformOf(*stack_));
+    deviceCapacity_ = ws.platformOf(*stack_).memCapacityBytes;
 
     SpaceOptions space;
     space.formats = searchFormats(*stack_, o);
@@ -131,7 +134,8 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
 double FracMixTable::quality(int context, Algorithm a, const BandRecipe& r) const
 {
     const ContextTable& t = tables_[static_cast<std::size_t>(context)];
-    return qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])].predict(r);
+    return qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])].predict(
+        r);
 }
 
 std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRecipe& r) const

@@ -13,7 +13,8 @@
 #include <array>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 struct SearchContext {
     int model = 0;
@@ -27,7 +28,8 @@ struct SoftScore {
     double memoryBytes = 0;
 };
 
-class FracMixTable {
+class FracMixTable
+{
 public:
     // Throws std::invalid_argument for an unknown stack.
     FracMixTable(const Engine& e, const Request& q, const SearchOptions& o);
@@ -35,7 +37,8 @@ public:
     const Request& request() const { return request_; }
     const Stack& stack() const { return *stack_; }
     const Calibration& calibration() const { return calibration_; }
-    double memoryBudget() const { return memoryBudget_; }
+    double memoryBudget() const { return memoryBudget_; } // min(request budget, device), bytes
+    double deviceCapacity() const { return deviceCapacity_; }
     const std::vector<SearchContext>& contexts() const { return contexts_; }
     const ConfigSpace& space(int context) const;
     std::int64_t uniformEstimates() const { return uniformEstimates_; }
@@ -64,9 +67,10 @@ private:
     const Stack* stack_ = nullptr;
     Calibration calibration_;
     double memoryBudget_ = 0;
+    double deviceCapacity_ = 0;
     std::vector<SearchContext> contexts_;
     std::vector<ContextTable> tables_;
-    std::vector<ConfigSpace> spaces_;     // one per model in use
+    std::vector<ConfigSpace> spaces_; // one per model in use
     std::vector<int> spaceOfContext_;
     std::vector<QualityTerms> qualityTerms_;
     std::int64_t uniformEstimates_ = 0;

@@ -3,16 +3,22 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace acsel {
+namespace acsel
+{
 
 std::string_view toString(GateVerdict v)
 {
     switch (v) {
-    case GateVerdict::Admitted: return "admitted";
-    case GateVerdict::Memory: return "memory";
-    case GateVerdict::NotExportable: return "not exportable";
-    case GateVerdict::Ttft: return "TTFT";
-    case GateVerdict::Tpot: return "TPOT";
+    case GateVerdict::Admitted:
+        return "admitted";
+    case GateVerdict::Memory:
+        return "memory";
+    case GateVerdict::NotExportable:
+        return "not exportable";
+    case GateVerdict::Ttft:
+        return "TTFT";
+    case GateVerdict::Tpot:
+        return "TPOT";
     }
     return "?";
 }
@@ -22,12 +28,14 @@ double memoryBudgetBytes(const Request& q, const Platform& p)
     return std::min(q.memBudgetGiB * 1024.0 * 1024.0 * 1024.0, p.memCapacityBytes);
 }
 
-namespace {
+namespace
+{
 
 std::string over(const char* what, double value, double budget, const char* unit)
 {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s %.3g %s exceeds the budget %.3g %s", what, value, unit, budget, unit);
+    std::snprintf(buf, sizeof buf, "%s %.3g %s exceeds the budget %.3g %s", what, value, unit,
+                  budget, unit);
     return buf;
 }
 

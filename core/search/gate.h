@@ -6,7 +6,8 @@
 
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 enum class GateVerdict : std::uint8_t { Admitted, Memory, NotExportable, Ttft, Tpot };
 std::string_view toString(GateVerdict v);

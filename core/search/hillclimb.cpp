@@ -7,8 +7,10 @@
 #include <limits>
 #include <random>
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 // Merges equal neighbours so that the recipe is canonical; false if it is not legal.
 bool normalise(BandRecipe& r)
@@ -50,11 +52,15 @@ std::vector<Format> ladderNeighbours(Format f, const std::vector<Format>& ladder
     return out;
 }
 
-Scope scopeFor(Format f, Scope wanted) { return f == Format::Bf16 ? Scope::Full : wanted; }
+Scope scopeFor(Format f, Scope wanted)
+{
+    return f == Format::Bf16 ? Scope::Full : wanted;
+}
 
 } // namespace
 
-std::vector<BandRecipe> recipeNeighbours(const BandRecipe& r, const std::vector<FormatScope>& choices,
+std::vector<BandRecipe> recipeNeighbours(const BandRecipe& r,
+                                         const std::vector<FormatScope>& choices,
                                          const std::vector<Format>& ladder)
 {
     std::vector<BandRecipe> out;
@@ -132,7 +138,8 @@ std::vector<BandRecipe> recipeNeighbours(const BandRecipe& r, const std::vector<
     return out;
 }
 
-namespace {
+namespace
+{
 
 struct Scored {
     bool admitted = false;
@@ -199,7 +206,8 @@ SearchResult HillClimb::run(const Engine& e, const Request& q, const SearchOptio
     Config cfg;
     for (int c = 0; c < contexts && !done(); ++c) {
         for (const FormatScope& ch : table.space(c).bandChoices()) {
-            const BandRecipe r = BandRecipe::uniform(table.space(c).numLayers(), ch.format, ch.scope);
+            const BandRecipe r =
+                BandRecipe::uniform(table.space(c).numLayers(), ch.format, ch.scope);
             const Scored s = evaluate(c, r, cfg);
             if (s.betterThan(currentScore) || current.size() == 0) {
                 currentScore = s;
@@ -230,8 +238,10 @@ SearchResult HillClimb::run(const Engine& e, const Request& q, const SearchOptio
             // Stuck: restart from a random uniform configuration of a random context.
             currentContext = std::uniform_int_distribution<int>(0, contexts - 1)(rng);
             const auto& ch = table.space(currentContext).bandChoices();
-            const FormatScope pick = ch[std::uniform_int_distribution<std::size_t>(0, ch.size() - 1)(rng)];
-            current = BandRecipe::uniform(table.space(currentContext).numLayers(), pick.format, pick.scope);
+            const FormatScope pick =
+                ch[std::uniform_int_distribution<std::size_t>(0, ch.size() - 1)(rng)];
+            current = BandRecipe::uniform(table.space(currentContext).numLayers(), pick.format,
+                                          pick.scope);
             currentScore = evaluate(currentContext, current, cfg);
         }
         if (progress)

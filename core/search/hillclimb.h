@@ -7,9 +7,11 @@
 #include "core/model/configspace.h"
 #include "core/search/searcher.h"
 
-namespace acsel {
+namespace acsel
+{
 
-class HillClimb final : public Searcher {
+class HillClimb final : public Searcher
+{
 public:
     std::string name() const override { return "hc"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,
@@ -18,7 +20,8 @@ public:
 
 // The neighbours of a recipe as HC defines them: canonical, legal (some algorithm fits), and
 // distinct from the recipe itself. `ladder` lists the formats low to high bits.
-std::vector<BandRecipe> recipeNeighbours(const BandRecipe& r, const std::vector<FormatScope>& choices,
+std::vector<BandRecipe> recipeNeighbours(const BandRecipe& r,
+                                         const std::vector<FormatScope>& choices,
                                          const std::vector<Format>& ladder);
 
 } // namespace acsel

@@ -5,7 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace acsel {
+namespace acsel
+{
 
 std::vector<std::size_t> paretoFront(std::span<const double> x, std::span<const double> y)
 {

@@ -5,7 +5,8 @@
 #include <span>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 // Indices of the points not dominated by any other (q dominates p when q is no worse in both
 // objectives and better in one), ordered by x. Points equal in both objectives are all kept.

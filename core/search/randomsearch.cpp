@@ -5,8 +5,10 @@
 
 #include <random>
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 // A uniformly random legal recipe: band count weighted by how many recipes it has, cuts and
 // choices uniform, neighbours distinct; redrawn until some algorithm fits.
@@ -74,7 +76,8 @@ SearchResult RandomSearch::run(const Engine& e, const Request& q, const SearchOp
         const int c = std::uniform_int_distribution<int>(0, contexts - 1)(rng);
         const BandRecipe r = drawRecipe(table.space(c), rng);
         const std::vector<Algorithm> algos = ConfigSpace::fittingAlgorithms(r);
-        const Algorithm a = algos[std::uniform_int_distribution<std::size_t>(0, algos.size() - 1)(rng)];
+        const Algorithm a =
+            algos[std::uniform_int_distribution<std::size_t>(0, algos.size() - 1)(rng)];
         const Config cfg = table.config(c, r, a);
         GateResult g = fullGate(e, cfg, q);
         ++result.fullEvaluations;

@@ -4,9 +4,11 @@
 
 #include "core/search/searcher.h"
 
-namespace acsel {
+namespace acsel
+{
 
-class RandomSearch final : public Searcher {
+class RandomSearch final : public Searcher
+{
 public:
     std::string name() const override { return "rand"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,

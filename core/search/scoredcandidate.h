@@ -5,7 +5,8 @@
 
 #include <cstdint>
 
-namespace acsel {
+namespace acsel
+{
 
 struct ScoredCandidate {
     BandRecipe recipe;

@@ -3,7 +3,8 @@
 #include "core/search/hillclimb.h"
 #include "core/search/randomsearch.h"
 
-namespace acsel {
+namespace acsel
+{
 
 std::unique_ptr<Searcher> makeSearcher(const std::string& name)
 {

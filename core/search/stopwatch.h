@@ -3,9 +3,11 @@
 
 #include <chrono>
 
-namespace acsel {
+namespace acsel
+{
 
-class Stopwatch {
+class Stopwatch
+{
 public:
     Stopwatch() : start_(std::chrono::steady_clock::now()) {}
     double seconds() const

@@ -8,7 +8,6 @@
 #include "toyengine.h"
 
 #include <QTest>
-
 #include <chrono>
 #include <limits>
 #include <random>
@@ -17,7 +16,8 @@
 using namespace acsel;
 using acsel::test::ToyEngine;
 
-namespace {
+namespace
+{
 
 const std::vector<Format> kBlackwell{Format::Nvfp4, Format::Fp8, Format::Bf16};
 const std::vector<Format> kAmpere{Format::Int4Wo, Format::Int8Wo, Format::Int8, Format::Bf16};
@@ -62,7 +62,8 @@ const std::atomic<bool> kNoStop{false};
 
 } // namespace
 
-class TestSearch : public QObject {
+class TestSearch : public QObject
+{
     Q_OBJECT
 private slots:
     void paretoFrontMatchesQuadraticReference();
@@ -182,7 +183,8 @@ void TestSearch::bandParetoOnlyReturnsAdmitted()
     int answered = 0, equal = 0;
     for (int i = 0; i < 40; ++i) {
         const ToyEngine e(i % 2 ? kAmpere : kBlackwell);
-        const Request q = request(6 + static_cast<double>(rng() % 20), 0.8 + 0.1 * static_cast<double>(rng() % 20), 2.5);
+        const Request q = request(6 + static_cast<double>(rng() % 20),
+                                  0.8 + 0.1 * static_cast<double>(rng() % 20), 2.5);
         const SearchResult bp = BandPareto().run(e, q, options(), {}, kNoStop);
         const SearchResult exact = ExactSearch().run(e, q, options(), {}, kNoStop);
         if (!bp.config)
@@ -228,9 +230,15 @@ void TestSearch::neighboursAreLegalAndDistinct()
     });
     QVERIFY(total > 0);
     // A 3-band recipe's cut moves by one layer in both directions.
-    const auto r = BandRecipe::fromCuts(8, {3, 5}, {{Format::Int8Wo, Scope::Full}, {Format::Int4Wo, Scope::Full}, {Format::Bf16, Scope::Full}});
+    const auto r = BandRecipe::fromCuts(8, {3, 5},
+                                        {{Format::Int8Wo, Scope::Full},
+                                         {Format::Int4Wo, Scope::Full},
+                                         {Format::Bf16, Scope::Full}});
     const auto ns = recipeNeighbours(r, space.bandChoices(), ladder);
-    const auto moved = BandRecipe::fromCuts(8, {4, 5}, {{Format::Int8Wo, Scope::Full}, {Format::Int4Wo, Scope::Full}, {Format::Bf16, Scope::Full}});
+    const auto moved = BandRecipe::fromCuts(8, {4, 5},
+                                            {{Format::Int8Wo, Scope::Full},
+                                             {Format::Int4Wo, Scope::Full},
+                                             {Format::Bf16, Scope::Full}});
     QVERIFY(std::find(ns.begin(), ns.end(), moved) != ns.end());
 }
 
@@ -267,7 +275,9 @@ void TestSearch::cancellationStopsQuickly()
         stoppedAt = std::chrono::steady_clock::now();
         stop = true;
         worker.join();
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stoppedAt).count();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stoppedAt)
+                .count();
         qInfo("%s stopped %.2f ms after the stop flag", name, ms);
         QVERIFY2(result.cancelled, name);
         QVERIFY2(ms < 100, name); // the acceptance target is 10 ms; margin for a loaded CI machine

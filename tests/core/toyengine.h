@@ -7,9 +7,11 @@
 
 #include <cmath>
 
-namespace acsel::test {
+namespace acsel::test
+{
 
-class ToyEngine : public Engine {
+class ToyEngine : public Engine
+{
 public:
     explicit ToyEngine(std::vector<Format> formats, std::vector<int> layers = {6, 8})
     {
@@ -57,10 +59,12 @@ public:
         for (const Band& b : c.recipe) {
             const double speed = layerSpeed(b.format, b.scope);
             t.ttft += b.layers() * width * speed * 0.002 * c.batch * q.isl;
-            t.tpot += b.layers() * width * (0.05 * speed + 0.01 * c.batch * (c.kv == KvFormat::Fp8 ? 0.6 : 1.0));
+            t.tpot += b.layers() * width *
+                      (0.05 * speed + 0.01 * c.batch * (c.kv == KvFormat::Fp8 ? 0.6 : 1.0));
         }
         for (int i = 1; i < c.recipe.size(); ++i)
-            if (facts(c.recipe[i].format).quantizesActivations != facts(c.recipe[i - 1].format).quantizesActivations) {
+            if (facts(c.recipe[i].format).quantizesActivations !=
+                facts(c.recipe[i - 1].format).quantizesActivations) {
                 t.ttft += 0.05 * c.batch * width;
                 t.tpot += 0.004 * width;
             }
@@ -82,17 +86,22 @@ public:
     static double layerDamage(int layer, int layers, Format f, Scope s)
     {
         const double depth = static_cast<double>(layer) / (layers - 1);
-        const double sensitivity = 1.0 + 2.0 * std::exp(-6 * depth) + 1.5 * std::exp(-6 * (1 - depth));
+        const double sensitivity =
+            1.0 + 2.0 * std::exp(-6 * depth) + 1.5 * std::exp(-6 * (1 - depth));
         const double share = s == Scope::Full ? 1.0 : s == Scope::Mlp ? 0.6 : 0.4;
         return sensitivity * share * std::pow(bitDeficit(f), 2) / layers;
     }
     static double algorithmOffset(Algorithm a)
     {
         switch (a) {
-        case Algorithm::Max: return 0.004;
-        case Algorithm::SmoothQuant: return 0.003;
-        case Algorithm::Awq: return 0.001;
-        case Algorithm::Gptq: return 0.002;
+        case Algorithm::Max:
+            return 0.004;
+        case Algorithm::SmoothQuant:
+            return 0.003;
+        case Algorithm::Awq:
+            return 0.001;
+        case Algorithm::Gptq:
+            return 0.002;
         }
         return 0;
     }
@@ -117,7 +126,8 @@ public:
                 auto& p = t.prefix[static_cast<std::size_t>(choiceSlot(f, s))];
                 p.assign(static_cast<std::size_t>(L + 1), 0.0);
                 for (int l = 0; l < L; ++l)
-                    p[static_cast<std::size_t>(l + 1)] = p[static_cast<std::size_t>(l)] + layerDamage(l, L, f, s);
+                    p[static_cast<std::size_t>(l + 1)] =
+                        p[static_cast<std::size_t>(l)] + layerDamage(l, L, f, s);
             }
         return t;
     }
