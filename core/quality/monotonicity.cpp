@@ -14,7 +14,7 @@ SurrogateMonotonicity checkMonotonicity(const RidgeSurrogate& surrogate,
             if (facts(to).bits < facts(from).bits)
                 out.byPair.push_back({from, to});
     for (const ModelArch& m : models) {
-        const QualityTerms t = surrogate.terms(m, Algorithm::Max, false, KvFormat::Bf16);
+        const SurrogateTerms t = surrogate.terms(m, Algorithm::Max, false, KvFormat::Bf16);
         const int L = m.layers;
         for (MoveStats& pair : out.byPair)
             for (Scope s : kAllScopes) {

@@ -11,7 +11,7 @@
 namespace acsel
 {
 
-double predictRecipe(const QualityTerms& t, const BandRecipe& r)
+double predictRecipe(const SurrogateTerms& t, const BandRecipe& r)
 {
     return std::exp(predictRecipeLog(t, r));
 }
@@ -97,10 +97,10 @@ double RidgeSurrogate::predict(const ModelArch& model, const BandRecipe& recipe,
     return predict(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv));
 }
 
-QualityTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm,
-                                   bool lmHeadQuantized, KvFormat kv) const
+SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm,
+                                     bool lmHeadQuantized, KvFormat kv) const
 {
-    QualityTerms t;
+    SurrogateTerms t;
     const int L = model.layers;
     t.layers = L;
     // The constant: every feature that does not depend on the layers.

@@ -22,7 +22,9 @@ namespace acsel
 
 inline constexpr int kSurrogateSchemaVersion = 1;
 
-struct QualityTerms {
+// The search's Engine::qualityTerms (core/search/engine.h) takes the same numbers: slot
+// f * kScopeCount + s, prefix over layers 0..L, logTarget = true.
+struct SurrogateTerms {
     double constant = 0.0; // log-space constant
     int layers = 0;
     // prefix[(format * kScopeCount + scope) * (layers + 1) + l]: sum of the per-layer log-space
@@ -40,14 +42,14 @@ struct QualityTerms {
 };
 
 // Predicted RMQD of a recipe for the terms' (model, algorithm, lm_head, KV). O(bands).
-inline double predictRecipeLog(const QualityTerms& t, const BandRecipe& r)
+inline double predictRecipeLog(const SurrogateTerms& t, const BandRecipe& r)
 {
     double sum = t.constant;
     for (const Band& b : r)
         sum += t.rangeSum(b.format, b.scope, b.begin, b.end);
     return sum;
 }
-double predictRecipe(const QualityTerms& t, const BandRecipe& r);
+double predictRecipe(const SurrogateTerms& t, const BandRecipe& r);
 
 struct SurrogateOptions {
     bool monotone = true;
@@ -70,8 +72,8 @@ public:
     double predict(const FeatureVector& phi) const;
     double predict(const ModelArch& model, const BandRecipe& recipe, Algorithm algorithm,
                    bool lmHeadQuantized, KvFormat kv) const;
-    QualityTerms terms(const ModelArch& model, Algorithm algorithm, bool lmHeadQuantized,
-                       KvFormat kv) const;
+    SurrogateTerms terms(const ModelArch& model, Algorithm algorithm, bool lmHeadQuantized,
+                         KvFormat kv) const;
 
     bool monotone() const { return monotone_; }
     double lambda() const { return lambda_; }

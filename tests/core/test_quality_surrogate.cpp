@@ -145,7 +145,7 @@ void TestQualitySurrogate::prefixSumPredictionEqualsPredict()
                 for (int flags = 0; flags < 4; ++flags) {
                     const bool lm = flags & 1;
                     const KvFormat kv = flags & 2 ? KvFormat::Fp8 : KvFormat::Bf16;
-                    const QualityTerms t = s->terms(m, a, lm, kv);
+                    const SurrogateTerms t = s->terms(m, a, lm, kv);
                     for (int k = 0; k < 60; ++k) {
                         const BandRecipe r = randomRecipe(rng, m.layers, choices);
                         const double direct = s->predict(m, r, a, lm, kv);
