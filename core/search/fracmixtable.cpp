@@ -3,6 +3,7 @@
 #include "core/model/defaults.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace acsel
@@ -125,10 +126,16 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
         s.rawTpot += share * u.tpot;
         s.memoryBytes += share * u.memory;
     }
-    const LatencyMs cal = calibration_.apply({s.rawTtft, s.rawTpot});
-    s.ttft = cal.ttft;
-    s.tpot = cal.tpot;
     return s;
+}
+
+LatencyScreen::LatencyScreen(const Calibration& c, double ttftLimitMs, double tpotLimitMs)
+    : calibration_(c), monotone_(c.monotone()), ttft_(ttftLimitMs), tpot_(tpotLimitMs)
+{
+    if (monotone_) {
+        rawTtft_ = std::exp((std::log(ttftLimitMs) - c.deltaTtft) / c.gammaTtft);
+        rawTpot_ = std::exp((std::log(tpotLimitMs) - c.deltaTpot) / c.gammaTpot);
+    }
 }
 
 double FracMixTable::quality(int context, Algorithm a, const BandRecipe& r) const
