@@ -138,11 +138,16 @@ LatencyScreen::LatencyScreen(const Calibration& c, double ttftLimitMs, double tp
     }
 }
 
-double FracMixTable::quality(int context, Algorithm a, const BandRecipe& r) const
+double FracMixTable::qualityLog(int context, Algorithm a, const BandRecipe& r) const
 {
     const ContextTable& t = tables_[static_cast<std::size_t>(context)];
-    return qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])].predict(
-        r);
+    return predictRecipeLog(
+        qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])], r);
+}
+
+double FracMixTable::quality(int context, Algorithm a, const BandRecipe& r) const
+{
+    return std::exp(qualityLog(context, a, r));
 }
 
 std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRecipe& r) const
@@ -152,7 +157,9 @@ std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRe
         anyQuantized = anyQuantized || b.format != Format::Bf16;
     if (!anyQuantized)
         return {Algorithm::Max, quality(context, Algorithm::Max, r)};
-    std::pair<Algorithm, double> best{Algorithm::Max, 0.0};
+    // Compared in log space; one exp for the winner.
+    Algorithm best = Algorithm::Max;
+    double bestLog = 0;
     bool found = false;
     for (Algorithm a : kAllAlgorithms) {
         bool fits = true;
@@ -160,12 +167,14 @@ std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRe
             fits = fits && algorithmFits(a, b.format);
         if (!fits)
             continue;
-        const double v = quality(context, a, r);
-        if (!found || v < best.second)
-            best = {a, v};
+        const double v = qualityLog(context, a, r);
+        if (!found || v < bestLog) {
+            best = a;
+            bestLog = v;
+        }
         found = true;
     }
-    return best;
+    return {best, std::exp(bestLog)};
 }
 
 Config FracMixTable::config(int context, const BandRecipe& r, Algorithm a) const

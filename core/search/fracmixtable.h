@@ -29,7 +29,8 @@ struct SoftScore {
 
 // Latency limits applied to FracMix scores without calibrating each candidate: with a monotone
 // FMC, calibrated <= limit exactly when raw <= FMC^-1(limit).
-class LatencyScreen {
+class LatencyScreen
+{
 public:
     LatencyScreen(const Calibration& c, double ttftLimitMs, double tpotLimitMs);
     bool passes(const SoftScore& s) const
@@ -62,10 +63,14 @@ public:
     std::int64_t uniformEstimates() const { return uniformEstimates_; }
 
     SoftScore soft(int context, const BandRecipe& r) const;
-    LatencyMs calibrated(const SoftScore& s) const { return calibration_.apply({s.rawTtft, s.rawTpot}); }
+    LatencyMs calibrated(const SoftScore& s) const
+    {
+        return calibration_.apply({s.rawTtft, s.rawTpot});
+    }
     // The lowest predicted RMQD over the algorithms that fit the recipe, and that algorithm.
     std::pair<Algorithm, double> bestQuality(int context, const BandRecipe& r) const;
     double quality(int context, Algorithm a, const BandRecipe& r) const;
+    double qualityLog(int context, Algorithm a, const BandRecipe& r) const;
     Config config(int context, const BandRecipe& r, Algorithm a) const;
     double normalisedLatency(double ttft, double tpot) const
     {
@@ -91,7 +96,7 @@ private:
     std::vector<ContextTable> tables_;
     std::vector<ConfigSpace> spaces_; // one per model in use
     std::vector<int> spaceOfContext_;
-    std::vector<QualityTerms> qualityTerms_;
+    std::vector<SurrogateTerms> qualityTerms_;
     std::int64_t uniformEstimates_ = 0;
 };
 
