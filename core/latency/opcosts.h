@@ -14,9 +14,11 @@
 
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
-class OpCosts {
+class OpCosts
+{
 public:
     virtual ~OpCosts() = default;
 
@@ -27,8 +29,8 @@ public:
     // C[m,n] = A[m,k] x W[k,n]: m tokens in the step, n output features, k input features.
     virtual double gemmMs(Format f, double m, double n, double k) const = 0;
     // One prefill attention call for `batch` requests of `isl` new tokens each (no prefix).
-    virtual double contextAttentionMs(double batch, double isl, int heads, int kvHeads,
-                                      int headDim, KvFormat kv) const = 0;
+    virtual double contextAttentionMs(double batch, double isl, int heads, int kvHeads, int headDim,
+                                      KvFormat kv) const = 0;
     // One decode attention call: `batch` requests, one new token each, KV length kvLen.
     virtual double generationAttentionMs(double batch, double kvLen, int heads, int kvHeads,
                                          int headDim, KvFormat kv) const = 0;
