@@ -51,9 +51,16 @@ void Grid3::bracket(int a, double& x, int& lo, double& w) const
         w = 0;
         return;
     }
-    std::size_t i =
-        static_cast<std::size_t>(std::upper_bound(ax.begin(), ax.end(), x) - ax.begin());
-    i = std::clamp<std::size_t>(i, 1, n - 1) - 1;
+    // Branch-free search for the last point <= x among the first n - 1 (so i + 1 exists):
+    // the select compiles to a conditional move, no mispredicted branches.
+    const double* base = ax.data();
+    std::size_t len = n - 1;
+    while (len > 1) {
+        const std::size_t half = len / 2;
+        base = base[half] <= x ? base + half : base;
+        len -= half;
+    }
+    const auto i = static_cast<std::size_t>(base - ax.data());
     lo = static_cast<int>(i);
     const double x0 = ax[i], x1 = ax[i + 1];
     if (scales_[static_cast<std::size_t>(a)] == Scale::Sqrt)
