@@ -35,10 +35,11 @@ AttentionTable::AttentionTable(const std::vector<AttentionRow>& rows, bool gener
                                const std::string& file)
     : generation_(generation)
 {
-    using Key = std::tuple<KvFormat, KvFormat, int, int>;
+    // Slices sorted by shape first, so the slices of one (KV heads, head dim) are contiguous.
+    using Key = std::tuple<int, int, KvFormat, KvFormat>;
     std::vector<Key> keys;
     for (const AttentionRow& r : rows) {
-        const Key k{r.attnDtype, r.kvDtype, r.kvHeads, r.headDim};
+        const Key k{r.kvHeads, r.headDim, r.attnDtype, r.kvDtype};
         if (std::find(keys.begin(), keys.end(), k) == keys.end())
             keys.push_back(k);
     }
@@ -46,7 +47,7 @@ AttentionTable::AttentionTable(const std::vector<AttentionRow>& rows, bool gener
     for (const Key& key : keys) {
         std::array<std::vector<double>, 3> axes;
         auto inSlice = [&](const AttentionRow& r) {
-            return Key{r.attnDtype, r.kvDtype, r.kvHeads, r.headDim} == key;
+            return Key{r.kvHeads, r.headDim, r.attnDtype, r.kvDtype} == key;
         };
         for (const AttentionRow& r : rows)
             if (inSlice(r)) {
@@ -66,7 +67,12 @@ AttentionTable::AttentionTable(const std::vector<AttentionRow>& rows, bool gener
         if (!g.fill({2, 1, 0}, [&](double h, double s, double b) { return work(h, s, b); }))
             throw LoadError(file, "attention slice", "cannot complete a (heads, seq, batch) grid");
         slices_.push_back(
-            {std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), std::move(g)});
+            {std::get<2>(key), std::get<3>(key), std::get<0>(key), std::get<1>(key), std::move(g)});
+        const int index = static_cast<int>(slices_.size()) - 1;
+        if (shapes_.empty() || shapes_.back().kvHeads != std::get<0>(key) ||
+            shapes_.back().headDim != std::get<1>(key))
+            shapes_.push_back({std::get<0>(key), std::get<1>(key), index, index});
+        shapes_.back().end = index + 1;
     }
 }
 
@@ -83,16 +89,18 @@ AttentionTable::Choice AttentionTable::choose(int heads, int kvHeads, int headDi
                                               KvFormat kv) const
 {
     // Rank: shape distance (log2 of KV-head and head-dim ratios), heads coverage, dtype rank.
-    // The exact shape is the common case: only integer compares then (hot path).
-    bool anyExact = false;
-    for (const Slice& s : slices_)
-        anyExact = anyExact || (s.kvHeads == kvHeads && s.headDim == headDim);
+    // The exact shape is the common case: only its few slices are ranked (hot path).
+    std::size_t begin = 0, end = slices_.size();
+    for (const Shape& sh : shapes_)
+        if (sh.kvHeads == kvHeads && sh.headDim == headDim) {
+            begin = static_cast<std::size_t>(sh.begin);
+            end = static_cast<std::size_t>(sh.end);
+        }
     Choice best;
     double bestDistance = 0;
-    for (const Slice& s : slices_) {
+    for (std::size_t i = begin; i < end; ++i) {
+        const Slice& s = slices_[i];
         const bool exact = s.kvHeads == kvHeads && s.headDim == headDim;
-        if (anyExact && !exact)
-            continue;
         const double distance =
             exact ? 0.0
                   : std::abs(std::log2(static_cast<double>(s.kvHeads) / kvHeads)) +

@@ -54,8 +54,12 @@ private:
     int dtypeRank(const Slice& s, KvFormat kv) const;
     double work(double heads, double seq, double batch) const;
 
+    struct Shape { // the contiguous slices [begin, end) of one (KV heads, head dim)
+        int kvHeads, headDim, begin, end;
+    };
     bool generation_ = false;
     std::vector<Slice> slices_;
+    std::vector<Shape> shapes_;
     int filled_ = 0;
 };
 

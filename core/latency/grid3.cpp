@@ -1,6 +1,7 @@
 #include "core/latency/grid3.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -20,7 +21,26 @@ Grid3::Grid3(std::array<std::vector<double>, 3> axes, std::array<Scale, 3> scale
                 throw std::invalid_argument("Grid3: axis points must be positive and increasing");
         cells *= ax.size();
     }
+    for (std::size_t a = 0; a < 3; ++a) {
+        const auto& ax = axes_[a];
+        if (ax.size() > 60000)
+            throw std::invalid_argument("Grid3: axis too long");
+        const std::uint64_t first = bucketOf(ax.front());
+        std::vector<std::uint16_t>& hint = hints_[a];
+        hint.assign(static_cast<std::size_t>(bucketOf(ax.back()) - first + 1), 0);
+        for (std::size_t b = 0; b < hint.size(); ++b) {
+            std::size_t i = 0; // last point (below the last interval's end) in an earlier bucket
+            while (i + 2 < ax.size() && bucketOf(ax[i + 1]) < first + b)
+                ++i;
+            hint[b] = static_cast<std::uint16_t>(i);
+        }
+    }
     values_.assign(cells, std::numeric_limits<double>::quiet_NaN());
+}
+
+std::uint64_t Grid3::bucketOf(double x)
+{
+    return std::bit_cast<std::uint64_t>(x) >> 49;
 }
 
 int Grid3::indexOf(int a, double x) const
@@ -51,16 +71,12 @@ void Grid3::bracket(int a, double& x, int& lo, double& w) const
         w = 0;
         return;
     }
-    // Branch-free search for the last point <= x among the first n - 1 (so i + 1 exists):
-    // the select compiles to a conditional move, no mispredicted branches.
-    const double* base = ax.data();
-    std::size_t len = n - 1;
-    while (len > 1) {
-        const std::size_t half = len / 2;
-        base = base[half] <= x ? base + half : base;
-        len -= half;
-    }
-    const auto i = static_cast<std::size_t>(base - ax.data());
+    // Start at the last point of the buckets below x's, then scan the few points of its
+    // bucket: the last point <= x among the first n - 1 (so i + 1 exists).
+    const auto& hint = hints_[static_cast<std::size_t>(a)];
+    std::size_t i = hint[static_cast<std::size_t>(bucketOf(x) - bucketOf(ax.front()))];
+    while (i + 2 < n && ax[i + 1] <= x)
+        ++i;
     lo = static_cast<int>(i);
     const double x0 = ax[i], x1 = ax[i + 1];
     if (scales_[static_cast<std::size_t>(a)] == Scale::Sqrt)

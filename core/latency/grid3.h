@@ -53,8 +53,14 @@ private:
     int size(int a) const { return static_cast<int>(axes_[static_cast<std::size_t>(a)].size()); }
     void bracket(int a, double& x, int& lo, double& w) const;
 
+    // Bucket of x: its exponent and top 3 mantissa bits (8 buckets per octave), monotone in x.
+    static std::uint64_t bucketOf(double x);
+
     std::array<std::vector<double>, 3> axes_;
     std::array<Scale, 3> scales_{};
+    // Per axis and bucket (from the first point's bucket): the last point index below the
+    // bucket, so a lookup starts there and scans the few points inside one bucket.
+    std::array<std::vector<std::uint16_t>, 3> hints_;
     std::vector<double> values_; // NaN = missing
 };
 
