@@ -127,6 +127,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     io.out << "speed-up: " << naiveNs / fastNs << "x\n";
     io.out << "table load " << stack.id << ": " << loadMs
            << " ms (gemm, context, generation, grids)\n";
+    for (const TableLoadInfo& info : costs.loadInfo())
+        for (const std::string& note : info.notes)
+            io.out << "  " << info.file << ": " << note << "\n";
     io.out << "table load of the largest GEMM table's stack " << biggest->id << ": " << bigLoadMs
            << " ms (" << big.loadInfo()[0].rowsKept << " GEMM rows)\n";
     return sink == -1.0 ? 1 : 0;

@@ -109,6 +109,10 @@ AicTable<GemmRow> readGemm(CsvReader csv)
         [](const GemmRow& r) { return std::make_tuple(static_cast<int>(r.format), r.m, r.n, r.k); },
         t.info.duplicatesDropped);
     t.info.rowsKept = static_cast<int>(t.rows.size());
+    if (t.info.duplicatesDropped > 0)
+        t.info.notes.push_back(
+            std::to_string(t.info.duplicatesDropped) +
+            " duplicate shapes resolved (majority kernel_source, then first row)");
     return t;
 }
 

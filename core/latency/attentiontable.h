@@ -35,7 +35,6 @@ public:
     double lookup(double batch, double seq, int heads, int kvHeads, int headDim, KvFormat kv) const;
     // Empty when the lookup uses a slice of exactly this shape and dtype.
     std::string note(int heads, int kvHeads, int headDim, KvFormat kv) const;
-    int sliceCount() const { return static_cast<int>(slices_.size()); }
     int filledCells() const { return filled_; }
 
 private:

@@ -37,7 +37,6 @@ public:
     bool has(Format f) const { return present_[static_cast<std::size_t>(f)]; }
     // NaN when the format has no table.
     double lookup(Format f, double m, double n, double k) const;
-    const Grid3& grid(Format f) const { return grids_[static_cast<std::size_t>(f)]; }
     // Cells filled (not measured) per format, and cells raised to speed of light: for reports.
     int filledCells(Format f) const { return filled_[static_cast<std::size_t>(f)]; }
     int raisedCells() const { return raised_; }

@@ -20,6 +20,21 @@ TableOpCosts::TableOpCosts(Platform platform, const AicTable<GemmRow>& gemm,
         throw LoadError(context.info.file, "", "no usable context attention rows");
     if (generation_.empty())
         throw LoadError(generation.info.file, "", "no usable generation attention rows");
+    // Say what the grids hold beyond the measurements (shown by acsel bench latency).
+    for (Format f : kAllFormats)
+        if (gemm_.has(f) && gemm_.filledCells(f) > 0)
+            info_[0].notes.push_back(std::to_string(gemm_.filledCells(f)) + " unmeasured " +
+                                     std::string(facts(f).aicDtype) +
+                                     " grid cells filled (utilisation held)");
+    if (gemm_.raisedCells() > 0)
+        info_[0].notes.push_back(std::to_string(gemm_.raisedCells()) +
+                                 " cells below speed of light raised to it");
+    if (context_.filledCells() > 0)
+        info_[1].notes.push_back(std::to_string(context_.filledCells()) +
+                                 " unmeasured grid cells filled (utilisation held)");
+    if (generation_.filledCells() > 0)
+        info_[2].notes.push_back(std::to_string(generation_.filledCells()) +
+                                 " unmeasured grid cells filled (utilisation held)");
 }
 
 TableOpCosts TableOpCosts::load(const Stack& stack, const Platform& platform)
