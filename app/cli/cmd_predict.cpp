@@ -96,7 +96,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         if (r.contains("tpot_fmc_ms"))
             io.out << " fmc " << r["tpot_fmc_ms"].get<double>();
         io.out << " meas " << r["measured_tpot_ms"].get<double>() << "  mem "
-               << r["memory_gib"].get<double>() << " GiB\n";
+               << r["memory_gib"].get<double>() << " GiB  " << r["id"].get<std::string>() << "\n";
+        if (r.contains("note"))
+            io.out << "    note: " << r["note"].get<std::string>() << "\n";
     }
     for (const SkippedSiliconRow& s : p.skipped)
         io.out << "not predicted: " << s.row.id << " (line " << s.row.line << "): " << s.reason
