@@ -125,6 +125,7 @@ private slots:
     void bandsAndScopesUseTheirFormats();
     void conversionsOnlyWhereActivationFormatChanges();
     void equalBandsGiveTheUniformEstimateExactly();
+    void fracMixPlusConversionsIsTheBandEstimate();
     void decodeScheduleAsAic();
     void longOutputsWidenTheStride();
     void fastPathEqualsNaiveBaseline();
@@ -233,6 +234,33 @@ void TestOpModel::equalBandsGiveTheUniformEstimateExactly()
             QVERIFY(u.tpotMs == s.tpotMs);
         }
     }
+}
+
+// The search relies on it (core/search/engine.h): with a bf16 lm_head the band estimate is
+// the layer-fraction mix of uniform estimates plus the non-negative boundary conversions.
+void TestOpModel::fracMixPlusConversionsIsTheBandEstimate()
+{
+    const auto c = realCosts("h100_sxm/trtllm");
+    if (!c)
+        QSKIP("../shared/aic not present");
+    const ModelArch a = llama8b();
+    const BandRecipe r = BandRecipe::fromCuts(
+        32, {7, 19},
+        {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}, {Format::Fp8Block, Scope::Mlp}});
+    Request q;
+    q.isl = 2000;
+    q.osl = 300;
+    const LatencyEstimate band = estimateLatency(*c, a, config(r, 4), q);
+    double ttft = 0, tpot = 0;
+    for (const Band& b : r) {
+        const BandRecipe u = BandRecipe::fromCuts(32, {}, {{b.format, b.scope}});
+        const LatencyEstimate e = estimateLatency(*c, a, config(u, 4), q);
+        ttft += b.layers() / 32.0 * e.ttftMs;
+        tpot += b.layers() / 32.0 * e.tpotMs;
+    }
+    QVERIFY(band.prefill.conversion > 0 && band.decode.conversion > 0);
+    QVERIFY(near(band.ttftMs, ttft + band.prefill.conversion, 1e-12));
+    QVERIFY(near(band.tpotMs, tpot + band.decode.conversion, 1e-12));
 }
 
 void TestOpModel::decodeScheduleAsAic()
