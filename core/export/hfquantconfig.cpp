@@ -1,5 +1,6 @@
 #include "core/export/hfquantconfig.h"
 
+#include "core/export/jsonstyle.h"
 #include "core/export/modulenames.h"
 #include "core/export/quantplan.h"
 
@@ -92,7 +93,7 @@ std::string hfQuantConfigPreview(const ExportInput& in)
                         std::string(ACSEL_VERSION) + "); the real file comes from the export.";
     j["producer"] = {{"name", "modelopt"}, {"version", "set by the export"}};
     j["quantization"] = q;
-    return j.dump(2) + "\n";
+    return prettyJson(j, 3);
 }
 
 } // namespace acsel

@@ -1,6 +1,7 @@
 #include "core/export/modeloptjson.h"
 
 #include "core/data/loaderror.h"
+#include "core/export/jsonstyle.h"
 #include "core/export/numerics.h"
 #include "core/export/quantcfg.h"
 #include "core/export/recipereader.h"
@@ -152,7 +153,7 @@ std::string modelOptQuantCfgJson(const ExportInput& in)
         j["algorithm"] = {{"method", modelOptMethod(plan.algorithm)}, {"alpha_step", 0.1}};
     else
         j["algorithm"] = modelOptMethod(plan.algorithm);
-    return j.dump(2) + "\n";
+    return prettyJson(j, 2);
 }
 
 QuantPlan readModelOptQuantCfgJson(const std::string& text, const ModelArch& arch,
