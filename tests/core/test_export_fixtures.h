@@ -32,8 +32,8 @@ inline ModelArch workspaceModel(const std::string& name)
 inline ModelArch tinyArch()
 {
     ModelArch a;
-    a.name = "tiny-llama-4L";
-    a.hfId = "acsel-test/tiny-llama-4L (synthetic test architecture)";
+    a.name = "tiny-llama-4L-synthetic";
+    a.hfId = "acsel-test/tiny-llama-4L-synthetic";
     a.family = "llama";
     a.layers = 4;
     a.hidden = 256;
