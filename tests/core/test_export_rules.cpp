@@ -295,8 +295,12 @@ void TestExportRules::fastCheckDoesNotAllocate()
         all = isExportable(in.arch, c, &blackwell) && all;
     QCOMPARE(gAllocations.load() - before, 0L);
     QVERIFY(all);
-    // The counter works: the message-producing path allocates.
+    // Nor does a rejection (here: the algorithm does not fit the fp8 and nvfp4 bands).
     c.algorithm = Algorithm::Awq;
+    const long rejectBefore = gAllocations.load();
+    QVERIFY(!isExportable(in.arch, c, &blackwell));
+    QCOMPARE(gAllocations.load() - rejectBefore, 0L);
+    // The counter works: the message-producing path allocates.
     const long mid = gAllocations.load();
     QVERIFY(!exportProblems(in.arch, c, &blackwell).empty());
     QVERIFY(gAllocations.load() > mid);
