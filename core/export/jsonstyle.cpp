@@ -1,7 +1,9 @@
 #include "core/export/jsonstyle.h"
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 using Ordered = nlohmann::ordered_json;
 

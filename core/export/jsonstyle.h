@@ -3,10 +3,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 // inlineDepth: values nested this deep (the root is 0) print on one line, with ", " and ": ".
 std::string prettyJson(const nlohmann::ordered_json& j, int inlineDepth);

@@ -244,6 +244,11 @@ std::string modelOptRecipeYaml(const ExportInput& in)
     return std::string(e.c_str()) + "\n";
 }
 
+namespace
+{
+RecipeReadback readRoot(const YAML::Node& root, const ModelArch& arch, const std::string& file);
+} // namespace
+
 RecipeReadback readModelOptRecipeYaml(const std::string& text, const ModelArch& arch,
                                       const std::string& file)
 {
@@ -254,6 +259,19 @@ RecipeReadback readModelOptRecipeYaml(const std::string& text, const ModelArch& 
         throw LoadError(file, "line " + std::to_string(ex.mark.line + 1),
                         "invalid YAML: " + ex.msg);
     }
+    try {
+        return readRoot(root, arch, file);
+    } catch (const YAML::Exception& ex) { // e.g. a mapping where a scalar key was expected
+        throw LoadError(file, "line " + std::to_string(ex.mark.line + 1),
+                        "unexpected YAML: " + ex.msg);
+    }
+}
+
+namespace
+{
+
+RecipeReadback readRoot(const YAML::Node& root, const ModelArch& arch, const std::string& file)
+{
     const Reader r(file);
     r.onlyKeys(root, "recipe", {"metadata", "quantize"});
     RecipeReadback out;
@@ -282,4 +300,5 @@ RecipeReadback readModelOptRecipeYaml(const std::string& text, const ModelArch& 
     return out;
 }
 
+} // namespace
 } // namespace acsel
