@@ -44,7 +44,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
-        case Label: return QStringLiteral("%1. %2").arg(index.row() + 1).arg(p.label);
+        case Label: return p.label;
         case Recipe: return configSummary(p.config, p.modelName);
         case Ttft: return formatMs(p.prediction.ttftMs);
         case Tpot: return formatMs(p.prediction.tpotMs);
@@ -97,8 +97,11 @@ void CompareModel::pin(const PinnedConfig& p)
             emit pinnedChanged();
             return;
         }
-    if (static_cast<int>(pinned_.size()) == kMaxPinned)
-        unpin(0);
+    if (static_cast<int>(pinned_.size()) == kMaxPinned) {
+        beginRemoveRows({}, 0, 0);
+        pinned_.erase(pinned_.begin());
+        endRemoveRows();
+    }
     const int row = static_cast<int>(pinned_.size());
     beginInsertRows({}, row, row);
     pinned_.push_back(p);

@@ -1,4 +1,5 @@
 // Up to four pinned configurations side by side: one row each, one column per metric.
+// Rows are numbered in the vertical header (the plot labels pinned points the same way).
 // Numeric columns carry the value and its fraction of the column's largest value, which the
 // bar delegate draws as a bar behind the number.
 #pragma once

@@ -19,6 +19,8 @@ struct Budgets {
     bool operator==(const Budgets&) const = default;
 };
 
+inline Budgets budgetsOf(const acsel::Request& r) { return {r.ttftBudgetMs, r.tpotBudgetMs, r.memBudgetGiB}; }
+
 // The x of a point on an axis: TTFT, TPOT, or max(TTFT/L1, TPOT/L2) (METHOD.md 4).
 inline double latencyX(const PlotPoint& p, LatencyAxis axis, const Budgets& b)
 {

@@ -59,6 +59,10 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     ttft_ = new BudgetSlider(1, 100000, true, tr("ms"), 1, this);
     tpot_ = new BudgetSlider(0.5, 2000, true, tr("ms"), 2, this);
     memory_ = new BudgetSlider(0.5, kDefaultCapacityGiB, false, tr("GiB"), 1, this);
+    const Request defaults;
+    ttft_->setValue(defaults.ttftBudgetMs);
+    tpot_->setValue(defaults.tpotBudgetMs);
+    memory_->setValue(defaults.memBudgetGiB);
     models_ = new QListWidget(this);
     formats_ = new QListWidget(this);
     scopes_ = new QListWidget(this);
