@@ -29,6 +29,8 @@ class QMouseEvent;
 
 namespace acsel::gui {
 
+class PointCloud;
+
 // A configuration drawn on top of the cloud (recommended, being edited, pinned); it may be
 // outside the point set (a hand-edited recipe), so it carries its own numbers.
 struct MarkedPoint {
@@ -81,7 +83,6 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    struct Series;
     void buildControls();
     void applyPalette();
     void rescore();
@@ -111,7 +112,8 @@ private:
     bool logX_ = false;
     bool autoFit_ = true; // until the user pans or zooms
 
-    std::vector<Series> series_; // 4 graphs per category, reused across updates
+    PointCloud* cloud_ = nullptr;         // every point, styled by category x uniform x feasible
+    std::vector<QCPGraph*> legendKeys_;   // empty graphs: one legend entry per colour category
     QCPGraph* frontier_ = nullptr;
     QCPGraph* recommended_ = nullptr;
     QCPGraph* selected_ = nullptr;

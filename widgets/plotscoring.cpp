@@ -21,7 +21,8 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
     const std::size_t n = points.size();
     out.x.resize(n);
     out.feasible.resize(n);
-    out.order.resize(n);
+    if (out.order.size() != n)
+        out.order.resize(n);
     out.frontier.clear();
     std::int64_t feasible = 0;
     std::int64_t fits = 0;
@@ -32,15 +33,25 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
         out.feasible[i] = ok ? 1 : 0;
         feasible += ok ? 1 : 0;
         fits += p.memoryGiB <= budgets.memoryGiB ? 1 : 0;
-        out.order[i] = static_cast<std::uint32_t>(i);
     }
     out.feasibleCount = feasible;
     out.fitsMemoryCount = fits;
-    const double* x = out.x.data();
+    const bool reuse = axis != LatencyAxis::Normalised && out.orderSource == points.data() &&
+                       out.orderSize == n && out.orderAxis == axis && out.order.size() == n;
+    if (!reuse) {
+        out.keys.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            out.keys[i] = {out.x[i], points[i].rmqd, static_cast<std::uint32_t>(i)};
+        std::sort(out.keys.begin(), out.keys.end(), [](const ScoredView::SortKey& a, const ScoredView::SortKey& b) {
+            return a.x < b.x || (a.x == b.x && a.rmqd < b.rmqd);
+        });
+        for (std::size_t i = 0; i < n; ++i)
+            out.order[i] = out.keys[i].index;
+        out.orderSource = points.data();
+        out.orderSize = n;
+        out.orderAxis = axis;
+    }
     const PlotPoint* pts = points.data();
-    std::sort(out.order.begin(), out.order.end(), [x, pts](std::uint32_t a, std::uint32_t b) {
-        return x[a] < x[b] || (x[a] == x[b] && pts[a].rmqd < pts[b].rmqd);
-    });
     double best = std::numeric_limits<double>::infinity();
     for (const std::uint32_t i : out.order) {
         const PlotPoint& p = pts[i];

@@ -51,6 +51,18 @@ struct ScoredView {
     std::vector<std::uint32_t> frontier;
     std::int64_t feasibleCount = 0;
     std::int64_t fitsMemoryCount = 0;
+
+    // The TTFT and TPOT orders do not depend on the budgets: they are kept between calls for
+    // the same points (identified by address and size; point sets are immutable once scored).
+    const void* orderSource = nullptr;
+    std::size_t orderSize = 0;
+    LatencyAxis orderAxis = LatencyAxis::Normalised;
+    struct SortKey {
+        double x;
+        double rmqd;
+        std::uint32_t index;
+    };
+    std::vector<SortKey> keys; // scratch: sorting contiguous keys avoids cache misses
 };
 
 void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const Budgets& budgets,

@@ -45,6 +45,12 @@ int SearchRunner::start(Work work)
             }
             promise.addResult(std::move(out));
         });
+    // Book the job before attaching the continuation: a job that has already finished runs
+    // its continuation synchronously inside then().
+    active_.push_back({id, stop, future});
+    current_ = id;
+    running_ = true;
+    emit started(id);
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, [this, id](int v) {
         if (id == current_ && running_)
@@ -58,10 +64,6 @@ int SearchRunner::start(Work work)
         watcher->deleteLater();
         guard->complete(id, out);
     });
-    active_.push_back({id, stop, future});
-    current_ = id;
-    running_ = true;
-    emit started(id);
     return id;
 }
 
