@@ -2,7 +2,8 @@
 
 #include "widgets/bandstrip.h"
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 RecipeEditCommand::RecipeEditCommand(BandStrip* strip, const BandRecipe& before,
                                      const BandRecipe& after, const QString& text)
@@ -10,7 +11,13 @@ RecipeEditCommand::RecipeEditCommand(BandStrip* strip, const BandRecipe& before,
 {
 }
 
-void RecipeEditCommand::undo() { strip_->showRecipe(before_); }
-void RecipeEditCommand::redo() { strip_->showRecipe(after_); }
+void RecipeEditCommand::undo()
+{
+    strip_->showRecipe(before_);
+}
+void RecipeEditCommand::redo()
+{
+    strip_->showRecipe(after_);
+}
 
 } // namespace acsel::gui

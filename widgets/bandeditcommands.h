@@ -7,11 +7,13 @@
 
 #include <QUndoCommand>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 class BandStrip;
 
-class RecipeEditCommand : public QUndoCommand {
+class RecipeEditCommand : public QUndoCommand
+{
 public:
     RecipeEditCommand(BandStrip* strip, const acsel::BandRecipe& before,
                       const acsel::BandRecipe& after, const QString& text);

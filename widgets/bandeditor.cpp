@@ -10,10 +10,10 @@
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
 {
@@ -43,19 +43,24 @@ void BandEditor::setPredictor(Predictor predictor)
     repredict();
 }
 
-void BandEditor::setConfig(const Config& config, const QString& modelName, std::vector<Format> availableFormats)
+void BandEditor::setConfig(const Config& config, const QString& modelName,
+                           std::vector<Format> availableFormats)
 {
     config_ = config;
     modelName_ = modelName;
     strip_->setAvailableFormats(std::move(availableFormats));
-    title_->setText(tr("<b>%1</b>, %2 layers, batch %3. Drag a boundary, arrows nudge it, right-click a band to edit")
+    title_->setText(tr("<b>%1</b>, %2 layers, batch %3. Drag a boundary, arrows nudge it, "
+                       "right-click a band to edit")
                         .arg(modelName.toHtmlEscaped())
                         .arg(config.recipe.numLayers())
                         .arg(config.batch));
     strip_->setRecipe(config.recipe);
 }
 
-void BandEditor::repredict() { onRecipeChanged(strip_->recipe()); }
+void BandEditor::repredict()
+{
+    onRecipeChanged(strip_->recipe());
+}
 
 void BandEditor::onRecipeChanged(const BandRecipe& r)
 {
@@ -66,12 +71,14 @@ void BandEditor::onRecipeChanged(const BandRecipe& r)
         config_.algorithm = fits.front();
     if (predictor_ && r.size() > 0) {
         prediction_ = predictor_(config_);
-        predictionLabel_->setText(predictionSummary(*prediction_) +
-                                  QStringLiteral(" · %1").arg(fromView(toString(config_.algorithm))));
+        predictionLabel_->setText(
+            predictionSummary(*prediction_) +
+            QStringLiteral(" · %1").arg(fromView(toString(config_.algorithm))));
     } else {
         prediction_.reset();
-        predictionLabel_->setText(r.size() > 0 ? tr("No prediction engine connected: no numbers for this recipe")
-                                               : QString());
+        predictionLabel_->setText(
+            r.size() > 0 ? tr("No prediction engine connected: no numbers for this recipe")
+                         : QString());
     }
     emit configPredicted(config_, prediction_);
 }

@@ -6,18 +6,19 @@
 #include "widgets/explorertypes.h"
 
 #include <QWidget>
-
 #include <functional>
 #include <optional>
 
 class QLabel;
 class QToolButton;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 class BandStrip;
 
-class BandEditor : public QWidget {
+class BandEditor : public QWidget
+{
     Q_OBJECT
 public:
     using Predictor = std::function<Prediction(const acsel::Config&)>;
@@ -37,7 +38,8 @@ public:
 
 signals:
     // After every change of the recipe, with its new prediction (if a predictor is set).
-    void configPredicted(const acsel::Config& config, const std::optional<acsel::gui::Prediction>& p);
+    void configPredicted(const acsel::Config& config,
+                         const std::optional<acsel::gui::Prediction>& p);
 
 private:
     void onRecipeChanged(const acsel::BandRecipe& r);

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-namespace {
+namespace
+{
 std::optional<BandRecipe> legal(const BandRecipe& r)
 {
     const BandRecipe c = canonical(r);

@@ -7,7 +7,8 @@
 
 #include <optional>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 // Merges neighbouring bands with the same format and scope; bf16 bands get scope full.
 acsel::BandRecipe canonical(const acsel::BandRecipe& r);

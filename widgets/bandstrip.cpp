@@ -8,22 +8,27 @@
 #include <QMenu>
 #include <QPainter>
 #include <QUndoStack>
-
 #include <algorithm>
 #include <cmath>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-namespace {
+namespace
+{
 constexpr int kMargin = 8;
-constexpr int kGrab = 6;       // pixels either side of a boundary that start a drag
+constexpr int kGrab = 6;        // pixels either side of a boundary that start a drag
 constexpr int kAxisHeight = 16; // layer numbers under the strip
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 QString bandLabel(const Band& b)
 {
-    return b.format == Format::Bf16 ? QStringLiteral("bf16")
-                                    : qs(toString(b.format)) + QLatin1Char('/') + qs(toString(b.scope));
+    return b.format == Format::Bf16
+               ? QStringLiteral("bf16")
+               : qs(toString(b.format)) + QLatin1Char('/') + qs(toString(b.scope));
 }
 } // namespace
 
@@ -35,7 +40,10 @@ BandStrip::BandStrip(QWidget* parent) : QWidget(parent), undo_(new QUndoStack(th
     setAccessibleName(tr("Band editor"));
 }
 
-void BandStrip::setAvailableFormats(std::vector<Format> formats) { formats_ = std::move(formats); }
+void BandStrip::setAvailableFormats(std::vector<Format> formats)
+{
+    formats_ = std::move(formats);
+}
 
 void BandStrip::setRecipe(const BandRecipe& recipe)
 {
@@ -77,7 +85,8 @@ int BandStrip::layerX(int layer) const
 {
     const QRect r = stripRect();
     const int layers = std::max(1, recipe_.numLayers());
-    return r.left() + static_cast<int>(std::lround(static_cast<double>(r.width()) * layer / layers));
+    return r.left() +
+           static_cast<int>(std::lround(static_cast<double>(r.width()) * layer / layers));
 }
 
 int BandStrip::layerAt(int x) const
@@ -116,8 +125,14 @@ int BandStrip::cutNear(int x) const
     return best;
 }
 
-QSize BandStrip::sizeHint() const { return {640, 76}; }
-QSize BandStrip::minimumSizeHint() const { return {200, 56}; }
+QSize BandStrip::sizeHint() const
+{
+    return {640, 76};
+}
+QSize BandStrip::minimumSizeHint() const
+{
+    return {200, 56};
+}
 
 void BandStrip::paintEvent(QPaintEvent*)
 {
@@ -133,15 +148,22 @@ void BandStrip::paintEvent(QPaintEvent*)
     }
     for (int i = 0; i < recipe_.size(); ++i) {
         const Band& b = recipe_[i];
-        const QRect r(QPoint(layerX(b.begin), strip.top()), QPoint(layerX(b.end) - 1, strip.bottom()));
+        const QRect r(QPoint(layerX(b.begin), strip.top()),
+                      QPoint(layerX(b.end) - 1, strip.bottom()));
         const QColor c = formatColour(b.format, pal);
         p.fillRect(r, c);
         // Partial scopes: hatched, since only part of each layer is quantized.
         if (b.scope != Scope::Full)
-            p.fillRect(r, QBrush(pal.color(QPalette::Base), b.scope == Scope::Mlp ? Qt::BDiagPattern : Qt::FDiagPattern));
+            p.fillRect(r, QBrush(pal.color(QPalette::Base),
+                                 b.scope == Scope::Mlp ? Qt::BDiagPattern : Qt::FDiagPattern));
+        const QString text =
+            bandLabel(b) + QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1);
+        const QString shown = p.fontMetrics().elidedText(text, Qt::ElideRight, r.width() - 10);
+        // The label sits on a plain patch of the band colour so hatching never crosses it.
+        QRect label = p.fontMetrics().boundingRect(shown).adjusted(-4, -1, 4, 1);
+        label.moveCenter(r.center());
+        p.fillRect(label.intersected(r), c);
         p.setPen(c.lightness() > 150 ? Qt::black : Qt::white);
-        const QString text = bandLabel(b) + QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1);
-        const QString shown = p.fontMetrics().elidedText(text, Qt::ElideRight, r.width() - 6);
         p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter, shown);
     }
     // Layer ticks and numbers.
@@ -152,14 +174,15 @@ void BandStrip::paintEvent(QPaintEvent*)
         const bool labelled = k % step == 0 || k == layers;
         p.drawLine(x, strip.bottom() + 1, x, strip.bottom() + (labelled ? 5 : 3));
         if (labelled)
-            p.drawText(QRect(x - 20, strip.bottom() + 4, 40, kAxisHeight - 2), Qt::AlignHCenter | Qt::AlignTop,
-                       QString::number(k));
+            p.drawText(QRect(x - 20, strip.bottom() + 4, 40, kAxisHeight - 2),
+                       Qt::AlignHCenter | Qt::AlignTop, QString::number(k));
     }
     // Boundaries: the focused one is drawn thicker in the highlight colour.
     for (int c = 0; c + 1 < recipe_.size(); ++c) {
         const int x = layerX(recipe_[c].end);
         const bool focused = c == focusedCut_ && hasFocus();
-        p.setPen(QPen(focused ? pal.color(QPalette::Highlight) : pal.color(QPalette::WindowText), focused ? 4 : 2));
+        p.setPen(QPen(focused ? pal.color(QPalette::Highlight) : pal.color(QPalette::WindowText),
+                      focused ? 4 : 2));
         p.drawLine(x, strip.top() - 4, x, strip.bottom() + 4);
     }
     p.setPen(pal.color(QPalette::Mid));
@@ -184,7 +207,8 @@ void BandStrip::mouseMoveEvent(QMouseEvent* e)
         return;
     }
     // Live preview while dragging; the undo step is recorded on release.
-    if (const auto moved = moveCut(dragStart_, dragCut_, layerAt(e->pos().x())); moved && !(*moved == recipe_))
+    if (const auto moved = moveCut(dragStart_, dragCut_, layerAt(e->pos().x()));
+        moved && !(*moved == recipe_))
         showRecipe(*moved);
 }
 
@@ -201,8 +225,14 @@ void BandStrip::mouseReleaseEvent(QMouseEvent* e)
     edit(moved, tr("Move boundary %1 to layer %2").arg(cut + 1).arg(moved[cut].end));
 }
 
-void BandStrip::mouseDoubleClickEvent(QMouseEvent* e) { openMenu(e->pos()); }
-void BandStrip::contextMenuEvent(QContextMenuEvent* e) { openMenu(e->pos()); }
+void BandStrip::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    openMenu(e->pos());
+}
+void BandStrip::contextMenuEvent(QContextMenuEvent* e)
+{
+    openMenu(e->pos());
+}
 
 void BandStrip::openMenu(QPoint pos)
 {
@@ -220,7 +250,8 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
     auto* menu = new QMenu(parent);
     const Band b = recipe_[band];
     // An action that applies `next` if it exists; disabled (with the reason) if illegal.
-    auto offer = [this](QMenu* m, const QString& text, const std::optional<BandRecipe>& next, bool checked = false) {
+    auto offer = [this](QMenu* m, const QString& text, const std::optional<BandRecipe>& next,
+                        bool checked = false) {
         QAction* a = m->addAction(text);
         a->setCheckable(checked);
         a->setChecked(checked);
@@ -232,7 +263,8 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
     };
     QMenu* fmt = menu->addMenu(tr("Format"));
     for (Format f : formats_)
-        offer(fmt, qs(toString(f)), setBand(recipe_, band, f, f == Format::Bf16 ? Scope::Full : b.scope), f == b.format);
+        offer(fmt, qs(toString(f)),
+              setBand(recipe_, band, f, f == Format::Bf16 ? Scope::Full : b.scope), f == b.format);
     QMenu* scope = menu->addMenu(tr("Scope"));
     scope->setEnabled(b.format != Format::Bf16);
     for (Scope s : kAllScopes)
@@ -243,7 +275,9 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
             for (Scope s : kAllScopes) {
                 if (f == Format::Bf16 && s != Scope::Full)
                     continue;
-                const QString name = f == Format::Bf16 ? QStringLiteral("bf16") : qs(toString(f)) + QLatin1Char('/') + qs(toString(s));
+                const QString name = f == Format::Bf16
+                                         ? QStringLiteral("bf16")
+                                         : qs(toString(f)) + QLatin1Char('/') + qs(toString(s));
                 if (const auto next = splitBand(recipe_, band, atLayer, f, s))
                     offer(split, name, next);
             }
@@ -273,7 +307,8 @@ void BandStrip::keyPressEvent(QKeyEvent* e)
             edit(*moved, tr("Move boundary %1 to layer %2").arg(c + 1).arg((*moved)[c].end));
         return;
     }
-    default: QWidget::keyPressEvent(e);
+    default:
+        QWidget::keyPressEvent(e);
     }
 }
 

@@ -7,15 +7,16 @@
 #include "core/model/bandrecipe.h"
 
 #include <QWidget>
-
 #include <vector>
 
 class QUndoStack;
 class QMenu;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-class BandStrip : public QWidget {
+class BandStrip : public QWidget
+{
     Q_OBJECT
 public:
     explicit BandStrip(QWidget* parent = nullptr);

@@ -3,12 +3,13 @@
 #include "widgets/comparemodel.h"
 
 #include <QPainter>
-
 #include <algorithm>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-void BarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
+void BarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                        const QModelIndex& index) const
 {
     const QVariant f = index.data(CompareModel::FractionRole);
     if (f.isValid()) {

@@ -3,13 +3,16 @@
 
 #include <QStyledItemDelegate>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-class BarDelegate : public QStyledItemDelegate {
+class BarDelegate : public QStyledItemDelegate
+{
     Q_OBJECT
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
 };
 
 } // namespace acsel::gui

@@ -4,14 +4,14 @@
 #include <QHBoxLayout>
 #include <QSignalBlocker>
 #include <QSlider>
-
 #include <algorithm>
 #include <cmath>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-BudgetSlider::BudgetSlider(double minimum, double maximum, bool logScale, const QString& unit, int decimals,
-                           QWidget* parent)
+BudgetSlider::BudgetSlider(double minimum, double maximum, bool logScale, const QString& unit,
+                           int decimals, QWidget* parent)
     : QWidget(parent), min_(minimum), max_(maximum), log_(logScale)
 {
     slider_ = new QSlider(Qt::Horizontal, this);
@@ -50,11 +50,15 @@ double BudgetSlider::valueAt(int position) const
 int BudgetSlider::positionOf(double value) const
 {
     value = std::clamp(value, min_, max_);
-    const double f = log_ ? std::log(value / min_) / std::log(max_ / min_) : (value - min_) / (max_ - min_);
+    const double f =
+        log_ ? std::log(value / min_) / std::log(max_ / min_) : (value - min_) / (max_ - min_);
     return static_cast<int>(std::lround(f * kSteps));
 }
 
-double BudgetSlider::value() const { return spin_->value(); }
+double BudgetSlider::value() const
+{
+    return spin_->value();
+}
 
 void BudgetSlider::setValue(double v)
 {

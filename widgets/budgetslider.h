@@ -7,9 +7,11 @@
 class QSlider;
 class QDoubleSpinBox;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-class BudgetSlider : public QWidget {
+class BudgetSlider : public QWidget
+{
     Q_OBJECT
 public:
     static constexpr int kSteps = 1000; // slider resolution

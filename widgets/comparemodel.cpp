@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -13,16 +14,24 @@ int CompareModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(pinned_.size());
 }
 
-int CompareModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int CompareModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 double CompareModel::value(const PinnedConfig& p, int column) const
 {
     switch (column) {
-    case Ttft: return p.prediction.ttftMs;
-    case Tpot: return p.prediction.tpotMs;
-    case Memory: return p.prediction.memoryGiB;
-    case Rmqd: return p.prediction.rmqd;
-    default: return 0;
+    case Ttft:
+        return p.prediction.ttftMs;
+    case Tpot:
+        return p.prediction.tpotMs;
+    case Memory:
+        return p.prediction.memoryGiB;
+    case Rmqd:
+        return p.prediction.rmqd;
+    default:
+        return 0;
     }
 }
 
@@ -44,15 +53,23 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
-        case Label: return p.label;
-        case Recipe: return configSummary(p.config, p.modelName);
-        case Ttft: return formatMs(p.prediction.ttftMs);
-        case Tpot: return formatMs(p.prediction.tpotMs);
-        case Memory: return formatGiB(p.prediction.memoryGiB);
-        case Rmqd: return formatRmqd(p.prediction.rmqd);
+        case Label:
+            return p.label;
+        case Recipe:
+            return configSummary(p.config, p.modelName);
+        case Ttft:
+            return formatMs(p.prediction.ttftMs);
+        case Tpot:
+            return formatMs(p.prediction.tpotMs);
+        case Memory:
+            return formatGiB(p.prediction.memoryGiB);
+        case Rmqd:
+            return formatRmqd(p.prediction.rmqd);
         case Verdict:
-            return p.prediction.admitted ? tr("admitted") : QString::fromStdString(p.prediction.verdict);
-        default: return {};
+            return p.prediction.admitted ? tr("admitted")
+                                         : QString::fromStdString(p.prediction.verdict);
+        default:
+            return {};
         }
     case Qt::ToolTipRole:
         return col == Recipe ? configSummary(p.config, p.modelName) : QVariant();
@@ -66,7 +83,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         const double m = columnMax(col);
         return m > 0 ? value(p, col) / m : 0.0;
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -77,14 +95,22 @@ QVariant CompareModel::headerData(int section, Qt::Orientation o, int role) cons
     if (o == Qt::Vertical)
         return section + 1;
     switch (section) {
-    case Label: return tr("Pinned");
-    case Recipe: return tr("Configuration");
-    case Ttft: return tr("TTFT");
-    case Tpot: return tr("TPOT");
-    case Memory: return tr("Memory");
-    case Rmqd: return tr("RMQD");
-    case Verdict: return tr("Gate");
-    default: return {};
+    case Label:
+        return tr("Pinned");
+    case Recipe:
+        return tr("Configuration");
+    case Ttft:
+        return tr("TTFT");
+    case Tpot:
+        return tr("TPOT");
+    case Memory:
+        return tr("Memory");
+    case Rmqd:
+        return tr("RMQD");
+    case Verdict:
+        return tr("Gate");
+    default:
+        return {};
     }
 }
 
@@ -93,7 +119,8 @@ void CompareModel::pin(const PinnedConfig& p)
     for (std::size_t i = 0; i < pinned_.size(); ++i)
         if (pinned_[i].config == p.config) {
             pinned_[i] = p;
-            emit dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
+            emit dataChanged(index(static_cast<int>(i), 0),
+                             index(static_cast<int>(i), ColumnCount - 1));
             emit pinnedChanged();
             return;
         }
@@ -119,7 +146,8 @@ void CompareModel::unpin(int row)
     pinned_.erase(pinned_.begin() + row);
     endRemoveRows();
     if (!pinned_.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {FractionRole, Qt::DisplayRole});
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
+                         {FractionRole, Qt::DisplayRole});
     emit pinnedChanged();
 }
 

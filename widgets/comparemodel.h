@@ -7,19 +7,20 @@
 #include "widgets/explorertypes.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 struct PinnedConfig {
-    QString label;      // "Recommended", "Best uniform", "Edited 1"
+    QString label; // "Recommended", "Best uniform", "Edited 1"
     QString modelName;
     acsel::Config config;
     Prediction prediction;
 };
 
-class CompareModel : public QAbstractTableModel {
+class CompareModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     static constexpr int kMaxPinned = 4;

@@ -11,11 +11,13 @@
 #include <functional>
 #include <memory>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 struct ExplorerHooks {
     // Every candidate configuration of the request within the filter, cheaply scored.
-    std::function<std::shared_ptr<const PointSet>(const acsel::Request&, const SpaceFilter&)> scoreSpace;
+    std::function<std::shared_ptr<const PointSet>(const acsel::Request&, const SpaceFilter&)>
+        scoreSpace;
     // The full prediction of one configuration, with breakdowns and the gate's verdict.
     std::function<Prediction(const acsel::Config&, const acsel::Request&)> predict;
     // The recommendation; polls stop, reports progress in [0, 1].

@@ -1,15 +1,21 @@
 #include "widgets/explorertypes.h"
+
 #include "widgets/plotdata.h"
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 const char* toDisplayString(SearchAlgorithm a)
 {
     switch (a) {
-    case SearchAlgorithm::BandPareto: return "BandPareto";
-    case SearchAlgorithm::Exact: return "Exact";
-    case SearchAlgorithm::HillClimb: return "Hill climbing";
-    case SearchAlgorithm::Random: return "Random";
+    case SearchAlgorithm::BandPareto:
+        return "BandPareto";
+    case SearchAlgorithm::Exact:
+        return "Exact";
+    case SearchAlgorithm::HillClimb:
+        return "Hill climbing";
+    case SearchAlgorithm::Random:
+        return "Random";
     }
     return "?";
 }

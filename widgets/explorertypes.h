@@ -11,7 +11,8 @@
 #include <utility>
 #include <vector>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 using Breakdown = std::vector<std::pair<std::string, double>>; // name -> value, display order
 
@@ -21,8 +22,8 @@ struct Prediction {
     double memoryGiB = 0;
     double rmqd = 0;
     bool admitted = false;
-    std::string verdict;        // the gate's reason ("admitted" or why not)
-    Breakdown ttftBreakdownMs;  // per operator class
+    std::string verdict;       // the gate's reason ("admitted" or why not)
+    Breakdown ttftBreakdownMs; // per operator class
     Breakdown tpotBreakdownMs;
     Breakdown memoryBreakdownGiB;
 };

@@ -4,12 +4,12 @@
 
 #include <QLabel>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
-
 #include <algorithm>
 #include <cmath>
+#include <qcustomplot.h>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 FitQualityPlot::FitQualityPlot(QWidget* parent) : QWidget(parent)
 {
@@ -74,9 +74,11 @@ void FitQualityPlot::setFits(const std::vector<FitSeries>& fits, std::optional<d
         plot_->yAxis->setRange(lo / 1.3, hi * 1.3);
     }
     if (qualityMdape)
-        lines << tr("Quality surrogate: MdAPE %1% on held-out configurations").arg(*qualityMdape, 0, 'f', 1);
+        lines << tr("Quality surrogate: MdAPE %1% on held-out configurations")
+                     .arg(*qualityMdape, 0, 'f', 1);
     if (lines.isEmpty())
-        lines << (message.isEmpty() ? tr("No surrogate has been fitted in this workspace yet.") : message);
+        lines << (message.isEmpty() ? tr("No surrogate has been fitted in this workspace yet.")
+                                    : message);
     summary_->setText(lines.join(QLatin1Char('\n')));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

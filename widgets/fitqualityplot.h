@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QWidget>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,7 +10,8 @@
 class QCustomPlot;
 class QLabel;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 struct FitSeries {
     std::string label; // "h100_sxm/trtllm TTFT"
@@ -22,7 +22,8 @@ struct FitSeries {
     double mdapePercent = 0; // after calibration, on held-out points
 };
 
-class FitQualityPlot : public QWidget {
+class FitQualityPlot : public QWidget
+{
     Q_OBJECT
 public:
     explicit FitQualityPlot(QWidget* parent = nullptr);

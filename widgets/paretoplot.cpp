@@ -15,20 +15,24 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <qcustomplot.h>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-namespace {
+namespace
+{
 // Log axes cannot show 0 (bf16 matches the oracle exactly): such points sit on this floor.
 constexpr double kLogFloor = 1e-5;
 constexpr int kFadedAlpha = 45;
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 // Cloud markers as pixmaps: blitting is ~20x faster than QPainter::drawEllipse per point
 // (measured in bench_gui_plot), which is what keeps 50k points within a frame.
@@ -45,7 +49,8 @@ QPixmap markerPixmap(bool diamond, const QColor& colour, double size, qreal dpr)
     const double c = px / dpr / 2.0;
     const double r = size / 2.0;
     if (diamond)
-        p.drawPolygon(QPolygonF({QPointF(c, c - r), QPointF(c + r, c), QPointF(c, c + r), QPointF(c - r, c)}));
+        p.drawPolygon(QPolygonF(
+            {QPointF(c, c - r), QPointF(c + r, c), QPointF(c, c + r), QPointF(c - r, c)}));
     else
         p.drawEllipse(QPointF(c, c), r, r);
     return pm;
@@ -66,7 +71,8 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
     plot_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
 
-    plot_->addLayer(QStringLiteral("hover"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    plot_->addLayer(QStringLiteral("hover"), plot_->layer(QStringLiteral("main")),
+                    QCustomPlot::limAbove);
     hoverLayer_ = plot_->layer(QStringLiteral("hover"));
     hoverLayer_->setMode(QCPLayer::lmBuffered); // hover repaints only this layer
 
@@ -99,7 +105,8 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     hover_->setLayer(hoverLayer_);
     hover_->removeFromLegend();
     // Marks on their own layer above the cloud, whatever order graphs are created in.
-    plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")),
+                    QCustomPlot::limAbove);
     for (QCPGraph* g : {frontier_, pinned_, selected_, recommended_})
         g->setLayer(QStringLiteral("marks"));
 
@@ -257,15 +264,19 @@ void ParetoPlot::setPinned(const std::vector<MarkedPoint>& pins)
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-double ParetoPlot::plotY(double rmqd) const { return logY_ ? std::max(rmqd, kLogFloor) : rmqd; }
+double ParetoPlot::plotY(double rmqd) const
+{
+    return logY_ ? std::max(rmqd, kLogFloor) : rmqd;
+}
 
 // Styles of the cloud: category x (uniform, band) x (feasible, faded); legend entries are empty
 // graphs that are kept and renamed, never rebuilt.
 void ParetoPlot::rebuildSeries()
 {
-    const int categories = colourBy_ == ColourBy::FormatFamily
-                               ? kFormatCount
-                               : std::max<int>(1, points_ ? static_cast<int>(points_->modelNames.size()) : 1);
+    const int categories =
+        colourBy_ == ColourBy::FormatFamily
+            ? kFormatCount
+            : std::max<int>(1, points_ ? static_cast<int>(points_->modelNames.size()) : 1);
     const QPalette pal = palette();
     const qreal dpr = devicePixelRatioF();
     std::vector<PointCloud::Style> styles;
@@ -275,8 +286,9 @@ void ParetoPlot::rebuildSeries()
         legendKeys_.push_back(g);
     }
     for (int c = 0; c < static_cast<int>(legendKeys_.size()); ++c) {
-        const QColor colour = colourBy_ == ColourBy::FormatFamily ? formatColour(static_cast<Format>(c), pal)
-                                                                  : categoryColour(c, pal);
+        const QColor colour = colourBy_ == ColourBy::FormatFamily
+                                  ? formatColour(static_cast<Format>(c), pal)
+                                  : categoryColour(c, pal);
         QColor faded = colour;
         faded.setAlpha(kFadedAlpha);
         styles.push_back({colour, true, 10});
@@ -317,9 +329,10 @@ void ParetoPlot::rescore()
             const bool ok = scored_.feasible[i] != 0;
             if ((pass == 0) == ok || (pass == 1 && p.uniform) || (pass == 2 && !p.uniform))
                 continue;
-            const std::size_t cat = std::min<std::size_t>(byFormat ? static_cast<std::size_t>(p.family) : p.model,
-                                                          categories - 1);
-            const auto style = static_cast<std::uint16_t>(cat * 4 + (p.uniform ? 0u : 2u) + (ok ? 0u : 1u));
+            const std::size_t cat = std::min<std::size_t>(
+                byFormat ? static_cast<std::size_t>(p.family) : p.model, categories - 1);
+            const auto style =
+                static_cast<std::uint16_t>(cat * 4 + (p.uniform ? 0u : 2u) + (ok ? 0u : 1u));
             cloud.push_back({scored_.x[i], plotY(p.rmqd), style});
         }
     QVector<QCPGraphData> front;
@@ -438,8 +451,8 @@ QPoint ParetoPlot::pixelOf(std::uint32_t configId) const
         if (points_->points[i].configId == configId) {
             const double px = plot_->xAxis->coordToPixel(scored_.x[i]);
             const double py = plot_->yAxis->coordToPixel(plotY(points_->points[i].rmqd));
-            return plot_->mapTo(this, QPoint(static_cast<int>(std::lround(px)),
-                                             static_cast<int>(std::lround(py))));
+            return plot_->mapTo(
+                this, QPoint(static_cast<int>(std::lround(px)), static_cast<int>(std::lround(py))));
         }
     return {};
 }
@@ -484,9 +497,10 @@ QString ParetoPlot::describe(std::uint32_t configId) const
             p = &q;
             break;
         }
-    QString model = c.model >= 0 && static_cast<std::size_t>(p ? p->model : 0) < points_->modelNames.size()
-                        ? QString::fromStdString(points_->modelNames[p ? p->model : 0])
-                        : QString();
+    QString model =
+        c.model >= 0 && static_cast<std::size_t>(p ? p->model : 0) < points_->modelNames.size()
+            ? QString::fromStdString(points_->modelNames[p ? p->model : 0])
+            : QString();
     QString text = tr("<b>%1</b>, batch %2, %3%4%5<br>%6")
                        .arg(model.toHtmlEscaped())
                        .arg(c.batch)
@@ -519,7 +533,8 @@ void ParetoPlot::onMouseMove(QMouseEvent* e)
     QVector<QCPGraphData> d;
     if (id) {
         const QPoint px = plot_->mapFrom(this, pixelOf(*id));
-        d.append(QCPGraphData(plot_->xAxis->pixelToCoord(px.x()), plot_->yAxis->pixelToCoord(px.y())));
+        d.append(
+            QCPGraphData(plot_->xAxis->pixelToCoord(px.x()), plot_->yAxis->pixelToCoord(px.y())));
         QToolTip::showText(e->globalPosition().toPoint(), describe(*id), plot_);
     } else {
         QToolTip::hideText();
@@ -528,7 +543,10 @@ void ParetoPlot::onMouseMove(QMouseEvent* e)
     hoverLayer_->replot();
 }
 
-void ParetoPlot::onMousePress(QMouseEvent* e) { pressPos_ = e->pos(); }
+void ParetoPlot::onMousePress(QMouseEvent* e)
+{
+    pressPos_ = e->pos();
+}
 
 void ParetoPlot::onMouseRelease(QMouseEvent* e)
 {
@@ -600,11 +618,14 @@ void ParetoPlot::applyPalette()
     uniformKey_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, neutral, neutral, 9));
     bandKey_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, neutral, 5));
     const QColor rec = recommendedColour(pal);
-    recommended_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(rec, 2.5), Qt::NoBrush, 18));
-    selected_->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(selectedColour(pal), 2.5), Qt::NoBrush, 16));
-    pinned_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(text, 2), Qt::NoBrush, 13));
-    hover_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 12));
+    recommended_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(rec, 2.5), Qt::NoBrush, 18));
+    selected_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                               QPen(selectedColour(pal), 2.5), Qt::NoBrush, 16));
+    pinned_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(text, 2), Qt::NoBrush, 13));
+    hover_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 12));
 }
 
 } // namespace acsel::gui

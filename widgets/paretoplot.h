@@ -10,7 +10,6 @@
 
 #include <QVector>
 #include <QWidget>
-
 #include <memory>
 #include <optional>
 #include <vector>
@@ -27,7 +26,8 @@ class QCheckBox;
 class QLabel;
 class QMouseEvent;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 class PointCloud;
 
@@ -39,7 +39,8 @@ struct MarkedPoint {
     double rmqd = 0;
 };
 
-class ParetoPlot : public QWidget {
+class ParetoPlot : public QWidget
+{
     Q_OBJECT
 public:
     enum class ColourBy { Model, FormatFamily };
@@ -112,8 +113,8 @@ private:
     bool logX_ = false;
     bool autoFit_ = true; // until the user pans or zooms
 
-    PointCloud* cloud_ = nullptr;         // every point, styled by category x uniform x feasible
-    std::vector<QCPGraph*> legendKeys_;   // empty graphs: one legend entry per colour category
+    PointCloud* cloud_ = nullptr;       // every point, styled by category x uniform x feasible
+    std::vector<QCPGraph*> legendKeys_; // empty graphs: one legend entry per colour category
     QCPGraph* frontier_ = nullptr;
     QCPGraph* recommended_ = nullptr;
     QCPGraph* selected_ = nullptr;

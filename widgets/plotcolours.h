@@ -7,7 +7,8 @@
 #include <QColor>
 #include <QPalette>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 bool isDarkPalette(const QPalette& p);
 // The i-th category colour (cycles), lightened on dark palettes.

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 // One candidate configuration as the plot sees it. Predictions do not depend on the budgets,
 // so moving a budget slider only re-classifies points (see plotscoring.h).
@@ -21,7 +22,7 @@ struct PlotPoint {
     std::uint32_t configId = 0; // index into PointSet::configs (stable across sorting)
     std::uint16_t model = 0;    // index into PointSet::modelNames
     acsel::Format family = acsel::Format::Bf16; // lowest-bit format of the recipe
-    bool uniform = true;        // one band
+    bool uniform = true;                        // one band
 };
 
 struct PointSet {

@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <limits>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 double budgetX(LatencyAxis axis, const Budgets& b)
 {
     switch (axis) {
-    case LatencyAxis::Ttft: return b.ttftMs;
-    case LatencyAxis::Tpot: return b.tpotMs;
-    case LatencyAxis::Normalised: break;
+    case LatencyAxis::Ttft:
+        return b.ttftMs;
+    case LatencyAxis::Tpot:
+        return b.tpotMs;
+    case LatencyAxis::Normalised:
+        break;
     }
     return 1.0;
 }
@@ -42,9 +46,10 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
         out.keys.resize(n);
         for (std::size_t i = 0; i < n; ++i)
             out.keys[i] = {out.x[i], points[i].rmqd, static_cast<std::uint32_t>(i)};
-        std::sort(out.keys.begin(), out.keys.end(), [](const ScoredView::SortKey& a, const ScoredView::SortKey& b) {
-            return a.x < b.x || (a.x == b.x && a.rmqd < b.rmqd);
-        });
+        std::sort(out.keys.begin(), out.keys.end(),
+                  [](const ScoredView::SortKey& a, const ScoredView::SortKey& b) {
+                      return a.x < b.x || (a.x == b.x && a.rmqd < b.rmqd);
+                  });
         for (std::size_t i = 0; i < n; ++i)
             out.order[i] = out.keys[i].index;
         out.orderSource = points.data();

@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 enum class LatencyAxis : std::uint8_t { Ttft, Tpot, Normalised };
 
@@ -19,15 +20,21 @@ struct Budgets {
     bool operator==(const Budgets&) const = default;
 };
 
-inline Budgets budgetsOf(const acsel::Request& r) { return {r.ttftBudgetMs, r.tpotBudgetMs, r.memBudgetGiB}; }
+inline Budgets budgetsOf(const acsel::Request& r)
+{
+    return {r.ttftBudgetMs, r.tpotBudgetMs, r.memBudgetGiB};
+}
 
 // The x of a point on an axis: TTFT, TPOT, or max(TTFT/L1, TPOT/L2) (METHOD.md 4).
 inline double latencyX(const PlotPoint& p, LatencyAxis axis, const Budgets& b)
 {
     switch (axis) {
-    case LatencyAxis::Ttft: return p.ttftMs;
-    case LatencyAxis::Tpot: return p.tpotMs;
-    case LatencyAxis::Normalised: break;
+    case LatencyAxis::Ttft:
+        return p.ttftMs;
+    case LatencyAxis::Tpot:
+        return p.tpotMs;
+    case LatencyAxis::Normalised:
+        break;
     }
     const double t = p.ttftMs / b.ttftMs;
     const double d = p.tpotMs / b.tpotMs;
@@ -42,9 +49,9 @@ inline bool isFeasible(const PlotPoint& p, const Budgets& b)
 }
 
 struct ScoredView {
-    std::vector<double> x;               // x[i] for points[i]
-    std::vector<std::uint8_t> feasible;  // 1 if points[i] meets every budget
-    std::vector<std::uint32_t> order;    // point indices sorted by (x, rmqd)
+    std::vector<double> x;              // x[i] for points[i]
+    std::vector<std::uint8_t> feasible; // 1 if points[i] meets every budget
+    std::vector<std::uint32_t> order;   // point indices sorted by (x, rmqd)
     // Pareto frontier of (x, rmqd), both minimised, over the points within the memory budget
     // (memory is not on the plot, so a point that cannot be loaded is not a trade-off):
     // point indices with ascending x and strictly descending rmqd.

@@ -1,13 +1,14 @@
 #include "widgets/pointcloud.h"
 
 #include <QPainter>
-
 #include <cmath>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 PointCloud::PointCloud(QCPAxis* keyAxis, QCPAxis* valueAxis)
-    : QCPLayerable(keyAxis->parentPlot(), QString(), keyAxis->axisRect()), keyAxis_(keyAxis), valueAxis_(valueAxis)
+    : QCPLayerable(keyAxis->parentPlot(), QString(), keyAxis->axisRect()), keyAxis_(keyAxis),
+      valueAxis_(valueAxis)
 {
 }
 
@@ -17,9 +18,15 @@ void PointCloud::setStyles(std::vector<Style> styles)
     spriteDpr_ = 0; // rebuilt on the next draw
 }
 
-void PointCloud::applyDefaultAntialiasingHint(QCPPainter* painter) const { painter->setAntialiasing(true); }
+void PointCloud::applyDefaultAntialiasingHint(QCPPainter* painter) const
+{
+    painter->setAntialiasing(true);
+}
 
-QRect PointCloud::clipRect() const { return keyAxis_->axisRect()->rect(); }
+QRect PointCloud::clipRect() const
+{
+    return keyAxis_->axisRect()->rect();
+}
 
 void PointCloud::buildSprites(qreal dpr)
 {
@@ -36,7 +43,8 @@ void PointCloud::buildSprites(qreal dpr)
             const double c = px / 2.0;
             const double r = s.size * dpr / 2.0;
             if (s.diamond)
-                p.drawPolygon(QPolygonF({QPointF(c, c - r), QPointF(c + r, c), QPointF(c, c + r), QPointF(c - r, c)}));
+                p.drawPolygon(QPolygonF(
+                    {QPointF(c, c - r), QPointF(c + r, c), QPointF(c, c + r), QPointF(c - r, c)}));
             else
                 p.drawEllipse(QPointF(c, c), r, r);
         }
@@ -56,7 +64,8 @@ void PointCloud::buildSprites(qreal dpr)
     spriteDpr_ = dpr;
 }
 
-namespace {
+namespace
+{
 // Premultiplied "source over": dst = src + dst * (1 - src alpha).
 inline std::uint32_t over(std::uint32_t src, std::uint32_t dst)
 {
@@ -74,7 +83,8 @@ void PointCloud::draw(QCPPainter* painter)
     if (points_.empty() || styles_.empty())
         return;
     const int dev = painter->device()->devType();
-    const bool raster = dev == QInternal::Widget || dev == QInternal::Image || dev == QInternal::Pixmap;
+    const bool raster =
+        dev == QInternal::Widget || dev == QInternal::Image || dev == QInternal::Pixmap;
     if (!raster || painter->modes().testFlag(QCPPainter::pmVectorized)) {
         drawVector(painter);
         return;
@@ -83,7 +93,8 @@ void PointCloud::draw(QCPPainter* painter)
     if (spriteDpr_ != dpr)
         buildSprites(dpr);
     const QRect clip = clipRect();
-    const QSize size(static_cast<int>(std::ceil(clip.width() * dpr)), static_cast<int>(std::ceil(clip.height() * dpr)));
+    const QSize size(static_cast<int>(std::ceil(clip.width() * dpr)),
+                     static_cast<int>(std::ceil(clip.height() * dpr)));
     if (canvas_.size() != size)
         canvas_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
     canvas_.fill(Qt::transparent);
@@ -98,7 +109,8 @@ void PointCloud::draw(QCPPainter* painter)
         const bool log = axis->scaleType() == QCPAxis::stLogarithmic;
         const QCPRange r = axis->range();
         const double p0 = axis->coordToPixel(r.lower), p1 = axis->coordToPixel(r.upper);
-        const double t0 = log ? std::log10(r.lower) : r.lower, t1 = log ? std::log10(r.upper) : r.upper;
+        const double t0 = log ? std::log10(r.lower) : r.lower,
+                     t1 = log ? std::log10(r.upper) : r.upper;
         const double a = (p1 - p0) / (t1 - t0) * dpr;
         return Map{a, (p0 - origin) * dpr - a * t0, log};
     };
@@ -114,7 +126,8 @@ void PointCloud::draw(QCPPainter* painter)
         const int cx = static_cast<int>(std::lround(fx));
         const int cy = static_cast<int>(std::lround(fy));
         const Sprite& s = sprites_[p.style < sprites_.size() ? p.style : 0];
-        const bool inside = cx - s.half >= 0 && cy - s.half >= 0 && cx + s.half < w && cy + s.half < h;
+        const bool inside =
+            cx - s.half >= 0 && cy - s.half >= 0 && cx + s.half < w && cy + s.half < h;
         for (std::size_t k = 0; k < s.argb.size(); ++k) {
             const int x = cx + s.dx[k], y = cy + s.dy[k];
             if (!inside && (x < 0 || y < 0 || x >= w || y >= h))
@@ -139,7 +152,8 @@ void PointCloud::drawVector(QCPPainter* painter) const
         painter->setBrush(s.colour);
         const double r = s.size / 2;
         if (s.diamond)
-            painter->drawPolygon(QPolygonF({c + QPointF(0, -r), c + QPointF(r, 0), c + QPointF(0, r), c + QPointF(-r, 0)}));
+            painter->drawPolygon(QPolygonF(
+                {c + QPointF(0, -r), c + QPointF(r, 0), c + QPointF(0, r), c + QPointF(-r, 0)}));
         else
             painter->drawEllipse(c, r, r);
     }

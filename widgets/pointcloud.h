@@ -6,14 +6,15 @@
 
 #include <QColor>
 #include <QImage>
-#include <qcustomplot.h>
-
 #include <cstdint>
+#include <qcustomplot.h>
 #include <vector>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-class PointCloud : public QCPLayerable {
+class PointCloud : public QCPLayerable
+{
     Q_OBJECT
 public:
     struct Style {
@@ -39,9 +40,9 @@ protected:
 
 private:
     struct Sprite {
-        int half;                                 // sprite centre offset in device pixels
-        std::vector<std::int32_t> dx, dy;         // covered pixels relative to the centre
-        std::vector<std::uint32_t> argb;          // premultiplied colour of each covered pixel
+        int half;                         // sprite centre offset in device pixels
+        std::vector<std::int32_t> dx, dy; // covered pixels relative to the centre
+        std::vector<std::uint32_t> argb;  // premultiplied colour of each covered pixel
     };
     void buildSprites(qreal dpr);
     void drawVector(QCPPainter* painter) const;

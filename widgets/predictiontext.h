@@ -5,7 +5,8 @@
 
 #include <QString>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 QString fromView(std::string_view s);
 QString formatMs(double ms);

@@ -8,12 +8,13 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-namespace {
+namespace
+{
 QTableWidget* makeTable(QWidget* parent, const QStringList& headers)
 {
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
@@ -52,7 +53,8 @@ void fillBreakdown(QTableWidget* t, const Breakdown& a, const Breakdown& b)
     };
     t->setRowCount(static_cast<int>(names.size()));
     for (std::size_t i = 0; i < names.size(); ++i)
-        setRow(t, static_cast<int>(i), {QString::fromStdString(names[i]), value(a, names[i]), value(b, names[i])});
+        setRow(t, static_cast<int>(i),
+               {QString::fromStdString(names[i]), value(a, names[i]), value(b, names[i])});
 }
 } // namespace
 
@@ -116,11 +118,13 @@ void RecipeCard::setContent(const CardContent& c)
     const Prediction& p = c.prediction;
     title_->setText(c.title);
     recipe_->setText(configSummary(c.config, c.modelName));
-    verdict_->setText(p.admitted ? tr("Gate: admitted") : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
+    verdict_->setText(p.admitted ? tr("Gate: admitted")
+                                 : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
     const bool hasUniform = c.uniform && c.uniformPrediction;
     const Prediction u = hasUniform ? *c.uniformPrediction : Prediction{};
-    uniform_->setText(hasUniform ? tr("Best uniform: %1").arg(configSummary(*c.uniform, c.modelName))
-                                 : tr("No uniform configuration meets this request."));
+    uniform_->setText(hasUniform
+                          ? tr("Best uniform: %1").arg(configSummary(*c.uniform, c.modelName))
+                          : tr("No uniform configuration meets this request."));
     struct Row {
         QString name;
         double a, b;
@@ -140,7 +144,8 @@ void RecipeCard::setContent(const CardContent& c)
             if (r.b != 0)
                 delta += QStringLiteral(" (%1%)").arg(100.0 * d / r.b, 0, 'f', 1);
         }
-        setRow(metrics_, i, {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});
+        setRow(metrics_, i,
+               {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});
     }
     fillBreakdown(ops_, p.ttftBreakdownMs, p.tpotBreakdownMs);
     fillBreakdown(memory_, p.memoryBreakdownGiB, u.memoryBreakdownGiB);

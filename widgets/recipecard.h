@@ -6,14 +6,14 @@
 #include "widgets/explorertypes.h"
 
 #include <QWidget>
-
 #include <optional>
 
 class QLabel;
 class QPushButton;
 class QTableWidget;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 struct CardContent {
     QString title; // "Recommended by BandPareto", "Selected", ...
@@ -25,7 +25,8 @@ struct CardContent {
     std::optional<SearchStats> stats;
 };
 
-class RecipeCard : public QWidget {
+class RecipeCard : public QWidget
+{
     Q_OBJECT
 public:
     explicit RecipeCard(QWidget* parent = nullptr);

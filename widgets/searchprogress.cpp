@@ -7,7 +7,8 @@
 #include <QProgressBar>
 #include <QToolButton>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 SearchProgress::SearchProgress(SearchRunner* runner, QWidget* parent) : QWidget(parent)
 {

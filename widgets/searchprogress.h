@@ -7,11 +7,13 @@ class QProgressBar;
 class QToolButton;
 class QLabel;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 class SearchRunner;
 
-class SearchProgress : public QWidget {
+class SearchProgress : public QWidget
+{
     Q_OBJECT
 public:
     explicit SearchProgress(SearchRunner* runner, QWidget* parent = nullptr);

@@ -4,13 +4,14 @@
 #include <QPointer>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <exception>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-namespace {
+namespace
+{
 constexpr int kProgressSteps = 1000;
 }
 
@@ -29,22 +30,22 @@ int SearchRunner::start(Work work)
     cancel();
     const int id = ++nextId_;
     auto stop = std::make_shared<std::atomic<bool>>(false);
-    QFuture<Outcome> future = QtConcurrent::run(
-        [work = std::move(work), stop](QPromise<Outcome>& promise) {
-            promise.setProgressRange(0, kProgressSteps);
-            const ProgressFn progress = [&promise](double f) {
-                promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));
-            };
-            Outcome out;
-            try {
-                out.value = work(progress, *stop);
-            } catch (const std::exception& e) {
-                out.error = e.what();
-            } catch (...) {
-                out.error = "unknown error";
-            }
-            promise.addResult(std::move(out));
-        });
+    QFuture<Outcome> future = QtConcurrent::run([work = std::move(work),
+                                                 stop](QPromise<Outcome>& promise) {
+        promise.setProgressRange(0, kProgressSteps);
+        const ProgressFn progress = [&promise](double f) {
+            promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));
+        };
+        Outcome out;
+        try {
+            out.value = work(progress, *stop);
+        } catch (const std::exception& e) {
+            out.error = e.what();
+        } catch (...) {
+            out.error = "unknown error";
+        }
+        promise.addResult(std::move(out));
+    });
     // Book the job before attaching the continuation: a job that has already finished runs
     // its continuation synchronously inside then().
     active_.push_back({id, stop, future});
@@ -80,7 +81,8 @@ void SearchRunner::cancel()
 
 void SearchRunner::complete(int id, const Outcome& outcome)
 {
-    const auto it = std::find_if(active_.begin(), active_.end(), [id](const Active& a) { return a.id == id; });
+    const auto it =
+        std::find_if(active_.begin(), active_.end(), [id](const Active& a) { return a.id == id; });
     const bool stopped = it == active_.end() || it->stop->load();
     if (it != active_.end())
         active_.erase(it);

@@ -6,7 +6,6 @@
 
 #include <QFuture>
 #include <QObject>
-
 #include <any>
 #include <atomic>
 #include <functional>
@@ -14,9 +13,11 @@
 #include <string>
 #include <vector>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-class SearchRunner : public QObject {
+class SearchRunner : public QObject
+{
     Q_OBJECT
 public:
     // Fraction done in [0, 1]; cheap, callable from the worker as often as it likes.

@@ -11,13 +11,14 @@
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <set>
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
-namespace {
+namespace
+{
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kDefaultCapacityGiB = 192; // when a platform does not state its memory
 
@@ -48,8 +49,8 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     mode_->addItem(tr("Static batch"));
     mode_->addItem(tr("Continuous batching"));
     algorithm_ = new QComboBox(this);
-    for (SearchAlgorithm a : {SearchAlgorithm::BandPareto, SearchAlgorithm::Exact, SearchAlgorithm::HillClimb,
-                              SearchAlgorithm::Random})
+    for (SearchAlgorithm a : {SearchAlgorithm::BandPareto, SearchAlgorithm::Exact,
+                              SearchAlgorithm::HillClimb, SearchAlgorithm::Random})
         algorithm_->addItem(QString::fromLatin1(toDisplayString(a)));
     isl_ = spin(this, 1, 131072, 1024);
     osl_ = spin(this, 1, 131072, 256);
@@ -68,7 +69,8 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     scopes_ = new QListWidget(this);
     for (QListWidget* l : {models_, formats_, scopes_})
         l->setMaximumHeight(110);
-    fillChecks(scopes_, {QStringLiteral("full"), QStringLiteral("mlp"), QStringLiteral("attn")}, {0, 1, 2});
+    fillChecks(scopes_, {QStringLiteral("full"), QStringLiteral("mlp"), QStringLiteral("attn")},
+               {0, 1, 2});
 
     auto* target = new QGroupBox(tr("Target"), this);
     auto* tf = new QFormLayout(target);
@@ -115,7 +117,8 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
             [this](int i) { emit algorithmChanged(static_cast<SearchAlgorithm>(i)); });
 }
 
-void SloPanel::fillChecks(QListWidget* list, const QStringList& names, const std::vector<int>& values)
+void SloPanel::fillChecks(QListWidget* list, const QStringList& names,
+                          const std::vector<int>& values)
 {
     const QScopedValueRollback<bool> guard(updating_, true);
     list->clear();
@@ -137,7 +140,8 @@ void SloPanel::setWorkspace(const Workspace& ws)
         stack_->clear();
         for (const Stack& s : ws.stacks)
             stack_->addItem(QStringLiteral("%1 (%2 %3)")
-                                .arg(QString::fromStdString(s.id), QString::fromStdString(ws.platformOf(s).name),
+                                .arg(QString::fromStdString(s.id),
+                                     QString::fromStdString(ws.platformOf(s).name),
                                      QString::fromStdString(s.version)),
                             QString::fromStdString(s.id));
         std::set<std::string> families;
@@ -183,7 +187,8 @@ void SloPanel::onStackChanged()
     fillChecks(formats_, names, values);
     const double cap = ws_->platformOf(s).memCapacityBytes;
     memory_->setRange(0.5, cap > 0 ? cap / kGiB : kDefaultCapacityGiB);
-    memory_->setToolTip(cap > 0 ? tr("Up to the device capacity") : tr("The platform does not state its capacity"));
+    memory_->setToolTip(cap > 0 ? tr("Up to the device capacity")
+                                : tr("The platform does not state its capacity"));
     if (!updating_) {
         emit filterChanged(filter());
         onEdited();
@@ -223,7 +228,10 @@ SpaceFilter SloPanel::filter() const
     return f;
 }
 
-SearchAlgorithm SloPanel::algorithm() const { return static_cast<SearchAlgorithm>(algorithm_->currentIndex()); }
+SearchAlgorithm SloPanel::algorithm() const
+{
+    return static_cast<SearchAlgorithm>(algorithm_->currentIndex());
+}
 
 void SloPanel::setRequest(const Request& r)
 {
@@ -246,12 +254,14 @@ void SloPanel::setFilter(const SpaceFilter& f)
     const QScopedValueRollback<bool> guard(updating_, true);
     auto apply = [](QListWidget* list, auto contains) {
         for (int i = 0; i < list->count(); ++i)
-            list->item(i)->setCheckState(contains(list->item(i)->data(Qt::UserRole).toInt()) ? Qt::Checked
-                                                                                             : Qt::Unchecked);
+            list->item(i)->setCheckState(
+                contains(list->item(i)->data(Qt::UserRole).toInt()) ? Qt::Checked : Qt::Unchecked);
     };
-    apply(models_, [&](int v) { return std::find(f.models.begin(), f.models.end(), v) != f.models.end(); });
+    apply(models_,
+          [&](int v) { return std::find(f.models.begin(), f.models.end(), v) != f.models.end(); });
     apply(formats_, [&](int v) {
-        return std::find(f.formats.begin(), f.formats.end(), static_cast<Format>(v)) != f.formats.end();
+        return std::find(f.formats.begin(), f.formats.end(), static_cast<Format>(v)) !=
+               f.formats.end();
     });
     apply(scopes_, [&](int v) {
         return std::find(f.scopes.begin(), f.scopes.end(), static_cast<Scope>(v)) != f.scopes.end();

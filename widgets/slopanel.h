@@ -15,11 +15,13 @@ class QListWidget;
 class QSpinBox;
 class QTimer;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 
 class BudgetSlider;
 
-class SloPanel : public QWidget {
+class SloPanel : public QWidget
+{
     Q_OBJECT
 public:
     static constexpr int kSettleMs = 300;

@@ -6,17 +6,28 @@
 #include <chrono>
 #include <cmath>
 
-namespace acsel::studio {
+namespace acsel::studio
+{
 
 using namespace acsel::gui;
 
-namespace {
+namespace
+{
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kDemoMaxBands = 2; // keeps the demo space at a few thousand recipes per model
 
-double bytesPerWeight(Format f) { return facts(f).effectiveBits / 8.0; }
-bool quantizesAttn(Scope s) { return s != Scope::Mlp; }
-bool quantizesMlp(Scope s) { return s != Scope::Attn; }
+double bytesPerWeight(Format f)
+{
+    return facts(f).effectiveBits / 8.0;
+}
+bool quantizesAttn(Scope s)
+{
+    return s != Scope::Mlp;
+}
+bool quantizesMlp(Scope s)
+{
+    return s != Scope::Attn;
+}
 
 struct Roofline {
     double ttftMs, tpotMs, memoryGiB, rmqd;
@@ -37,12 +48,16 @@ Roofline roofline(const ModelArch& m, const Platform& plat, const Config& c, con
         const double fm = quantizesMlp(b.scope) ? bytesPerWeight(b.format) : 2.0;
         weights += b.layers() * (attnP * fa + mlpP * fm);
         // Prefill GEMMs at the format's peak when activations are quantized, else bf16 peak.
-        const ComputeClass cc = facts(b.format).quantizesActivations ? facts(b.format).compute : ComputeClass::Bf16;
-        const double peak = plat.peakFlops(cc) > 0 ? plat.peakFlops(cc) : plat.peakFlops(ComputeClass::Bf16);
-        const double qShare = (quantizesAttn(b.scope) ? attnP : 0) + (quantizesMlp(b.scope) ? mlpP : 0);
+        const ComputeClass cc =
+            facts(b.format).quantizesActivations ? facts(b.format).compute : ComputeClass::Bf16;
+        const double peak =
+            plat.peakFlops(cc) > 0 ? plat.peakFlops(cc) : plat.peakFlops(ComputeClass::Bf16);
+        const double qShare =
+            (quantizesAttn(b.scope) ? attnP : 0) + (quantizesMlp(b.scope) ? mlpP : 0);
         const double flopsQ = 2 * tokens * qShare;
         const double flopsB = 2 * tokens * (attnP + mlpP - qShare);
-        r.gemmPrefillMs += b.layers() * (flopsQ / peak + flopsB / plat.peakFlops(ComputeClass::Bf16)) * 1e3;
+        r.gemmPrefillMs +=
+            b.layers() * (flopsQ / peak + flopsB / plat.peakFlops(ComputeClass::Bf16)) * 1e3;
         // Synthetic quality proxy: squared bit deficit weighted by the quantized share, with the
         // first and last layers counted double (they are the sensitive ones).
         const double d = bitDeficit(b.format);
@@ -51,12 +66,15 @@ Roofline roofline(const ModelArch& m, const Platform& plat, const Config& c, con
             rmqdSum += depth * d * d * qShare / (attnP + mlpP);
         }
     }
-    const double embed = static_cast<double>(m.embeddingParams()) * 2.0 * (m.tiedEmbeddings ? 1 : 2);
+    const double embed =
+        static_cast<double>(m.embeddingParams()) * 2.0 * (m.tiedEmbeddings ? 1 : 2);
     weights += embed;
-    const double kvPerToken = 2.0 * m.layers * m.kvHeads * m.headDim * (c.kv == KvFormat::Fp8 ? 1.0 : 2.0);
+    const double kvPerToken =
+        2.0 * m.layers * m.kvHeads * m.headDim * (c.kv == KvFormat::Fp8 ? 1.0 : 2.0);
     const double kv = kvPerToken * c.batch * (q.isl + q.osl);
-    r.attnPrefillMs = 4.0 * c.batch * static_cast<double>(q.isl) * q.isl * m.heads * m.headDim * m.layers /
-                      plat.peakFlops(ComputeClass::Bf16) * 1e3 / 2; // causal: half the square
+    r.attnPrefillMs = 4.0 * c.batch * static_cast<double>(q.isl) * q.isl * m.heads * m.headDim *
+                      m.layers / plat.peakFlops(ComputeClass::Bf16) * 1e3 /
+                      2; // causal: half the square
     r.ttftMs = r.gemmPrefillMs + r.attnPrefillMs;
     r.decodeWeightsMs = weights / bw * 1e3;
     r.decodeKvMs = kvPerToken * c.batch * (q.isl + q.osl / 2.0) / bw * 1e3; // mean context
@@ -85,7 +103,8 @@ std::string verdictOf(const Roofline& r, const Request& q)
 {
     char buf[160];
     if (r.memoryGiB > q.memBudgetGiB)
-        std::snprintf(buf, sizeof buf, "memory %.1f GiB > budget %.1f GiB", r.memoryGiB, q.memBudgetGiB);
+        std::snprintf(buf, sizeof buf, "memory %.1f GiB > budget %.1f GiB", r.memoryGiB,
+                      q.memBudgetGiB);
     else if (r.ttftMs > q.ttftBudgetMs)
         std::snprintf(buf, sizeof buf, "TTFT %.1f ms > budget %.1f ms", r.ttftMs, q.ttftBudgetMs);
     else if (r.tpotMs > q.tpotBudgetMs)
@@ -111,13 +130,16 @@ Prediction predictDemo(const Workspace& ws, const Config& c, const Request& q)
     p.rmqd = r.rmqd;
     p.verdict = verdictOf(r, q);
     p.admitted = p.verdict == "admitted";
-    p.ttftBreakdownMs = {{"GEMMs (roofline)", r.gemmPrefillMs}, {"attention (roofline)", r.attnPrefillMs}};
+    p.ttftBreakdownMs = {{"GEMMs (roofline)", r.gemmPrefillMs},
+                         {"attention (roofline)", r.attnPrefillMs}};
     p.tpotBreakdownMs = {{"weights read", r.decodeWeightsMs}, {"KV cache read", r.decodeKvMs}};
-    p.memoryBreakdownGiB = {{"weights", r.weightGiB}, {"KV cache", r.kvGiB}, {"runtime", r.runtimeGiB}};
+    p.memoryBreakdownGiB = {
+        {"weights", r.weightGiB}, {"KV cache", r.kvGiB}, {"runtime", r.runtimeGiB}};
     return p;
 }
 
-std::shared_ptr<const PointSet> scoreDemo(const Workspace& ws, const Request& q, const SpaceFilter& f)
+std::shared_ptr<const PointSet> scoreDemo(const Workspace& ws, const Request& q,
+                                          const SpaceFilter& f)
 {
     auto set = std::make_shared<PointSet>();
     set->synthetic = true;
@@ -146,8 +168,14 @@ std::shared_ptr<const PointSet> scoreDemo(const Workspace& ws, const Request& q,
             c.recipe = r;
             const Config full = withFittingAlgorithm(c);
             const Roofline rl = roofline(m, plat, full, q);
-            PlotPoint p{rl.ttftMs, rl.tpotMs, rl.rmqd, rl.memoryGiB,
-                        static_cast<std::uint32_t>(set->configs.size()), modelSlot, formatFamily(r), r.isUniform()};
+            PlotPoint p{rl.ttftMs,
+                        rl.tpotMs,
+                        rl.rmqd,
+                        rl.memoryGiB,
+                        static_cast<std::uint32_t>(set->configs.size()),
+                        modelSlot,
+                        formatFamily(r),
+                        r.isUniform()};
             set->points.push_back(p);
             set->configs.push_back(full);
         });
@@ -155,8 +183,9 @@ std::shared_ptr<const PointSet> scoreDemo(const Workspace& ws, const Request& q,
     return set;
 }
 
-SearchOutcome searchDemo(const Workspace& ws, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
-                         const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop)
+SearchOutcome searchDemo(const Workspace& ws, const Request& q, const SpaceFilter& f,
+                         SearchAlgorithm a, const SearchRunner::ProgressFn& progress,
+                         const std::atomic<bool>& stop)
 {
     const auto t0 = std::chrono::steady_clock::now();
     SearchOutcome out;
@@ -192,7 +221,8 @@ SearchOutcome searchDemo(const Workspace& ws, const Request& q, const SpaceFilte
         out.bestUniformPrediction = predictDemo(ws, *out.bestUniform, q);
         ++out.stats.gated;
     }
-    out.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.stats.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress(1.0);
     return out;
 }
@@ -203,10 +233,12 @@ ExplorerHooks makeDemoExplorer(std::shared_ptr<const Workspace> w)
     ExplorerHooks h;
     h.scoreSpace = [w](const Request& q, const SpaceFilter& f) { return scoreDemo(*w, q, f); };
     h.predict = [w](const Config& c, const Request& q) { return predictDemo(*w, c, q); };
-    h.search = [w](const Request& q, const SpaceFilter& f, SearchAlgorithm a, const SearchRunner::ProgressFn& p,
+    h.search = [w](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                   const SearchRunner::ProgressFn& p,
                    const std::atomic<bool>& stop) { return searchDemo(*w, q, f, a, p, stop); };
-    h.syntheticNote = "DEMO MODE: every number shown is synthetic (roofline latency, made-up quality "
-                      "proxy, brute-force search), not an ACSeL prediction.";
+    h.syntheticNote =
+        "DEMO MODE: every number shown is synthetic (roofline latency, made-up quality "
+        "proxy, brute-force search), not an ACSeL prediction.";
     return h;
 }
 

@@ -10,7 +10,8 @@
 
 #include <memory>
 
-namespace acsel::studio {
+namespace acsel::studio
+{
 
 // The hooks share ownership of the workspace, so a worker still running keeps it alive.
 acsel::gui::ExplorerHooks makeDemoExplorer(std::shared_ptr<const acsel::Workspace> ws);

@@ -2,19 +2,21 @@
 
 #include <chrono>
 
-namespace acsel::studio {
+namespace acsel::studio
+{
 
 using namespace acsel::gui;
 
-namespace {
+namespace
+{
 struct Scored {
     std::shared_ptr<const PointSet> points;
     double seconds;
 };
 bool sameSpace(const Request& a, const Request& b)
 {
-    return a.stack == b.stack && a.isl == b.isl && a.osl == b.osl && a.concurrency == b.concurrency &&
-           a.mode == b.mode;
+    return a.stack == b.stack && a.isl == b.isl && a.osl == b.osl &&
+           a.concurrency == b.concurrency && a.mode == b.mode;
 }
 } // namespace
 
@@ -25,10 +27,12 @@ ExplorerSession::ExplorerSession(QObject* parent)
         const auto& s = std::any_cast<const Scored&>(r);
         emit pointsReady(s.points, s.seconds);
     });
-    connect(search_, &SearchRunner::finished, this,
-            [this](int, const std::any& r) { emit searchFinished(std::any_cast<const SearchOutcome&>(r)); });
+    connect(search_, &SearchRunner::finished, this, [this](int, const std::any& r) {
+        emit searchFinished(std::any_cast<const SearchOutcome&>(r));
+    });
     for (SearchRunner* runner : {scoring_, search_})
-        connect(runner, &SearchRunner::failed, this, [this](int, const QString& m) { emit searchFailed(m); });
+        connect(runner, &SearchRunner::failed, this,
+                [this](int, const QString& m) { emit searchFailed(m); });
 }
 
 void ExplorerSession::setWorkspace(std::shared_ptr<const Workspace> ws, ExplorerHooks hooks)
@@ -64,11 +68,12 @@ void ExplorerSession::rescoreSpace()
 {
     if (!hooks_.scoreSpace)
         return;
-    scoring_->start([score = hooks_.scoreSpace, r = request_, f = filter_](const SearchRunner::ProgressFn&,
-                                                                             const std::atomic<bool>&) {
+    scoring_->start([score = hooks_.scoreSpace, r = request_,
+                     f = filter_](const SearchRunner::ProgressFn&, const std::atomic<bool>&) {
         const auto t0 = std::chrono::steady_clock::now();
         auto points = score(r, f);
-        return std::any(Scored{points, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+        return std::any(Scored{
+            points, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
     });
 }
 
@@ -87,6 +92,21 @@ std::optional<Prediction> ExplorerSession::predict(const Config& c) const
     if (!hooks_.predict)
         return std::nullopt;
     return hooks_.predict(c, request_);
+}
+
+QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks)
+{
+    QStringList lines;
+    if (!hooks.syntheticNote.empty())
+        lines << QString::fromStdString(hooks.syntheticNote);
+    for (const std::string& n : ws.notes)
+        lines << QString::fromStdString(n);
+    if (!hooks.connected())
+        lines << QObject::tr("Prediction engine not connected yet: the plot stays empty. Run with "
+                             "--demo to try the explorer on synthetic numbers.");
+    if (ws.qualitySynthetic)
+        lines << QObject::tr("The quality measurements of this workspace are synthetic.");
+    return lines;
 }
 
 std::string defaultStack(const Workspace& ws)

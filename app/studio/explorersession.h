@@ -8,12 +8,14 @@
 #include "widgets/searchrunner.h"
 
 #include <QObject>
-
+#include <QStringList>
 #include <memory>
 
-namespace acsel::studio {
+namespace acsel::studio
+{
 
-class ExplorerSession : public QObject {
+class ExplorerSession : public QObject
+{
     Q_OBJECT
 public:
     explicit ExplorerSession(QObject* parent = nullptr);
@@ -23,6 +25,7 @@ public:
     const acsel::gui::ExplorerHooks& hooks() const { return hooks_; }
     const acsel::Request& request() const { return request_; }
     acsel::gui::SearchRunner* searchRunner() const { return search_; }
+    bool isScoring() const { return scoring_->isRunning(); }
 
     // Re-scores the space when anything but the budgets changed (budgets only re-classify).
     void setRequest(const acsel::Request& r);
@@ -49,6 +52,10 @@ private:
     acsel::gui::SearchRunner* scoring_ = nullptr;
     acsel::gui::SearchRunner* search_ = nullptr;
 };
+
+// What the banner above the plot says: synthetic numbers, missing engine or tables, the
+// workspace's own notes. Empty when there is nothing to warn about.
+QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks);
 
 // The stack a new session starts on: the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);

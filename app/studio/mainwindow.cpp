@@ -6,8 +6,8 @@
 #include "studiosettings.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
-#include "widgets/bardelegate.h"
 #include "widgets/comparemodel.h"
+#include "widgets/comparetable.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/predictiontext.h"
@@ -19,13 +19,11 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTableView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -33,8 +31,12 @@
 using namespace acsel;
 using namespace acsel::gui;
 
-namespace {
-MarkedPoint markOf(const Prediction& p) { return {p.ttftMs, p.tpotMs, p.rmqd}; }
+namespace
+{
+MarkedPoint markOf(const Prediction& p)
+{
+    return {p.ttftMs, p.tpotMs, p.rmqd};
+}
 } // namespace
 
 MainWindow::MainWindow(bool demo, QWidget* parent) : QMainWindow(parent), demo_(demo)
@@ -65,7 +67,8 @@ MainWindow::MainWindow(bool demo, QWidget* parent) : QMainWindow(parent), demo_(
 
 void MainWindow::buildDocks()
 {
-    auto dock = [this](QWidget* w, const QString& title, const char* name, Qt::DockWidgetArea area) {
+    auto dock = [this](QWidget* w, const QString& title, const char* name,
+                       Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(QLatin1String(name)); // for saveState()
         d->setWidget(w);
@@ -77,42 +80,43 @@ void MainWindow::buildDocks()
     card_ = new RecipeCard(this);
     fits_ = new FitQualityPlot(this);
     compare_ = new CompareModel(this);
-    compareView_ = new QTableView(this);
-    compareView_->setModel(compare_);
-    compareView_->setItemDelegate(new BarDelegate(compareView_));
-    compareView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    compareView_->horizontalHeader()->setStretchLastSection(true);
-    compareView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    compareView_ = new CompareTable(compare_, this);
     dock(panel_, tr("Request"), "request", Qt::LeftDockWidgetArea);
-    QDockWidget* cardDock = dock(card_, tr("Recommendation"), "recommendation", Qt::RightDockWidgetArea);
+    QDockWidget* cardDock =
+        dock(card_, tr("Recommendation"), "recommendation", Qt::RightDockWidgetArea);
     QDockWidget* fitDock = dock(fits_, tr("Surrogate fit"), "fit", Qt::RightDockWidgetArea);
     tabifyDockWidget(cardDock, fitDock);
     cardDock->raise();
     QDockWidget* editDock = dock(editor_, tr("Band editor"), "bands", Qt::BottomDockWidgetArea);
     QDockWidget* cmpDock = dock(compareView_, tr("Compare"), "compare", Qt::BottomDockWidgetArea);
     splitDockWidget(editDock, cmpDock, Qt::Horizontal);
-    fits_->setFits({}, std::nullopt,
-                   tr("No fitted surrogates: the latency (FMC) and quality engines are not connected yet."));
+    fits_->setFits(
+        {}, std::nullopt,
+        tr("No fitted surrogates: the latency (FMC) and quality engines are not connected yet."));
 }
 
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open workspace..."), QKeySequence::Open, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_, tr("Workspace (*.json)"));
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
+                                                       tr("Workspace (*.json)"));
         if (!f.isEmpty())
             openWorkspace(f, tablesDir_);
     });
     file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
+        const QString d =
+            QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
         if (!d.isEmpty())
             openWorkspace(workspaceFile_, d);
     });
     file->addAction(tr("&Save plot as..."), QKeySequence::Save, this, [this] {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
-                                                       tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+        const QString f =
+            QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
+                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
         if (!f.isEmpty() && !plot_->saveImage(f))
-            QMessageBox::warning(this, tr("Save plot"), tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
+            QMessageBox::warning(this, tr("Save plot"),
+                                 tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -123,21 +127,24 @@ void MainWindow::buildMenus()
     redo->setShortcuts(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
-    edit->addAction(tr("&Pin the shown recommendation"), QKeySequence(tr("Ctrl+P")), this, &MainWindow::pinCurrentCard);
+    edit->addAction(tr("&Pin the shown recommendation"), QKeySequence(tr("Ctrl+P")), this,
+                    &MainWindow::pinCurrentCard);
     edit->addAction(tr("&Clear pinned"), this, [this] { compare_->clear(); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset plot view"), QKeySequence(tr("Ctrl+0")), plot_, &ParetoPlot::resetView);
+    view->addAction(tr("&Reset plot view"), QKeySequence(tr("Ctrl+0")), plot_,
+                    &ParetoPlot::resetView);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ACSeL Studio"), this, [this] {
-        QMessageBox::about(this, tr("About ACSeL Studio"),
-                           tr("<b>ACSeL Studio %1</b><p>Design-space explorer for deploying LLMs on memory- and "
-                              "latency-constrained GPUs (the ACSeL method).</p><p>Licence: GPL-3.0-or-later. "
-                              "Plots use QCustomPlot (Emanuel Eichhammer), licensed GPL-3.0; operator tables "
-                              "come from AIConfigurator (Apache-2.0).</p>")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About ACSeL Studio"),
+            tr("<b>ACSeL Studio %1</b><p>Design-space explorer for deploying LLMs on memory- and "
+               "latency-constrained GPUs (the ACSeL method).</p><p>Licence: GPL-3.0-or-later. "
+               "Plots use QCustomPlot (Emanuel Eichhammer), licensed GPL-3.0; operator tables "
+               "come from AIConfigurator (Apache-2.0).</p>")
+                .arg(QApplication::applicationVersion()));
     });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -147,27 +154,27 @@ void MainWindow::wire()
     connect(panel_, &SloPanel::requestChanged, this, [this](const Request& r) {
         plot_->setBudgets(budgetsOf(r)); // light: re-classify and redraw on every move
         session_->setRequest(r);
-        scoring_ = true;
         editor_->repredict();
     });
-    connect(panel_, &SloPanel::requestSettled, session_, &acsel::studio::ExplorerSession::startSearch);
+    connect(panel_, &SloPanel::requestSettled, session_,
+            &acsel::studio::ExplorerSession::startSearch);
     connect(panel_, &SloPanel::filterChanged, session_, &acsel::studio::ExplorerSession::setFilter);
-    connect(panel_, &SloPanel::algorithmChanged, session_, &acsel::studio::ExplorerSession::setAlgorithm);
-    connect(session_, &acsel::studio::ExplorerSession::pointsReady, this, [this](auto points, double) {
-        scoring_ = false;
-        plot_->setPoints(std::move(points));
-    });
-    connect(session_, &acsel::studio::ExplorerSession::searchFinished, this, &MainWindow::showOutcome);
-    connect(session_, &acsel::studio::ExplorerSession::searchFailed, this, [this](const QString& m) {
-        scoring_ = false;
-        card_->showMessage(tr("The search failed: %1").arg(m));
-    });
+    connect(panel_, &SloPanel::algorithmChanged, session_,
+            &acsel::studio::ExplorerSession::setAlgorithm);
+    connect(session_, &acsel::studio::ExplorerSession::pointsReady, this,
+            [this](auto points, double) { plot_->setPoints(std::move(points)); });
+    connect(session_, &acsel::studio::ExplorerSession::searchFinished, this,
+            &MainWindow::showOutcome);
+    connect(session_, &acsel::studio::ExplorerSession::searchFailed, this,
+            [this](const QString& m) { card_->showMessage(tr("The search failed: %1").arg(m)); });
     connect(plot_, &ParetoPlot::pointClicked, this, &MainWindow::selectPoint);
-    connect(plot_, &ParetoPlot::rescored, this, [this](qint64, qint64, double ms) { rescoreMs_ = ms; });
+    connect(plot_, &ParetoPlot::rescored, this,
+            [this](qint64, qint64, double ms) { rescoreMs_ = ms; });
     connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, &MainWindow::updateStatus);
-    connect(editor_, &BandEditor::configPredicted, this, [this](const Config&, const std::optional<Prediction>& p) {
-        plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
-    });
+    connect(editor_, &BandEditor::configPredicted, this,
+            [this](const Config&, const std::optional<Prediction>& p) {
+                plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
+            });
     connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
     connect(compare_, &CompareModel::pinnedChanged, this, [this] {
         std::vector<MarkedPoint> marks;
@@ -175,14 +182,14 @@ void MainWindow::wire()
             marks.push_back(markOf(p.prediction));
         plot_->setPinned(marks);
     });
-    editor_->setPredictor([this](const Config& c) { return session_->predict(c).value_or(Prediction{}); });
 }
 
 bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir)
 {
     std::shared_ptr<Workspace> ws;
     try {
-        ws = std::make_shared<Workspace>(loadWorkspace(workspaceFile.toStdString(), tablesDir.toStdString()));
+        ws = std::make_shared<Workspace>(
+            loadWorkspace(workspaceFile.toStdString(), tablesDir.toStdString()));
     } catch (const LoadError& e) {
         QMessageBox::critical(this, tr("Cannot open workspace"), QString::fromStdString(e.what()));
         return false;
@@ -191,7 +198,9 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
     workspaceFile_ = workspaceFile;
     tablesDir_ = tablesDir;
     session_->setWorkspace(ws_, demo_ ? acsel::studio::makeDemoExplorer(ws_) : ExplorerHooks{});
-    if (!session_->hooks().predict)
+    if (session_->hooks().predict)
+        editor_->setPredictor([this](const Config& c) { return *session_->predict(c); });
+    else
         editor_->setPredictor({});
     panel_->setWorkspace(*ws_);
     const auto saved = acsel::studio::loadStudioSettings(QSettings());
@@ -201,9 +210,9 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
     panel_->setRequest(r);
     session_->setRequest(panel_->request());
     plot_->setBudgets(budgetsOf(panel_->request()));
-    scoring_ = session_->hooks().connected();
     session_->setFilter(panel_->filter());
-    card_->showMessage(session_->hooks().connected() ? tr("Searching...") : tr("No search engine connected."));
+    card_->showMessage(session_->hooks().connected() ? tr("Searching...")
+                                                     : tr("No search engine connected."));
     updateBanner();
     return true;
 }
@@ -215,13 +224,20 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         plot_->setRecommended(std::nullopt);
         return;
     }
-    CardContent c{tr("Recommended by %1%2").arg(QString::fromLatin1(toDisplayString(o.stats.algorithm)),
-                                                 demo_ ? tr(" (demo: brute-force minimum)") : QString()),
-                  *o.best, modelName(o.best->model), o.bestPrediction,
-                  o.bestUniform, o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt, o.stats};
+    CardContent c{tr("Recommended by %1%2")
+                      .arg(QString::fromLatin1(toDisplayString(o.stats.algorithm)),
+                           demo_ ? tr(" (demo: brute-force minimum)") : QString()),
+                  *o.best,
+                  modelName(o.best->model),
+                  o.bestPrediction,
+                  o.bestUniform,
+                  o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
+                  o.stats};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
-    const Stack* s = ws_ ? &ws_->stacks[static_cast<std::size_t>(ws_->findStack(session_->request().stack).value_or(0))] : nullptr;
+    const Stack* s = ws_ ? &ws_->stacks[static_cast<std::size_t>(
+                               ws_->findStack(session_->request().stack).value_or(0))]
+                         : nullptr;
     editor_->setConfig(*o.best, c.modelName, s ? s->formats : std::vector<Format>{});
 }
 
@@ -232,7 +248,9 @@ void MainWindow::selectPoint(std::uint32_t configId)
         return;
     const Config& c = set->configs[configId];
     const auto s = ws_->findStack(session_->request().stack);
-    editor_->setConfig(c, modelName(c.model), s ? ws_->stacks[static_cast<std::size_t>(*s)].formats : std::vector<Format>{});
+    editor_->setConfig(c, modelName(c.model),
+                       s ? ws_->stacks[static_cast<std::size_t>(*s)].formats
+                         : std::vector<Format>{});
 }
 
 void MainWindow::pinCurrentCard()
@@ -241,8 +259,9 @@ void MainWindow::pinCurrentCard()
     if (!editor_->prediction())
         return;
     const Config& c = editor_->config();
-    compare_->pin({card_->content() && card_->content()->config == c ? tr("Recommended") : tr("Edited"),
-                   modelName(c.model), c, *editor_->prediction()});
+    compare_->pin(
+        {card_->content() && card_->content()->config == c ? tr("Recommended") : tr("Edited"),
+         modelName(c.model), c, *editor_->prediction()});
 }
 
 QString MainWindow::modelName(int model) const
@@ -254,16 +273,7 @@ QString MainWindow::modelName(int model) const
 
 void MainWindow::updateBanner()
 {
-    QStringList lines;
-    for (const std::string& n : ws_->notes)
-        lines << QString::fromStdString(n);
-    if (!session_->hooks().syntheticNote.empty())
-        lines.prepend(QString::fromStdString(session_->hooks().syntheticNote));
-    if (!session_->hooks().connected())
-        lines << tr("Prediction engine not connected yet: the plot stays empty. Run with --demo to try the "
-                    "explorer on synthetic numbers.");
-    if (ws_->qualitySynthetic)
-        lines << tr("The quality measurements of this workspace are synthetic.");
+    const QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks());
     banner_->setText(lines.join(QLatin1Char('\n')));
     banner_->setVisible(!lines.isEmpty());
     QPalette pal = banner_->palette();
@@ -275,7 +285,8 @@ void MainWindow::updateBanner()
 void MainWindow::updateStatus()
 {
     const ScoredView& v = plot_->scored();
-    counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 ms, replot %5 ms")
+    counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 "
+                        "ms, replot %5 ms")
                          .arg(v.x.size())
                          .arg(v.feasibleCount)
                          .arg(v.frontier.size())
@@ -283,7 +294,10 @@ void MainWindow::updateStatus()
                          .arg(plot_->customPlot()->replotTime(), 0, 'f', 1));
 }
 
-bool MainWindow::isBusy() const { return scoring_ || session_->searchRunner()->isRunning(); }
+bool MainWindow::isBusy() const
+{
+    return session_->isScoring() || session_->searchRunner()->isRunning();
+}
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {

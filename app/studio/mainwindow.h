@@ -7,23 +7,24 @@
 #include "widgets/explorertypes.h"
 
 #include <QMainWindow>
-
 #include <memory>
 #include <optional>
 
 class QLabel;
-class QTableView;
 
-namespace acsel::gui {
+namespace acsel::gui
+{
 class BandEditor;
 class CompareModel;
+class CompareTable;
 class FitQualityPlot;
 class ParetoPlot;
 class RecipeCard;
 class SloPanel;
 } // namespace acsel::gui
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow
+{
     Q_OBJECT
 public:
     // demo: use the synthetic stand-in engine (see demoexplorer.h) until the real one is wired.
@@ -58,9 +59,8 @@ private:
     acsel::gui::RecipeCard* card_ = nullptr;
     acsel::gui::CompareModel* compare_ = nullptr;
     acsel::gui::FitQualityPlot* fits_ = nullptr;
-    QTableView* compareView_ = nullptr;
+    acsel::gui::CompareTable* compareView_ = nullptr;
     QLabel* banner_ = nullptr;
     QLabel* counts_ = nullptr;
-    bool scoring_ = false;
     double rescoreMs_ = 0;
 };

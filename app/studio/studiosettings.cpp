@@ -2,7 +2,8 @@
 
 #include <QSettings>
 
-namespace acsel::studio {
+namespace acsel::studio
+{
 
 StudioSettings loadStudioSettings(const QSettings& s)
 {
@@ -25,7 +26,8 @@ StudioSettings loadStudioSettings(const QSettings& s)
     r.ttftBudgetMs = num("request/ttft_ms", r.ttftBudgetMs);
     r.tpotBudgetMs = num("request/tpot_ms", r.tpotBudgetMs);
     r.memBudgetGiB = num("request/memory_gib", r.memBudgetGiB);
-    if (const auto m = parseServingMode(s.value(QStringLiteral("request/mode")).toString().toStdString()))
+    if (const auto m =
+            parseServingMode(s.value(QStringLiteral("request/mode")).toString().toStdString()))
         r.mode = *m;
     v.request = r;
     return v;
@@ -46,7 +48,8 @@ void saveStudioSettings(QSettings& s, const StudioSettings& v)
     s.setValue(QStringLiteral("request/tpot_ms"), r.tpotBudgetMs);
     s.setValue(QStringLiteral("request/memory_gib"), r.memBudgetGiB);
     const std::string_view mode = toString(r.mode);
-    s.setValue(QStringLiteral("request/mode"), QString::fromUtf8(mode.data(), static_cast<qsizetype>(mode.size())));
+    s.setValue(QStringLiteral("request/mode"),
+               QString::fromUtf8(mode.data(), static_cast<qsizetype>(mode.size())));
 }
 
 } // namespace acsel::studio

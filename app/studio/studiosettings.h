@@ -5,12 +5,12 @@
 #include "core/model/config.h"
 
 #include <QString>
-
 #include <optional>
 
 class QSettings;
 
-namespace acsel::studio {
+namespace acsel::studio
+{
 
 struct StudioSettings {
     QString workspaceFile;

@@ -8,15 +8,16 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <qcustomplot.h>
-
+#include <QFile>
 #include <algorithm>
 #include <cstdio>
+#include <qcustomplot.h>
 #include <random>
 
 using namespace acsel::gui;
 
-namespace {
+namespace
+{
 std::shared_ptr<PointSet> makePoints(std::size_t n)
 {
     auto set = std::make_shared<PointSet>();
@@ -99,10 +100,15 @@ int main(int argc, char** argv)
         ours.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         naive.push_back(naiveUpdate(baseline, *set, b));
     }
-    std::printf("points: %zu\n", n);
+    // Timings on a shared machine depend on what else runs: print the load with them.
+    QFile load(QStringLiteral("/proc/loadavg"));
+    const QByteArray loadavg =
+        load.open(QIODevice::ReadOnly) ? load.readLine().trimmed() : "unknown";
+    std::printf("points: %zu, load average: %s\n", n, loadavg.constData());
     std::printf("cold start to drawn frontier: %.1f ms\n", coldMs);
     std::printf("slider move, re-score + data swap: median %.2f ms\n", median(rescoreOnly));
-    std::printf("slider move, re-score + replot:     median %.2f ms (frame budget 16.7 ms)\n", median(ours));
+    std::printf("slider move, re-score + replot:     median %.2f ms (frame budget 16.7 ms)\n",
+                median(ours));
     std::printf("naive rebuild + replot:             median %.2f ms\n", median(naive));
     std::printf("ratio naive / ours: %.2fx\n", median(naive) / median(ours));
     return 0;

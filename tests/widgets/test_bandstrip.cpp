@@ -13,9 +13,13 @@
 using namespace acsel;
 using namespace acsel::gui;
 
-namespace {
+namespace
+{
 // FracMix (METHOD.md 3): TPOT = sum_j L_j / L * T_uniform(format_j), with made-up uniform TPOTs.
-double uniformTpot(Format f) { return f == Format::Fp8 ? 12.0 : f == Format::Int8 ? 13.0 : 20.0; }
+double uniformTpot(Format f)
+{
+    return f == Format::Fp8 ? 12.0 : f == Format::Int8 ? 13.0 : 20.0;
+}
 Prediction fracMix(const Config& c)
 {
     Prediction p;
@@ -26,7 +30,11 @@ Prediction fracMix(const Config& c)
     return p;
 }
 
-BandRecipe fp8ThenBf16(int cut) { return BandRecipe::fromCuts(28, {cut}, {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}}); }
+BandRecipe fp8ThenBf16(int cut)
+{
+    return BandRecipe::fromCuts(28, {cut},
+                                {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}});
+}
 
 QAction* findAction(QMenu* menu, const QString& text)
 {
@@ -41,7 +49,8 @@ QAction* findAction(QMenu* menu, const QString& text)
 }
 } // namespace
 
-class TestBandStrip : public QObject {
+class TestBandStrip : public QObject
+{
     Q_OBJECT
 private slots:
     void init();
@@ -70,7 +79,10 @@ void TestBandStrip::init()
     QVERIFY(QTest::qWaitForWindowExposed(editor_));
 }
 
-void TestBandStrip::cleanup() { delete editor_; }
+void TestBandStrip::cleanup()
+{
+    delete editor_;
+}
 
 void TestBandStrip::drag(int fromX, int toX)
 {
@@ -112,7 +124,7 @@ void TestBandStrip::dragSnapsAndUndoRestores()
 void TestBandStrip::dragClampsToNeighbours()
 {
     drag(strip()->layerX(10), strip()->layerX(28) + 50); // beyond the right end
-    QCOMPARE(strip()->recipe()[0].end, 27);               // the last band keeps one layer
+    QCOMPARE(strip()->recipe()[0].end, 27);              // the last band keeps one layer
     drag(strip()->layerX(27), 0);
     QCOMPARE(strip()->recipe()[0].end, 1);
     // A press away from any boundary does not drag.
@@ -173,7 +185,8 @@ void TestBandStrip::menuOffersOnlyLegalEdits()
 void TestBandStrip::editsAreCanonical()
 {
     const BandRecipe three = BandRecipe::fromCuts(
-        30, {10, 20}, {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Mlp}});
+        30, {10, 20},
+        {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Mlp}});
     // Making the middle band fp8/full merges it with the first band.
     const auto merged = setBand(three, 1, Format::Fp8, Scope::Full);
     QVERIFY(merged);
@@ -182,8 +195,8 @@ void TestBandStrip::editsAreCanonical()
     // bf16 never carries a partial scope.
     const auto bf = setBand(three, 2, Format::Bf16, Scope::Mlp);
     QVERIFY(bf && (*bf)[1].scope == Scope::Full && bf->size() == 2);
-    QVERIFY(!moveCut(three, 2, 5));               // no third cut
-    QCOMPARE((*moveCut(three, 1, 3))[2].begin, 11); // clamped: band 1 keeps a layer
+    QVERIFY(!moveCut(three, 2, 5));                                // no third cut
+    QCOMPARE((*moveCut(three, 1, 3))[2].begin, 11);                // clamped: band 1 keeps a layer
     QVERIFY(!splitBand(three, 0, 5, Format::Int4Wo, Scope::Full)); // 4 bands
 }
 

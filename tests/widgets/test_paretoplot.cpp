@@ -1,7 +1,7 @@
 // ParetoPlot and its scoring against brute force: feasibility, the frontier by the Pareto
 // definition, the normalised axis, clicking a point, and saving in three formats.
-#include "widgets/paretoplot.h"
 #include "widgetfixtures.h"
+#include "widgets/paretoplot.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -10,7 +10,8 @@
 
 using namespace acsel::gui;
 
-class TestParetoPlot : public QObject {
+class TestParetoPlot : public QObject
+{
     Q_OBJECT
 private slots:
     void scoringMatchesBruteForce_data();
@@ -43,7 +44,9 @@ void TestParetoPlot::scoringMatchesBruteForce()
     std::vector<std::uint32_t> front;
     const auto& pts = set->points;
     auto x = [&](const PlotPoint& p) {
-        return axis == 0 ? p.ttftMs : axis == 1 ? p.tpotMs : std::max(p.ttftMs / 200, p.tpotMs / 20);
+        return axis == 0   ? p.ttftMs
+               : axis == 1 ? p.tpotMs
+                           : std::max(p.ttftMs / 200, p.tpotMs / 20);
     };
     for (std::uint32_t i = 0; i < pts.size(); ++i) {
         const PlotPoint& p = pts[i];
@@ -54,7 +57,8 @@ void TestParetoPlot::scoringMatchesBruteForce()
         // Pareto: no other point within memory is at least as good in both and better in one.
         bool dominated = false;
         for (const PlotPoint& q : pts)
-            if (q.memoryGiB <= memory && x(q) <= x(p) && q.rmqd <= p.rmqd && (x(q) < x(p) || q.rmqd < p.rmqd))
+            if (q.memoryGiB <= memory && x(q) <= x(p) && q.rmqd <= p.rmqd &&
+                (x(q) < x(p) || q.rmqd < p.rmqd))
                 dominated = true;
         if (!dominated)
             front.push_back(i);

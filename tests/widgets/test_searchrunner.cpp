@@ -5,17 +5,18 @@
 
 #include <QSignalSpy>
 #include <QTest>
-
 #include <chrono>
 #include <thread>
 
 using acsel::gui::SearchRunner;
 
-namespace {
+namespace
+{
 // Runs until stopped or `steps` steps of 2 ms are done; returns `value` and records how it ended.
 SearchRunner::Work slowJob(int value, int steps, std::shared_ptr<std::atomic<int>> ended)
 {
-    return [value, steps, ended](const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
+    return [value, steps, ended](const SearchRunner::ProgressFn& progress,
+                                 const std::atomic<bool>& stop) {
         for (int i = 0; i < steps; ++i) {
             if (stop.load()) {
                 ended->store(-1);
@@ -30,7 +31,8 @@ SearchRunner::Work slowJob(int value, int steps, std::shared_ptr<std::atomic<int
 }
 } // namespace
 
-class TestSearchRunner : public QObject {
+class TestSearchRunner : public QObject
+{
     Q_OBJECT
 private slots:
     void supersededDeliversOnlyNewer();
@@ -54,7 +56,7 @@ void TestSearchRunner::supersededDeliversOnlyNewer()
     QCOMPARE(cancelled.at(0).at(0).toInt(), a);
     QVERIFY(finished.wait(5000));
     QTRY_COMPARE_WITH_TIMEOUT(endedA->load(), -1, 5000); // the old worker saw the stop flag
-    QTest::qWait(50);                                      // its late result must not arrive
+    QTest::qWait(50);                                    // its late result must not arrive
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.at(0).at(0).toInt(), b);
     QCOMPARE(std::any_cast<int>(finished.at(0).at(1).value<std::any>()), 2);

@@ -2,10 +2,10 @@
 // one requestChanged and, after the hand rests, one requestSettled; the memory budget is capped
 // at the device capacity; and a budget slider wired to the plot as MainWindow wires it moves
 // the feasible count to the brute-force count for the same request.
+#include "widgetfixtures.h"
 #include "widgets/budgetslider.h"
 #include "widgets/paretoplot.h"
 #include "widgets/slopanel.h"
-#include "widgetfixtures.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -16,7 +16,8 @@
 using namespace acsel;
 using namespace acsel::gui;
 
-class TestSloPanel : public QObject {
+class TestSloPanel : public QObject
+{
     Q_OBJECT
 private slots:
     void sliderAndSpinBoxLinked();
@@ -95,7 +96,8 @@ void TestSloPanel::budgetSliderMovesFeasibleCount()
     auto bruteForce = [&](const Request& r) {
         std::int64_t n = 0;
         for (const PlotPoint& p : set->points)
-            n += p.ttftMs <= r.ttftBudgetMs && p.tpotMs <= r.tpotBudgetMs && p.memoryGiB <= r.memBudgetGiB;
+            n += p.ttftMs <= r.ttftBudgetMs && p.tpotMs <= r.tpotBudgetMs &&
+                 p.memoryGiB <= r.memBudgetGiB;
         return n;
     };
     panel.memorySlider()->spinBox()->setValue(40);

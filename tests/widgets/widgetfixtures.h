@@ -5,9 +5,13 @@
 #include "core/model/workspace.h"
 #include "widgets/plotdata.h"
 
+#include <cmath>
+#include <memory>
 #include <random>
+#include <tuple>
 
-namespace fixtures {
+namespace fixtures
+{
 
 // One platform with 80e9 bytes, one stack with fp8 / int8 / bf16, two qwen3 models (28 and
 // 36 layers) and one llama model.
@@ -26,8 +30,9 @@ inline acsel::Workspace smallWorkspace()
     s.version = "1.0";
     s.formats = {acsel::Format::Int8, acsel::Format::Fp8, acsel::Format::Bf16};
     ws.stacks.push_back(s);
-    for (auto [name, layers, family] : {std::tuple{"Small", 28, "qwen3"}, std::tuple{"Big", 36, "qwen3"},
-                                        std::tuple{"Other", 32, "llama"}}) {
+    for (auto [name, layers, family] :
+         {std::tuple{"Small", 28, "qwen3"}, std::tuple{"Big", 36, "qwen3"},
+          std::tuple{"Other", 32, "llama"}}) {
         acsel::ModelArch m;
         m.name = name;
         m.family = family;
