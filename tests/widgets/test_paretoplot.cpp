@@ -2,6 +2,7 @@
 // definition, the normalised axis, clicking a point, and saving in three formats.
 #include "widgetfixtures.h"
 #include "widgets/paretoplot.h"
+#include "widgets/plotcolours.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -20,6 +21,8 @@ private slots:
     void clickSelectsPoint();
     void budgetMoveChangesFeasibleCount();
     void savesPngSvgPdf();
+    void pointsAreDrawnInTheirColours();
+    void followsPaletteChanges();
 };
 
 void TestParetoPlot::scoringMatchesBruteForce_data()
@@ -140,6 +143,59 @@ void TestParetoPlot::savesPngSvgPdf()
     QVERIFY(svg.open(QIODevice::ReadOnly));
     QVERIFY(svg.readAll().contains("<svg"));
     QVERIFY(!plot.saveImage(dir.filePath(QStringLiteral("plot.bmpx"))));
+}
+
+// The point cloud is rasterised by our own code: check the pixels under two points.
+void TestParetoPlot::pointsAreDrawnInTheirColours()
+{
+    ParetoPlot plot;
+    plot.resize(800, 500);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    auto set = std::make_shared<PointSet>();
+    set->modelNames = {"only"};
+    set->configs.resize(3);
+    PlotPoint ok;
+    ok.ttftMs = 100;
+    ok.tpotMs = 10;
+    ok.rmqd = 0.5;
+    ok.memoryGiB = 1;
+    ok.uniform = false;
+    PlotPoint out = ok; // over the TTFT budget: faded
+    out.ttftMs = 300;
+    out.rmqd = 0.2;
+    out.configId = 1;
+    PlotPoint best = ok; // dominates both, so the frontier line (one point) crosses neither
+    best.ttftMs = 20;
+    best.rmqd = 0.05;
+    best.configId = 2;
+    set->points = {ok, out, best};
+    plot.setPoints(set);
+    plot.setBudgets({200, 50, 10});
+    plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage img = plot.grab().toImage();
+    const QColor colour = categoryColour(0, plot.palette());
+    const QColor atOk = img.pixelColor(plot.pixelOf(0));
+    QVERIFY2(std::abs(atOk.red() - colour.red()) <= 2 && std::abs(atOk.blue() - colour.blue()) <= 2,
+             qPrintable(atOk.name()));
+    // Faded: the colour at alpha 45/255 over the light background and the shaded region.
+    const QColor atOut = img.pixelColor(plot.pixelOf(1));
+    QVERIFY2(atOut.lightness() > colour.lightness() + 60, qPrintable(atOut.name()));
+    QVERIFY(atOut.blue() > atOut.red()); // still recognisably the blue category
+}
+
+void TestParetoPlot::followsPaletteChanges()
+{
+    ParetoPlot plot;
+    plot.resize(400, 300);
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(20, 20, 24));
+    dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+    plot.setPalette(dark);
+    QCOMPARE(plot.customPlot()->xAxis->tickLabelColor(), QColor(230, 230, 230));
+    plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage img = plot.customPlot()->toPixmap(400, 300).toImage();
+    QCOMPARE(img.pixelColor(2, 2), QColor(20, 20, 24));
 }
 
 QTEST_MAIN(TestParetoPlot)
