@@ -5,8 +5,10 @@
 
 namespace fs = std::filesystem;
 
-namespace acsel::app {
-namespace {
+namespace acsel::app
+{
+namespace
+{
 
 std::string env(const char* name)
 {
@@ -46,8 +48,8 @@ TablesChoice resolveTablesDir(const std::string& explicitDir, const std::string&
         return {e, "ACSEL_TABLES"};
     if (!setting.empty() && isDir(setting))
         return {setting, "setting"};
-    for (const fs::path& candidate :
-         {fs::path(ACSEL_SOURCE_DIR) / ".." / "shared" / "aic", fs::path("..") / "shared" / "aic"}) {
+    for (const fs::path& candidate : {fs::path(ACSEL_SOURCE_DIR) / ".." / "shared" / "aic",
+                                      fs::path("..") / "shared" / "aic"}) {
         if (isDir(candidate))
             return {fs::weakly_canonical(candidate).string(), "default ../shared/aic"};
     }

@@ -3,7 +3,8 @@
 
 #include <string>
 
-namespace acsel::app {
+namespace acsel::app
+{
 
 // --workspace value, else $ACSEL_WORKSPACE, else the source tree's datasets/, else the
 // installed share/acsel-studio/datasets/. Empty if none exists.

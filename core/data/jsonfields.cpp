@@ -4,7 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-namespace acsel {
+namespace acsel
+{
 
 Json parseJsonText(const std::string& text, const std::string& name)
 {
@@ -33,7 +34,8 @@ void JsonFields::fail(const std::string& ptr, const std::string& message) const
     throw LoadError(file_, ptr.empty() ? "/" : ptr, message);
 }
 
-const Json& JsonFields::require(const Json& parent, const std::string& key, const std::string& ptr) const
+const Json& JsonFields::require(const Json& parent, const std::string& key,
+                                const std::string& ptr) const
 {
     if (!parent.is_object())
         fail(ptr, "expected an object");
@@ -43,7 +45,8 @@ const Json& JsonFields::require(const Json& parent, const std::string& key, cons
     return *it;
 }
 
-const Json& JsonFields::object(const Json& parent, const std::string& key, const std::string& ptr) const
+const Json& JsonFields::object(const Json& parent, const std::string& key,
+                               const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_object())
@@ -51,7 +54,8 @@ const Json& JsonFields::object(const Json& parent, const std::string& key, const
     return v;
 }
 
-const Json& JsonFields::array(const Json& parent, const std::string& key, const std::string& ptr) const
+const Json& JsonFields::array(const Json& parent, const std::string& key,
+                              const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_array())
@@ -59,7 +63,8 @@ const Json& JsonFields::array(const Json& parent, const std::string& key, const 
     return v;
 }
 
-std::string JsonFields::string(const Json& parent, const std::string& key, const std::string& ptr) const
+std::string JsonFields::string(const Json& parent, const std::string& key,
+                               const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_string())
@@ -67,8 +72,8 @@ std::string JsonFields::string(const Json& parent, const std::string& key, const
     return v.get<std::string>();
 }
 
-std::string JsonFields::stringOr(const Json& parent, const std::string& key,
-                                 const std::string& ptr, const std::string& fallback) const
+std::string JsonFields::stringOr(const Json& parent, const std::string& key, const std::string& ptr,
+                                 const std::string& fallback) const
 {
     if (!parent.is_object() || !parent.contains(key) || parent.at(key).is_null())
         return fallback;
@@ -90,8 +95,8 @@ double JsonFields::number(const Json& parent, const std::string& key, const std:
     return d;
 }
 
-int JsonFields::integer(const Json& parent, const std::string& key, const std::string& ptr,
-                        int min, int max) const
+int JsonFields::integer(const Json& parent, const std::string& key, const std::string& ptr, int min,
+                        int max) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_number_integer())

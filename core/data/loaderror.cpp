@@ -1,7 +1,9 @@
 #include "core/data/loaderror.h"
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 std::string compose(const std::string& file, const std::string& where, const std::string& msg)
 {
