@@ -48,7 +48,9 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
             out.keys[i] = {out.x[i], points[i].rmqd, static_cast<std::uint32_t>(i)};
         std::sort(out.keys.begin(), out.keys.end(),
                   [](const ScoredView::SortKey& a, const ScoredView::SortKey& b) {
-                      return a.x < b.x || (a.x == b.x && a.rmqd < b.rmqd);
+                      if (a.x != b.x)
+                return a.x < b.x;
+            return a.rmqd < b.rmqd || (a.rmqd == b.rmqd && a.index < b.index);
                   });
         for (std::size_t i = 0; i < n; ++i)
             out.order[i] = out.keys[i].index;
@@ -58,10 +60,14 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
     }
     const PlotPoint* pts = points.data();
     double best = std::numeric_limits<double>::infinity();
+    double bestX = std::numeric_limits<double>::quiet_NaN();
     for (const std::uint32_t i : out.order) {
-        const PlotPoint& p = pts[i];
-        if (p.memoryGiB <= budgets.memoryGiB && p.rmqd < best) {
-            best = p.rmqd;
+        if (!out.feasible[i])
+            continue;
+        const double r = pts[i].rmqd;
+        if (r < best || (r == best && out.x[i] == bestX)) {
+            best = r;
+            bestX = out.x[i];
             out.frontier.push_back(i);
         }
     }

@@ -52,9 +52,9 @@ struct ScoredView {
     std::vector<double> x;              // x[i] for points[i]
     std::vector<std::uint8_t> feasible; // 1 if points[i] meets every budget
     std::vector<std::uint32_t> order;   // point indices sorted by (x, rmqd)
-    // Pareto frontier of (x, rmqd), both minimised, over the points within the memory budget
-    // (memory is not on the plot, so a point that cannot be loaded is not a trade-off):
-    // point indices with ascending x and strictly descending rmqd.
+    // Pareto frontier of (x, rmqd), both minimised, over the feasible points, as the core's
+    // Explorer::frontier defines it: point indices by ascending x; points equal in both
+    // objectives are all kept.
     std::vector<std::uint32_t> frontier;
     std::int64_t feasibleCount = 0;
     std::int64_t fitsMemoryCount = 0;

@@ -39,7 +39,12 @@ void TestParetoPlot::scoringMatchesBruteForce()
 {
     QFETCH(int, axis);
     QFETCH(double, memory);
-    const auto set = fixtures::randomPoints(2000);
+    auto set = fixtures::randomPoints(2000);
+    // Two exact copies of a point: equal in both objectives, so both or neither on the frontier.
+    set->points[1].ttftMs = set->points[2].ttftMs = set->points[3].ttftMs = 15;
+    set->points[1].tpotMs = set->points[2].tpotMs = set->points[3].tpotMs = 2;
+    set->points[1].memoryGiB = set->points[2].memoryGiB = set->points[3].memoryGiB = 0.25;
+    set->points[1].rmqd = set->points[2].rmqd = set->points[3].rmqd = 0.001;
     const Budgets b{200, 20, memory};
     ScoredView v;
     scorePoints(set->points, static_cast<LatencyAxis>(axis), b, v);
@@ -53,23 +58,28 @@ void TestParetoPlot::scoringMatchesBruteForce()
     };
     for (std::uint32_t i = 0; i < pts.size(); ++i) {
         const PlotPoint& p = pts[i];
-        feasible += (p.ttftMs <= 200 && p.tpotMs <= 20 && p.memoryGiB <= memory) ? 1 : 0;
+        const bool ok = p.ttftMs <= 200 && p.tpotMs <= 20 && p.memoryGiB <= memory;
+        feasible += ok ? 1 : 0;
         QCOMPARE(v.x[i], x(p));
-        if (p.memoryGiB > memory)
+        if (!ok)
             continue;
-        // Pareto: no other point within memory is at least as good in both and better in one.
+        // Pareto: no other feasible point is at least as good in both and better in one.
         bool dominated = false;
         for (const PlotPoint& q : pts)
-            if (q.memoryGiB <= memory && x(q) <= x(p) && q.rmqd <= p.rmqd &&
-                (x(q) < x(p) || q.rmqd < p.rmqd))
+            if (q.ttftMs <= 200 && q.tpotMs <= 20 && q.memoryGiB <= memory && x(q) <= x(p) &&
+                q.rmqd <= p.rmqd && (x(q) < x(p) || q.rmqd < p.rmqd))
                 dominated = true;
         if (!dominated)
             front.push_back(i);
     }
     QCOMPARE(v.feasibleCount, feasible);
-    std::sort(front.begin(), front.end(), [&](auto a, auto c) { return x(pts[a]) < x(pts[c]); });
+    std::stable_sort(front.begin(), front.end(),
+                     [&](auto a, auto c) { return x(pts[a]) < x(pts[c]); });
     QCOMPARE(v.frontier.size(), front.size());
     QVERIFY(v.frontier == front);
+    if (memory >= 0.25) // the copies fit and dominate everything at x = 15 or more
+        QVERIFY(std::count(front.begin(), front.end(), 2u) == 1 &&
+                std::count(front.begin(), front.end(), 3u) == 1);
     for (std::size_t k = 1; k < v.order.size(); ++k)
         QVERIFY(v.x[v.order[k - 1]] <= v.x[v.order[k]]);
 }
