@@ -293,8 +293,8 @@ void ParetoPlot::rebuildSeries()
         faded.setAlpha(kFadedAlpha);
         styles.push_back({colour, true, 10});
         styles.push_back({faded, true, 10});
-        styles.push_back({colour, false, 5});
-        styles.push_back({faded, false, 5});
+        styles.push_back({colour, false, 4.5});
+        styles.push_back({faded, false, 4.5});
         QCPGraph* key = legendKeys_[static_cast<std::size_t>(c)];
         key->setScatterStyle(QCPScatterStyle(markerPixmap(false, colour, 7, dpr)));
         QString name;

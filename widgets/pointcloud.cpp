@@ -62,6 +62,7 @@ void PointCloud::buildSprites(qreal dpr)
         sprites_.push_back(std::move(sp));
     }
     spriteDpr_ = dpr;
+    spriteStride_ = 0; // offsets follow on the next draw, for that canvas
 }
 
 namespace
@@ -118,6 +119,14 @@ void PointCloud::draw(QCPPainter* painter)
     const Map my = mapOf(valueAxis_, clip.top());
     auto* bits = reinterpret_cast<std::uint32_t*>(canvas_.bits());
     const auto stride = static_cast<std::ptrdiff_t>(canvas_.bytesPerLine() / 4);
+    if (stride != spriteStride_) {
+        for (Sprite& sp : sprites_) {
+            sp.offset.resize(sp.argb.size());
+            for (std::size_t k = 0; k < sp.argb.size(); ++k)
+                sp.offset[k] = sp.dy[k] * stride + sp.dx[k];
+        }
+        spriteStride_ = stride;
+    }
     for (const Point& p : points_) {
         const double fx = mx.a * (mx.log ? std::log10(p.key) : p.key) + mx.b;
         const double fy = my.a * (my.log ? std::log10(p.value) : p.value) + my.b;
@@ -128,13 +137,22 @@ void PointCloud::draw(QCPPainter* painter)
         const Sprite& s = sprites_[p.style < sprites_.size() ? p.style : 0];
         const bool inside =
             cx - s.half >= 0 && cy - s.half >= 0 && cx + s.half < w && cy + s.half < h;
-        for (std::size_t k = 0; k < s.argb.size(); ++k) {
+        const std::size_t count = s.argb.size();
+        if (inside) {
+            std::uint32_t* centre = bits + cy * stride + cx;
+            for (std::size_t k = 0; k < count; ++k) {
+                std::uint32_t& d = centre[s.offset[k]];
+                const std::uint32_t src = s.argb[k];
+                d = (src >> 24) == 255 ? src : over(src, d); // opaque pixels need no blend
+            }
+            continue;
+        }
+        for (std::size_t k = 0; k < count; ++k) {
             const int x = cx + s.dx[k], y = cy + s.dy[k];
-            if (!inside && (x < 0 || y < 0 || x >= w || y >= h))
+            if (x < 0 || y < 0 || x >= w || y >= h)
                 continue;
             std::uint32_t& d = bits[y * stride + x];
-            const std::uint32_t src = s.argb[k];
-            d = (src >> 24) == 255 ? src : over(src, d); // opaque sprite pixels need no blend
+            d = over(s.argb[k], d);
         }
     }
     canvas_.setDevicePixelRatio(dpr);

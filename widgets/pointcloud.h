@@ -40,9 +40,10 @@ protected:
 
 private:
     struct Sprite {
-        int half;                         // sprite centre offset in device pixels
-        std::vector<std::int32_t> dx, dy; // covered pixels relative to the centre
-        std::vector<std::uint32_t> argb;  // premultiplied colour of each covered pixel
+        int half;                           // sprite centre offset in device pixels
+        std::vector<std::int32_t> dx, dy;   // covered pixels relative to the centre
+        std::vector<std::uint32_t> argb;    // premultiplied colour of each covered pixel
+        std::vector<std::ptrdiff_t> offset; // dy * stride + dx for the current canvas
     };
     void buildSprites(qreal dpr);
     void drawVector(QCPPainter* painter) const;
@@ -52,6 +53,7 @@ private:
     std::vector<Style> styles_;
     std::vector<Sprite> sprites_;
     qreal spriteDpr_ = 0;
+    std::ptrdiff_t spriteStride_ = 0;
     std::vector<Point> points_;
     QImage canvas_;
 };
