@@ -1,7 +1,5 @@
 #include "widgets/explorertypes.h"
 
-#include "widgets/plotdata.h"
-
 namespace acsel::gui
 {
 
@@ -18,16 +16,6 @@ const char* toDisplayString(SearchAlgorithm a)
         return "Random";
     }
     return "?";
-}
-
-Format formatFamily(const BandRecipe& r)
-{
-    Format lowest = Format::Bf16;
-    for (const Band& b : r)
-        if (facts(b.format).bits < facts(lowest).bits ||
-            (facts(b.format).bits == facts(lowest).bits && b.format < lowest))
-            lowest = b.format;
-    return lowest;
 }
 
 } // namespace acsel::gui

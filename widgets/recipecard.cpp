@@ -74,7 +74,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best uniform"), tr("Delta")});
-    ops_ = makeTable(this, {tr("TTFT operator (ms)"), tr("Prefill"), tr("Decode (TPOT)")});
+    ops_ = makeTable(this, {tr("Operator class (ms)"), tr("Prefill (TTFT)"), tr("Decode (TPOT)")});
     memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform GiB")});
     pin_ = new QPushButton(tr("Pin"), this);
     pin_->setToolTip(tr("Add to the comparison table"));
@@ -94,7 +94,6 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     layout->addWidget(memory_, 1);
     layout->addWidget(stats_);
     layout->addLayout(buttons);
-    ops_->horizontalHeaderItem(0)->setText(tr("Operator class"));
     connect(pin_, &QPushButton::clicked, this, &RecipeCard::pinRequested);
     connect(export_, &QPushButton::clicked, this, &RecipeCard::exportRequested);
     showMessage(tr("No recommendation yet."));

@@ -18,6 +18,7 @@ private slots:
     void scoringMatchesBruteForce_data();
     void scoringMatchesBruteForce();
     void normalisedAxis();
+    void formatFamilyIsLowestBits();
     void clickSelectsPoint();
     void budgetMoveChangesFeasibleCount();
     void savesPngSvgPdf();
@@ -94,6 +95,24 @@ void TestParetoPlot::normalisedAxis()
     QCOMPARE(latencyX(p, LatencyAxis::Normalised, {200, 20, 1}), 2.0); // TPOT binds: 40/20
     QCOMPARE(budgetX(LatencyAxis::Normalised, {200, 20, 1}), 1.0);
     QCOMPARE(budgetX(LatencyAxis::Tpot, {200, 20, 1}), 20.0);
+}
+
+void TestParetoPlot::formatFamilyIsLowestBits()
+{
+    using acsel::BandRecipe;
+    using acsel::Format;
+    using acsel::Scope;
+    QVERIFY(formatFamily(BandRecipe::uniform(10, Format::Bf16)) == Format::Bf16);
+    QVERIFY(formatFamily(BandRecipe::fromCuts(
+                10, {4}, {{Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Mlp}})) == Format::Fp8);
+    QVERIFY(formatFamily(BandRecipe::fromCuts(10, {3, 6},
+                                              {{Format::Fp8, Scope::Full},
+                                               {Format::Nvfp4, Scope::Attn},
+                                               {Format::Bf16, Scope::Full}})) == Format::Nvfp4);
+    // int8_wo and int8 both have 8 bits: the ladder order decides.
+    QVERIFY(formatFamily(BandRecipe::fromCuts(
+                10, {5}, {{Format::Int8, Scope::Full}, {Format::Int8Wo, Scope::Full}})) ==
+            Format::Int8Wo);
 }
 
 void TestParetoPlot::clickSelectsPoint()
