@@ -11,8 +11,11 @@
 //   TTFT = slot queueing + the step in progress when it arrives (none when n = 1) + its own
 //          `chunks` mixed steps (+ a prefill backlog when the step token budget is exceeded);
 //   slot queueing (c > n, Little's law on the closed loop) = cycle time x (c - n) / n.
-// With c = 1 (and Config::batch = 1, the prompt within the step token budget) it reduces to
-// the static estimate exactly.
+// The measured TTFT is a benchmark mean: its first round starts all n requests at once (one
+// static prefill of n prompts), so the mean over kBenchmarkRounds rounds (AIC's assumption:
+// 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady state the
+// rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
+// reduces to the static estimate exactly.
 #pragma once
 
 #include "core/latency/opcosts.h"
@@ -24,6 +27,8 @@
 
 namespace acsel
 {
+
+inline constexpr int kBenchmarkRounds = 10;
 
 // What a backend does by default (documented in docs/SERVING.md with the sources).
 struct ServingDefaults {
@@ -67,6 +72,7 @@ struct ServingEstimate {
     double arrivalWaitMs = 0;    // the step in progress when the request arrives
     double backlogWaitMs = 0;    // prefill demand above the step token budget
     double queueWaitMs = 0;      // waiting for a KV / batch slot (c > n)
+    double warmupPrefillMs = 0;  // mean TTFT of the first (burst) round; 0 when n = 1
     double cycleMs = 0;          // a running request's life: TTFT without queueing + decode
     bool queued() const { return queueWaitMs > 0; }
 };
