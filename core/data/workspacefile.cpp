@@ -1,6 +1,7 @@
 #include "core/data/workspacefile.h"
 
 #include "core/data/hfconfig.h"
+#include "core/data/specstacks.h"
 #include "core/data/tablesdir.h"
 
 #include <filesystem>
@@ -44,11 +45,18 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
         ws.qualityFile = (std::filesystem::path(base) / f.string(q, "file", "/quality")).string();
         ws.qualitySynthetic = f.boolean(q, "synthetic", "/quality");
     }
+    if (j.contains("platforms"))
+        ws.platformsFile = (std::filesystem::path(base) / f.string(j, "platforms", "")).string();
+    if (j.contains("utilisation"))
+        ws.utilisationFile = (std::filesystem::path(base) / f.string(j, "utilisation", "")).string();
     if (!tablesDir.empty())
         attachTables(ws, tablesDir);
     else
         ws.notes.push_back("No operator tables: point the tool at an AIConfigurator-style tables "
                            "directory with --tables DIR or the ACSEL_TABLES variable.");
+    // GPUs of the platforms file without tables join with the empirical latency model.
+    if (!ws.platformsFile.empty())
+        attachSpecOnlyStacks(ws, ws.platformsFile);
     return ws;
 }
 

@@ -21,6 +21,8 @@ struct Workspace {
     std::vector<Stack> stacks;
     std::vector<std::string> notes; // what the user should know (no tables, synthetic data, ...)
     std::string qualityFile;        // quality measurement set, relative paths resolved
+    std::string platformsFile;      // spec-sheet platforms (GPUs without tables)
+    std::string utilisationFile;    // fitted utilisation model for those GPUs
     bool qualitySynthetic = false;  // the quality data is generated, not measured
 
     std::optional<int> findModel(const std::string& nameOrHfId) const;

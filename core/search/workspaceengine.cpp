@@ -3,7 +3,9 @@
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
 #include "core/latency/fmcfile.h"
-#include "core/latency/tableopcosts.h"
+#include "core/export/exportability.h"
+#include "core/latency/opcostsfactory.h"
+#include "core/latency/servingmodel.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
 
@@ -43,6 +45,8 @@ WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
     : ws_(std::move(ws)), costs_(ws_.stacks.size()),
       loaded_(std::make_unique<std::once_flag[]>(ws_.stacks.size()))
 {
+    if (!ws_.utilisationFile.empty())
+        utilisation_ = std::make_unique<UtilisationModel>(loadUtilisationFile(ws_.utilisationFile));
     if (!sources.surrogateFile.empty()) {
         surrogate_ = RidgeSurrogate::load(sources.surrogateFile);
         surrogateSource_ = "surrogate from " + sources.surrogateFile;
@@ -64,12 +68,7 @@ WorkspaceEngine::~WorkspaceEngine() = default;
 const OpCosts& WorkspaceEngine::opCosts(int stack) const
 {
     const auto i = static_cast<std::size_t>(stack);
-    std::call_once(loaded_[i], [&] {
-        const Stack& s = ws_.stacks[i];
-        if (s.source != LatencySource::Tables)
-            throw LoadError(s.id, "", "no operator model for a stack without tables");
-        costs_[i] = std::make_unique<TableOpCosts>(TableOpCosts::load(s, ws_.platformOf(s)));
-    });
+    std::call_once(loaded_[i], [&] { costs_[i] = makeOpCosts(ws_, ws_.stacks[i], utilisation_.get()); });
     return *costs_[i];
 }
 
@@ -86,7 +85,8 @@ LatencyEstimate WorkspaceEngine::latencyEstimate(const Config& c, const Request&
     const auto stack = ws_.findStack(q.stack);
     if (!stack)
         throw std::invalid_argument("unknown stack '" + q.stack + "'");
-    return estimateLatency(opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c, q);
+    return estimateServingLatency(opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c,
+                                  q);
 }
 
 LatencyMs WorkspaceEngine::rawLatency(const Config& c, const Request& q) const
@@ -109,8 +109,9 @@ double WorkspaceEngine::memoryBytes(const Config& c, const Request& q) const
 bool WorkspaceEngine::fracMixIsLowerBound(const Request& q) const
 {
     // Static batching: the band estimate is the FracMix mix plus non-negative conversions
-    // (with a bf16 lm_head, which the search space keeps).
-    return q.mode == ServingMode::Static;
+    // (with a bf16 lm_head, which the search space keeps). Continuous batching: KV slots and
+    // queueing depend on the weights nonlinearly, so no bound.
+    return fracMixLowerBoundHolds(q);
 }
 
 Calibration WorkspaceEngine::calibration(const std::string& stackId) const
@@ -145,16 +146,14 @@ SurrogateTerms WorkspaceEngine::qualityTerms(int model, Algorithm a, bool lmHead
 
 std::string WorkspaceEngine::exportProblem(const Config& c, const Stack& s) const
 {
-    for (const Band& b : c.recipe)
-        if (!s.hasFormat(b.format))
-            return "format " + std::string(toString(b.format)) + " is not available on " + s.id;
-    for (const Band& b : c.recipe)
-        if (!algorithmFits(c.algorithm, b.format))
-            return "algorithm " + std::string(toString(c.algorithm)) + " does not fit the " +
-                   std::string(toString(b.format)) + " band";
-    if (c.kv == KvFormat::Fp8 && !s.kvFp8)
-        return "fp8 KV cache is not available on " + s.id;
-    return c.recipe.validate(ws_.models[static_cast<std::size_t>(c.model)].layers);
+    const ModelArch& arch = ws_.models[static_cast<std::size_t>(c.model)];
+    if (isExportable(arch, c, &s))
+        return {};
+    const std::vector<std::string> problems = exportProblems(arch, c, &s);
+    std::string out;
+    for (const std::string& p : problems)
+        out += (out.empty() ? "" : "; ") + p;
+    return out;
 }
 
 } // namespace acsel

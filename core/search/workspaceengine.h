@@ -5,6 +5,7 @@
 #include "core/latency/memorymodel.h"
 #include "core/latency/opcosts.h"
 #include "core/latency/opmodel.h"
+#include "core/latency/utilisationmodel.h"
 #include "core/quality/ridgesurrogate.h"
 #include "core/search/engine.h"
 
@@ -54,6 +55,7 @@ private:
     const Stack& stackOf(const Request& q) const;
 
     Workspace ws_;
+    std::unique_ptr<UtilisationModel> utilisation_; // for stacks without tables
     RidgeSurrogate surrogate_;
     std::string surrogateSource_;
     std::map<std::string, Calibration> calibrations_;
