@@ -50,10 +50,11 @@ void printResplits(std::ostream& out, const ResplitStudy& s, int trainRows)
         << "  constrained (w_bit>=0)  " << median(s.constrainedMdape) << " %  [" << *loC << ", "
         << *hiC << "]\n"
         << "  the constraint binds in " << s.binding << " of " << s.resplits << " splits ("
-        << s.boundWeights << " bit-deficit weights at 0 in all); the unconstrained fit is\n"
-        << "  non-monotone in bits (a negative third slope) in " << s.nonMonotone
-        << "; constrained better in " << s.constrainedBetter << ", worse in " << s.constrainedWorse
-        << "\n";
+        << s.boundWeights << " bit-deficit weights at 0 in all)\n"
+        << "  the unconstrained fit is non-monotone in bits (a third slope < 0) in "
+        << s.nonMonotone << " of " << s.resplits << "\n"
+        << "  constrained held-out MdAPE lower in " << s.constrainedBetter << ", higher in "
+        << s.constrainedWorse << "\n";
 }
 
 int run(const std::vector<std::string>& argv, CommandIo& io)
