@@ -127,11 +127,11 @@ void TestCliQuality::reportPrintsTableAndSaves()
     const std::string save = path("surrogate.json");
     const Run r = run({"report", "quality", "--workspace", kWorkspace, "--save", save});
     QCOMPARE(r.code, 0);
-    for (const char* s : {"SYNTHETIC", "226 training", "held-out MdAPE", "unconstrained ridge",
-                          "constrained (w_bit>=0)", "bit_deficit_late *",
-                          "moves lower the prediction", "3.3 %", "2.6 %",
-                          "bit slope per third", "free intercept per model",
-                          "20 re-drawn splits", "the constraint binds in"})
+    for (const char* s :
+         {"SYNTHETIC", "226 training", "held-out MdAPE", "unconstrained ridge",
+          "constrained (w_bit>=0)", "bit_deficit_late *", "moves lower the prediction", "3.3 %",
+          "2.6 %", "bit slope per third", "free intercept per model", "20 re-drawn splits",
+          "the constraint binds in"})
         QVERIFY2(r.out.find(s) != std::string::npos, s);
     const RidgeSurrogate s = RidgeSurrogate::load(save);
     QVERIFY(s.monotone());
