@@ -3,6 +3,7 @@
 #include "app/cli/command.h"
 #include "app/cli/workspaceargs.h"
 #include "core/latency/naiveestimate.h"
+#include "core/latency/servingmodel.h"
 #include "core/latency/tableopcosts.h"
 
 #include <algorithm>
@@ -124,6 +125,16 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     io.out << "full per-band estimate: " << fastNs << " ns median per call (31 samples x " << reps
            << " calls)\n";
     io.out << "naive per-layer baseline: " << naiveNs << " ns median per call\n";
+    Request creq = req;
+    creq.mode = ServingMode::Continuous;
+    const ServingEstimate cont = estimateServing(costs, arch, cfg, creq);
+    const double contNs = medianNs(
+        [&] { sink = sink + estimateServing(costs, arch, cfg, creq).latency.tpotMs; }, 31, reps);
+    io.out << "continuous-batching estimate (concurrency " << creq.concurrency << "): " << contNs
+           << " ns median per call (" << contNs / fastNs << "x the static estimate); TTFT "
+           << std::setprecision(3) << cont.latency.ttftMs << " ms, TPOT " << cont.latency.tpotMs
+           << " ms\n"
+           << std::setprecision(1);
     io.out << "speed-up: " << naiveNs / fastNs << "x\n";
     io.out << "table load " << stack.id << ": " << loadMs
            << " ms (gemm, context, generation, grids)\n";

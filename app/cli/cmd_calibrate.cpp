@@ -45,6 +45,9 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         {"tau", "Q", "quantile of the fit (default 0.5: median; > 0.5 is conservative)"});
     specs.push_back({"output", "FILE", "FMC coefficients JSON to write (also -o)"});
     specs.push_back({"force", "", "overwrite an existing output file"});
+    specs.push_back({"mode", "MODE",
+                     "serving model of the raw estimates: continuous (default: AIC silicon "
+                     "rows are continuous-batching benchmarks) or static"});
     const app::Args args("calibrate", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -55,20 +58,33 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     const double tau = args.number("tau", 0.5, 0.01, 0.99);
     if (std::filesystem::exists(output) && !args.flag("force"))
         throw app::UsageError("acsel calibrate: " + output + " exists (pass --force to overwrite)");
+    const std::string modeName = args.valueOr("mode", "continuous");
+    const auto mode = parseServingMode(modeName);
+    if (!mode)
+        throw app::UsageError("acsel calibrate: --mode '" + modeName +
+                              "': expected static or continuous");
     const Workspace ws = loadWorkspaceFromArgs(args);
     if (ws.stacks.empty())
         throw app::UsageError("acsel calibrate: no operator tables (pass --tables DIR)");
-    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements));
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
 
     FmcSet set;
     set.tau = tau;
+    set.servingMode = std::string(toString(*mode));
     set.measurements = measurements;
+    std::vector<std::string> notes; // rows held out by the memory check
     for (std::size_t s = 0; s < ws.stacks.size(); ++s) {
         std::vector<double> est[2], meas[2];
         FmcEntry e;
+        std::vector<std::string> held;
         for (const PredictedSiliconRow& r : p.rows) {
             if (r.stack != static_cast<int>(s))
                 continue;
+            // Memory check first: a queued row calibrates only a model that predicts queueing.
+            if (const std::string why = profileExclusion(r, *mode); !why.empty()) {
+                held.push_back(r.row.id + ": " + why);
+                continue;
+            }
             for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
                 est[static_cast<int>(m)].push_back(r.estimate(m));
                 meas[static_cast<int>(m)].push_back(r.measured(m));
@@ -77,7 +93,10 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         }
         if (e.rowsUsed.empty())
             continue;
+        for (const std::string& h : held)
+            notes.push_back(ws.stacks[s].id + " row " + h);
         e.stack = ws.stacks[s].id;
+        e.mode = set.servingMode;
         e.tableVersion = ws.stacks[s].version;
         e.ttft = fitFmc(est[0], meas[0], tau);
         e.tpot = fitFmc(est[1], meas[1], tau);
@@ -90,13 +109,21 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     for (const SkippedSiliconRow& s : p.skipped)
         j["rows_skipped"].push_back({{"id", s.row.id}, {"reason", s.reason}});
     j["assumptions"] = p.assumptions;
+    j["rows_held_out_queued"] = notes;
     writeAtomically(output, j.dump(2) + "\n");
 
-    io.out << "FMC at tau " << tau << " from " << measurements << "\n";
+    io.out << "FMC at tau " << tau << " on the " << set.servingMode << " model from "
+           << measurements << "\n";
     for (const FmcEntry& e : set.entries)
         io.out << "  " << e.stack << " (tables " << e.tableVersion << ", " << e.rowsUsed.size()
                << " rows): TTFT gamma " << e.ttft.gamma << " delta " << e.ttft.delta
                << "; TPOT gamma " << e.tpot.gamma << " delta " << e.tpot.delta << "\n";
+    for (const std::string& n : notes)
+        io.out << "  not used: " << n << "\n";
+    for (const PredictedSiliconRow& r : p.rows)
+        if (r.serving.queued() && *mode == ServingMode::Continuous)
+            io.out << "  used (queueing predicted, " << r.serving.concurrency << " > "
+                   << r.serving.running << " KV slots): " << r.row.id << "\n";
     for (const SkippedSiliconRow& s : p.skipped)
         io.out << "  skipped " << s.row.id << ": " << s.reason << "\n";
     io.out << "wrote " << output << "\n";

@@ -19,6 +19,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     auto specs = workspaceOptions();
     specs.push_back({"measurements", "FILE", "rows to predict (AIC silicon CSV format)"});
     specs.push_back({"fmc", "FILE", "FMC coefficients from acsel calibrate"});
+    specs.push_back({"mode", "MODE",
+                     "serving model: continuous (default: AIC silicon rows are "
+                     "continuous-batching benchmarks) or static"});
     specs.push_back({"json", "", "print JSON instead of text"});
     const app::Args args("predict", argv, specs);
     if (args.helpRequested()) {
@@ -29,11 +32,17 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     std::optional<FmcSet> fmc;
     if (auto f = args.value("fmc"))
         fmc = loadFmcFile(*f);
+    const std::string modeName = args.valueOr("mode", "continuous");
+    const auto mode = parseServingMode(modeName);
+    if (!mode)
+        throw app::UsageError("acsel predict: --mode '" + modeName +
+                              "': expected static or continuous");
     const Workspace ws = loadWorkspaceFromArgs(args);
-    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements));
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
 
     Json j;
     j["measurements"] = measurements;
+    j["mode"] = std::string(toString(*mode));
     j["tables_dir"] = ws.tablesDir;
     j["assumptions"] = p.assumptions;
     j["rows"] = Json::array();
@@ -52,8 +61,15 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                  {"batch", r.config.batch},
                  {"isl", r.request.isl},
                  {"osl", r.request.osl},
-                 {"ttft_raw_ms", r.raw.ttftMs},
-                 {"tpot_raw_ms", r.raw.tpotMs},
+                 {"ttft_raw_ms", r.estimate(LatencyMetric::Ttft)},
+                 {"tpot_raw_ms", r.estimate(LatencyMetric::Tpot)},
+                 {"ttft_static_ms", r.raw.ttftMs},
+                 {"tpot_static_ms", r.raw.tpotMs},
+                 {"ttft_continuous_ms", r.serving.latency.ttftMs},
+                 {"tpot_continuous_ms", r.serving.latency.tpotMs},
+                 {"kv_slots", r.serving.kv.requestsThatFit},
+                 {"running", r.serving.running},
+                 {"queue_wait_ms", r.serving.queueWaitMs},
                  {"memory_gib", r.memory.total() / kGiB},
                  {"fits_device", r.memory.fits(r.memory.capacityBytes)},
                  {"measured_ttft_ms", r.row.ttftMs},
@@ -62,8 +78,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             row["note"] = r.attentionNote;
         if (fmc) {
             if (const FmcEntry* e = fmc->find(s.id)) {
-                row["ttft_fmc_ms"] = e->ttft.apply(r.raw.ttftMs);
-                row["tpot_fmc_ms"] = e->tpot.apply(r.raw.tpotMs);
+                row["ttft_fmc_ms"] = e->ttft.apply(r.estimate(LatencyMetric::Ttft));
+                row["tpot_fmc_ms"] = e->tpot.apply(r.estimate(LatencyMetric::Tpot));
+                if (e->mode != toString(*mode))
+                    row["fmc_mode_mismatch"] = "FMC fitted on the " + e->mode + " model";
             } else if (std::find(uncalibrated.begin(), uncalibrated.end(), s.id) ==
                        uncalibrated.end()) {
                 uncalibrated.push_back(s.id);
@@ -79,8 +97,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    io.out << "raw = static-batch operator estimate" << (fmc ? "; fmc = calibrated" : "")
-           << "; meas = measured (ms)\n";
+    io.out << "raw = " << toString(*mode) << " operator estimate (docs/SERVING.md)"
+           << (fmc ? "; fmc = calibrated" : "") << "; meas = measured (ms)\n";
     for (const std::string& a : p.assumptions)
         io.out << "assumed: " << a << "\n";
     io.out << std::fixed << std::setprecision(1);

@@ -1,5 +1,7 @@
 #include "core/latency/fmcfile.h"
 
+#include "core/model/config.h"
+
 #include <cmath>
 
 namespace acsel
@@ -21,6 +23,7 @@ Json fmcToJson(const FmcSet& set)
     j["model"] = "log T_measured = gamma * log T_estimate + delta (ms), pinball loss at tau";
     j["tau"] = set.tau;
     j["measurements"] = set.measurements;
+    j["serving_mode"] = set.servingMode;
     j["stacks"] = Json::array();
     for (const FmcEntry& e : set.entries)
         j["stacks"].push_back({{"stack", e.stack},
@@ -45,6 +48,9 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
     FmcSet set;
     set.tau = f.number(j, "tau", "", 1e-6, 1.0 - 1e-6);
     set.measurements = f.stringOr(j, "measurements", "", "");
+    set.servingMode = f.stringOr(j, "serving_mode", "", "static");
+    if (!parseServingMode(set.servingMode))
+        f.fail("/serving_mode", "expected \"static\" or \"continuous\"");
     const Json& stacks = f.array(j, "stacks", "");
     for (std::size_t i = 0; i < stacks.size(); ++i) {
         const std::string ptr = "/stacks/" + std::to_string(i);
@@ -53,6 +59,7 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
             f.fail(ptr, "expected an object");
         FmcEntry e;
         e.stack = f.string(s, "stack", ptr);
+        e.mode = set.servingMode;
         e.tableVersion = f.stringOr(s, "table_version", ptr, "");
         for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
             const char* key = m == LatencyMetric::Ttft ? "ttft" : "tpot";

@@ -15,6 +15,7 @@ namespace acsel
 inline constexpr int kFmcSchemaVersion = 1;
 
 struct FmcEntry {
+    std::string mode;         // FmcSet::servingMode, copied for callers holding an entry
     std::string stack;        // "h100_sxm/trtllm"
     std::string tableVersion; // operator tables the raw estimates came from
     FmcLine ttft, tpot;
@@ -25,6 +26,9 @@ struct FmcEntry {
 struct FmcSet {
     double tau = 0.5;
     std::string measurements; // file the profiles came from
+    // Serving model of the raw estimates ("static" or "continuous", docs/SERVING.md); files
+    // without the field were fitted on the static model.
+    std::string servingMode = "static";
     std::vector<FmcEntry> entries;
     const FmcEntry* find(const std::string& stack) const;
 };

@@ -139,6 +139,31 @@ double StepModel::decodeStepMs(int batch, double kvLen, StepBreakdown* out) cons
     return fixed + attention;
 }
 
+double StepModel::mixedFixedMs(double prefills, int isl, double chunkTokens, double decodes,
+                               StepBreakdown* out) const
+{
+    StepBreakdown b;
+    const double tokens = prefills * chunkTokens + decodes;
+    const double layers = layersMs(tokens, b);
+    b.attention = prefills > 0 ? arch_.layers *
+                                     costs_.contextAttentionMs(prefills, isl, arch_.heads,
+                                                               arch_.kvHeads, arch_.headDim, kv_) *
+                                     (chunkTokens / isl)
+                               : 0.0;
+    const double total = layers + b.attention + onceMs(tokens, prefills + decodes, b);
+    if (out)
+        *out = b;
+    return total;
+}
+
+double StepModel::mixedAttentionMs(double decodes, double kvLen) const
+{
+    if (decodes <= 0)
+        return 0.0;
+    return arch_.layers * costs_.generationAttentionMs(decodes, kvLen, arch_.heads, arch_.kvHeads,
+                                                       arch_.headDim, kv_);
+}
+
 LatencyEstimate estimateLatency(const OpCosts& costs, const ModelArch& arch, const Config& config,
                                 const Request& request)
 {

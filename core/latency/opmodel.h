@@ -63,6 +63,18 @@ public:
     // Attention of all layers in one decode step at KV length kvLen.
     double decodeAttentionMs(int batch, double kvLen) const;
 
+    // One continuous-batching step (docs/SERVING.md): `prefills` requests (a steady-state
+    // mean, so possibly fractional) each adding `chunkTokens` tokens of an `isl`-token prompt,
+    // plus `decodes` requests generating one token. GEMMs and memory ops run on all the step's
+    // tokens at once; a chunk's context attention is the prompt's attention x chunkTokens /
+    // isl (the causal work spread evenly over the chunks); attention of the decodes is NOT
+    // included (mixedAttentionMs adds it at the context the caller needs). With prefills = 1,
+    // chunkTokens = isl, decodes = 0 this equals prefillStepMs(1, isl).
+    double mixedFixedMs(double prefills, int isl, double chunkTokens, double decodes,
+                        StepBreakdown* out = nullptr) const;
+    // Decode attention of a mixed step's (possibly fractional) decode batch at KV length kvLen.
+    double mixedAttentionMs(double decodes, double kvLen) const;
+
 private:
     // Layer GEMMs and memory ops of `tokens` tokens; attention excluded.
     double layersMs(double tokens, StepBreakdown& b) const;
@@ -86,7 +98,8 @@ private:
 
 // The full (per-band) raw estimate of a static batch of Config::batch requests of
 // Request::isl input and Request::osl output tokens. Throws std::invalid_argument as
-// StepModel, or when isl, osl or batch < 1. Request::mode Continuous is not implemented here.
+// StepModel, or when isl, osl or batch < 1. Request::mode is ignored: estimateServingLatency
+// (servingmodel.h) dispatches on it and calls this for ServingMode::Static.
 LatencyEstimate estimateLatency(const OpCosts& costs, const ModelArch& arch, const Config& config,
                                 const Request& request);
 

@@ -24,12 +24,13 @@ struct Split {
     std::vector<LrFeatures> lr;
 };
 
-Split gather(const SiliconPrediction& p, const std::vector<int>& idx, LatencyMetric m)
+Split gather(const SiliconPrediction& p, const std::vector<int>& idx, LatencyMetric m,
+             ServingMode mode)
 {
     Split s;
     for (int i : idx) {
         const PredictedSiliconRow& r = p.rows[static_cast<std::size_t>(i)];
-        s.est.push_back(r.estimate(m));
+        s.est.push_back(r.estimate(m, mode));
         s.meas.push_back(r.measured(m));
         s.lr.push_back(m == LatencyMetric::Ttft ? r.lrTtft : r.lrTpot);
     }
@@ -61,7 +62,17 @@ void accumulate(MethodMdape& sum, const MethodMdape& x, double w)
 
 } // namespace
 
-SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<SiliconRow>& rows)
+std::string profileExclusion(const PredictedSiliconRow& row, ServingMode mode)
+{
+    if (mode == ServingMode::Static && row.serving.queued())
+        return "queued (concurrency " + std::to_string(row.serving.concurrency) + " > " +
+               std::to_string(row.serving.running) +
+               " KV slots): the static model cannot describe it, held out";
+    return {};
+}
+
+SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<SiliconRow>& rows,
+                                     ServingMode mode)
 {
     SiliconPrediction out;
     std::map<int, std::unique_ptr<TableOpCosts>> costs;
@@ -79,13 +90,22 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
         if (!c)
             c = std::make_unique<TableOpCosts>(TableOpCosts::load(stack, platform));
         const ModelArch& arch = ws.models[static_cast<std::size_t>(m.config.model)];
+        // FP8 checkpoints are served with an fp8 KV cache: with bf16 KV the measured
+        // unqueued concurrencies could not fit (docs/SERVING.md, "KV format of the rows").
+        const Format f = m.config.recipe[0].format;
+        if ((f == Format::Fp8 || f == Format::Fp8Block) && stack.kvFp8) {
+            m.config.kv = KvFormat::Fp8;
+            addDistinct(out.assumptions, "fp8 and fp8_block rows: KV cache fp8");
+        }
         PredictedSiliconRow p;
         p.row = row;
         p.stack = m.stack;
         p.config = m.config;
         p.request = m.request;
+        p.request.mode = mode;
         try {
-            p.raw = estimateLatency(*c, arch, m.config, m.request);
+            p.raw = estimateLatency(*c, arch, m.config, p.request);
+            p.serving = estimateServing(*c, arch, m.config, p.request);
         } catch (const std::invalid_argument& e) {
             out.skipped.push_back({row, e.what()});
             continue;
@@ -100,7 +120,7 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
 }
 
 LatencyStudy runLatencyStudy(const SiliconPrediction& p, const Workspace& ws, int profiles,
-                             int seeds, double tau)
+                             int seeds, double tau, ServingMode mode)
 {
     if (profiles < 1 || seeds < 1)
         throw std::invalid_argument("the study needs at least one profile and one seed");
@@ -108,6 +128,7 @@ LatencyStudy runLatencyStudy(const SiliconPrediction& p, const Workspace& ws, in
     study.profiles = profiles;
     study.seeds = seeds;
     study.tau = tau;
+    study.mode = mode;
     std::vector<int> stackOrder;
     for (const PredictedSiliconRow& r : p.rows)
         if (std::find(stackOrder.begin(), stackOrder.end(), r.stack) == stackOrder.end())
@@ -126,20 +147,40 @@ LatencyStudy runLatencyStudy(const SiliconPrediction& p, const Workspace& ws, in
                                                       " (K profiles + one held out)");
             continue;
         }
-        StackStudy st{id, n, profiles, {}, {}};
-        std::vector<double> ttftEst;
-        for (int i : idx)
-            ttftEst.push_back(p.rows[static_cast<std::size_t>(i)].raw.ttftMs);
+        StackStudy st;
+        st.stack = id;
+        st.rows = n;
+        st.profiles = profiles;
+        std::vector<int> candidates; // indices into idx
+        std::vector<double> ttftEst; // of the candidates
+        for (int j = 0; j < n; ++j) {
+            const PredictedSiliconRow& r =
+                p.rows[static_cast<std::size_t>(idx[static_cast<std::size_t>(j)])];
+            st.queuedRows += r.serving.queued() ? 1 : 0;
+            if (!profileExclusion(r, mode).empty())
+                continue;
+            candidates.push_back(j);
+            ttftEst.push_back(r.estimate(LatencyMetric::Ttft, mode));
+        }
+        st.profileCandidates = static_cast<int>(candidates.size());
+        if (st.profileCandidates < profiles) {
+            study.excludedStacks.emplace_back(
+                id, std::to_string(st.profileCandidates) + " profile candidate(s) of " +
+                        std::to_string(n) + " rows: needs " + std::to_string(profiles));
+            continue;
+        }
         for (int seed = 0; seed < seeds; ++seed) {
-            const std::vector<int> pick =
-                selectStratified(ttftEst, profiles, static_cast<std::uint64_t>(seed));
+            std::vector<int> pick;
+            for (int c : selectStratified(ttftEst, profiles, static_cast<std::uint64_t>(seed)))
+                pick.push_back(candidates[static_cast<std::size_t>(c)]);
             std::vector<int> train, test;
             for (int j = 0; j < n; ++j)
                 (std::binary_search(pick.begin(), pick.end(), j) ? train : test)
                     .push_back(idx[static_cast<std::size_t>(j)]);
             for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot})
                 accumulate(m == LatencyMetric::Ttft ? st.ttft : st.tpot,
-                           evaluate(gather(p, train, m), gather(p, test, m), tau), 1.0 / seeds);
+                           evaluate(gather(p, train, m, mode), gather(p, test, m, mode), tau),
+                           1.0 / seeds);
         }
         study.stacks.push_back(st);
     }

@@ -155,17 +155,14 @@ std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRe
     bool anyQuantized = false;
     for (const Band& b : r)
         anyQuantized = anyQuantized || b.format != Format::Bf16;
-    if (!anyQuantized)
-        return {Algorithm::Max, quality(context, Algorithm::Max, r)};
+    // Nothing quantized: nothing to calibrate, the plain algorithm only.
+    const std::uint8_t mask = anyQuantized ? ConfigSpace::fittingMask(r) : std::uint8_t{1};
     // Compared in log space; one exp for the winner.
     Algorithm best = Algorithm::Max;
     double bestLog = 0;
     bool found = false;
     for (Algorithm a : kAllAlgorithms) {
-        bool fits = true;
-        for (const Band& b : r)
-            fits = fits && algorithmFits(a, b.format);
-        if (!fits)
+        if (!((mask >> static_cast<unsigned>(a)) & 1u))
             continue;
         const double v = qualityLog(context, a, r);
         if (!found || v < bestLog) {
