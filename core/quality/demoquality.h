@@ -1,16 +1,19 @@
 // SYNTHETIC quality data for the demo workspace: no RMQD was measured for these models, so a
-// seeded, documented model of quantization damage stands in for measurements. Its uniform-format
-// levels follow the cited figures in ../shared/quality (ANCHORS.md); everything it produces is
-// labelled synthetic. See docs/QUALITY.md for every constant and its source.
+// seeded, documented model stands in for measurements. Everything it produces is labelled
+// synthetic; docs/QUALITY.md 5 lists every constant and its source.
 //
-// Simulated RMQD of a configuration (nats; the model's own bf16 weights are the reference):
-//   RMQD = floor_m + (1/L) sum_l d(m, l, format_l, scope_l, algorithm) + lm_head + kv
+// Simulated RMQD of a configuration (nats), against the family's shared oracle as in the paper
+// (Llama-3.1-405B for Llama-3.x, Qwen3-235B-A22B for Qwen3):
+//   RMQD = gap_m + (1/L) sum_l d(m, l, format_l, scope_l, algorithm) + lm_head + kv
 //   d    = size_m * K[format] * alg[algorithm, format] * share[scope] * depth_m(l)
 //          * fmt_m[format] * cell_m(l, format, scope)
-// floor_m: the bf16 numeric floor; size_m = (8e9 / params)^0.4; K: the uniform-format level of
-// an 8B model; depth_m(l): a U-shaped sensitivity profile (first layers and the last layer most
-// sensitive) with frozen per-layer variation, mean 1; fmt_m and cell_m: frozen log-normal
-// noise per (model, format) and per (model, layer, format, scope).
+// gap_m: KL(oracle || bf16 model), the capacity gap (capacitygap.h, an ASSUMPTION from the
+// Chinchilla law) with frozen log-normal noise per model; the damage terms add on top, as KL
+// does to second order for small independent perturbations. size_m = (8e9 / params)^0.4;
+// K: the uniform-format damage of an 8B model against its own bf16 weights (the cited anchors of
+// ../shared/quality/ANCHORS.md); depth_m(l): a U-shaped sensitivity profile (first layers and
+// the last layer most sensitive) with frozen per-layer variation, mean 1; fmt_m and cell_m:
+// frozen log-normal noise per (model, format) and per (model, layer, format, scope).
 //
 // Monotone in bits by construction: the noise is frozen per layer cell (not per configuration),
 // damage is additive over layers, and a 4-bit cell's damage is raised, where needed, to at least
@@ -36,6 +39,7 @@ struct DemoQualityOptions {
 class DemoQualityModel
 {
 public:
+    // Throws std::invalid_argument when a model's family has no known oracle (capacitygap.h).
     DemoQualityModel(std::vector<ModelArch> models, std::uint64_t seed);
 
     const std::vector<ModelArch>& models() const { return models_; }
@@ -44,10 +48,12 @@ public:
                 KvFormat kv) const;
     // d(m, l, f, s, a) above: one layer's contribution before the 1/L mean. 0 for bf16.
     double layerDamage(int model, int layer, Format f, Scope s, Algorithm a) const;
+    // gap_m above, noise included: the RMQD of the all-bf16 configuration.
+    double gap(int model) const { return per_[static_cast<std::size_t>(model)].gap; }
 
 private:
     struct PerModel {
-        double floor = 0.0;
+        double gap = 0.0;
         double size = 1.0;
         int layers = 0;
         std::vector<double> prefix; // [(a * 7 + f) * 3 + s][l], prefix sums of d over layers

@@ -1,11 +1,13 @@
 // The paper's Table 3 on a quality measurement set: both surrogates fitted on the training
-// split (lambda by CV), their MdAPE on the held-out split, and the monotonicity check.
+// split (lambda by CV), their MdAPE on the held-out split, the monotonicity check, how often the
+// monotone constraint binds over re-drawn splits, and how much of the error lies between models.
 #pragma once
 
 #include "core/data/qualityset.h"
 #include "core/quality/monotonicity.h"
 #include "core/quality/ridgesurrogate.h"
 
+#include <array>
 #include <vector>
 
 namespace acsel
@@ -17,17 +19,48 @@ struct SurrogateEvaluation {
     SurrogateMonotonicity monotonicity;
 };
 
+// The constrained fit's bit-deficit weights sitting exactly at the bound w = 0 (the active set
+// solver leaves them at 0, not near it): 0 means the constraint did not bind.
+int boundBitWeights(const RidgeSurrogate& constrained);
+
+// The bit-deficit mean is exactly the average of the three thirds (every layer's third weights
+// sum to 3/L), so the four weights are not identified one by one: what a layer of third k
+// contributes per unit of its bit code is (3/L)(w_mean/3 + w_k). These three slopes, not the
+// four weights, say whether a fit is monotone in bits; a negative w_k with a positive slope is
+// still monotone, and constraining it changes the fit without being needed.
+std::array<double, 3> bitSlopesByThird(const RidgeSurrogate& s);
+
+// Both surrogates refitted on `resplits` seeded random splits of all rows with the set's
+// training size: the spread of held-out MdAPE, and how often the constraint binds.
+struct ResplitStudy {
+    int resplits = 0;
+    std::vector<double> unconstrainedMdape; // percent, one per split
+    std::vector<double> constrainedMdape;
+    int binding = 0;           // splits where at least one bit-deficit weight is at the bound
+    int nonMonotone = 0;       // splits whose unconstrained fit has a negative bitSlopesByThird
+    int boundWeights = 0;      // bound bit-deficit weights summed over the splits
+    int constrainedBetter = 0; // splits with a strictly lower constrained held-out MdAPE
+    int constrainedWorse = 0;
+};
+
 struct QualityReport {
     int trainRows = 0;
     int heldoutRows = 0;
     SurrogateEvaluation unconstrained;
     SurrogateEvaluation constrained;
+    // Diagnostic, not a usable surrogate (an unseen model has no intercept): held-out MdAPE of
+    // the unconstrained ridge with one more free column per model. The drop from
+    // unconstrained.heldoutMdape is the error lying between models, which log_params alone
+    // cannot express. Negative when a held-out model has no training row.
+    double perModelInterceptMdape = -1.0;
+    ResplitStudy resplit;
 };
 
 FeatureVector qualityFeatures(const ModelArch& model, const QualityRow& row);
 
 // Throws std::invalid_argument when a split is empty (a user's set without held-out rows).
+// resplits = 0 skips the re-split study.
 QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector<ModelArch>& models,
-                                        SurrogateOptions options = {});
+                                        SurrogateOptions options = {}, int resplits = 0);
 
 } // namespace acsel

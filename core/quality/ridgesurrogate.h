@@ -1,8 +1,9 @@
 // The quality surrogate: predicted RMQD = exp(b + w . phi(C)), a ridge fit of log(RMQD) on the
 // features of features.h, with w >= 0 on the bit-deficit features (monotone) or without
-// (the unconstrained baseline). Log space because RMQD spans five decades (bf16 ~1e-5 to
-// 4-bit ~1e-1) and MdAPE, the error that matters, is relative: a squared error on log(RMQD)
-// weighs every decade alike. exp() is increasing, so the monotone prior carries over.
+// (the unconstrained baseline). Log space because RMQD spans decades across models and formats
+// and MdAPE, the error that matters, is relative: a squared error on log(RMQD) weighs every
+// decade alike; log(params) then acts as a power law. exp() is increasing, so the monotone
+// prior carries over.
 //
 // Fast path for the search: phi's layer features are weighted sums over layers, so
 // log(prediction) = constant(model, algorithm, lm_head, KV) + sum over layers of a term that

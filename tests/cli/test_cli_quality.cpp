@@ -104,6 +104,22 @@ void TestCliQuality::generateRefusesOverwrite()
     const auto j = nlohmann::json::parse(in);
     QCOMPARE(j["synthetic"].get<bool>(), true);
     QCOMPARE(j["generator"]["seed"].get<int>(), 5);
+    QVERIFY(j["generator"]["reference"].get<std::string>().find("Llama-3.1-405B") !=
+            std::string::npos);
+
+    // A family without a known oracle: refused, naming the model and the family.
+    std::ifstream wsIn(kWorkspace);
+    auto ws = nlohmann::json::parse(wsIn);
+    ws.erase("quality");
+    ws["models"][0]["config"]["model_type"] = "mistral";
+    const std::string wsFile = path("mistral_ws.json");
+    std::ofstream(wsFile) << ws.dump();
+    const Run d = run({"generate", "quality", "--workspace", wsFile, "--out", path("m.json")});
+    QCOMPARE(d.code, 2);
+    QVERIFY2(d.err.find("model Qwen3-0.6B: no oracle known for family 'mistral'") !=
+                 std::string::npos,
+             d.err.c_str());
+    QVERIFY(!std::filesystem::exists(path("m.json")));
 }
 
 void TestCliQuality::reportPrintsTableAndSaves()
@@ -111,9 +127,11 @@ void TestCliQuality::reportPrintsTableAndSaves()
     const std::string save = path("surrogate.json");
     const Run r = run({"report", "quality", "--workspace", kWorkspace, "--save", save});
     QCOMPARE(r.code, 0);
-    for (const char* s : {"SYNTHETIC", "226 training", "held-out MdAPE", "unconstrained ridge",
-                          "constrained (w_bit>=0)", "bit_deficit_late *",
-                          "moves lower the prediction", "3.3 %", "2.6 %"})
+    for (const char* s :
+         {"SYNTHETIC", "226 training", "held-out MdAPE", "unconstrained ridge",
+          "constrained (w_bit>=0)", "bit_deficit_late *", "moves lower the prediction", "3.3 %",
+          "2.6 %", "bit slope per third", "free intercept per model", "20 re-drawn splits",
+          "the constraint binds in"})
         QVERIFY2(r.out.find(s) != std::string::npos, s);
     const RidgeSurrogate s = RidgeSurrogate::load(save);
     QVERIFY(s.monotone());

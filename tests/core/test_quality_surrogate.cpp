@@ -64,6 +64,8 @@ private slots:
     void prefixSumPredictionEqualsPredict();
     void constraintBindsWhenDataDisagrees();
     void demoFitHasNoNegativeBitWeight();
+    void resplitStudyCountsBindingSplits();
+    void perModelInterceptSeparatesBetweenModelError();
     void jsonRoundTripAndErrors();
 };
 
@@ -201,6 +203,97 @@ void TestQualitySurrogate::demoFitHasNoNegativeBitWeight()
     QVERIFY(rep.constrained.heldoutMdape > 0.0);
     QCOMPARE(rep.constrained.monotonicity.moves, rep.unconstrained.monotonicity.moves);
     QVERIFY(rep.constrained.monotonicity.moves > 100000);
+}
+
+namespace
+{
+
+// Three small models of different sizes.
+std::vector<ModelArch> threeModels()
+{
+    std::vector<ModelArch> models = {smallModel(6), smallModel(6), smallModel(6)};
+    models[1].hidden = 128;
+    models[2].hidden = 256;
+    return models;
+}
+
+// Every 3-band recipe (cuts 2, 4) over bf16 / fp8 / nvfp4 for each model, with
+// log RMQD = offset[model] + slopeEarly * early + 0.3 * middle + slopeLate * late bit deficit
+// (the thirds of 6 layers are whole layer pairs, so the law is exactly linear in phi).
+QualitySet linearSet(const double offset[3], double slopeEarly, double slopeLate)
+{
+    QualitySet set;
+    const Format ladder[3] = {Format::Bf16, Format::Fp8, Format::Nvfp4};
+    for (int m = 0; m < 3; ++m)
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b)
+                for (int c = 0; c < 3; ++c) {
+                    const BandRecipe r = BandRecipe::fromCuts(6, {2, 4},
+                                                              {{ladder[a], Scope::Full},
+                                                               {ladder[b], Scope::Full},
+                                                               {ladder[c], Scope::Full}});
+                    const double y = offset[m] + slopeEarly * bitDeficit(ladder[a]) +
+                                     0.3 * bitDeficit(ladder[b]) +
+                                     slopeLate * bitDeficit(ladder[c]);
+                    set.rows.push_back({m, r, Algorithm::Max, false, KvFormat::Bf16, std::exp(y),
+                                        (a + b + c + m) % 2 == 0 ? Split::Train : Split::Heldout});
+                }
+    return set;
+}
+
+} // namespace
+
+void TestQualitySurrogate::resplitStudyCountsBindingSplits()
+{
+    const std::vector<ModelArch> models = threeModels();
+    SurrogateOptions opt;
+    opt.folds = 3;
+    // Offsets log-linear in the parameter count, so log_params expresses them.
+    double offset[3];
+    for (int m = 0; m < 3; ++m)
+        offset[m] =
+            -0.5 * std::log(static_cast<double>(models[static_cast<std::size_t>(m)].paramCount()));
+    const QualityReport agree =
+        evaluateQualitySurrogates(linearSet(offset, 2.0, 1.0), models, opt, 6);
+    QCOMPARE(agree.resplit.resplits, 6);
+    QCOMPARE(agree.resplit.constrainedMdape.size(), std::size_t{6});
+    QCOMPARE(agree.resplit.nonMonotone, 0); // the data's bit trend is positive in every third
+    for (double slope : bitSlopesByThird(agree.unconstrained.surrogate))
+        QVERIFY(slope > 0.0);
+    // A late trend reversed in the data (as a confounder could make it): every split binds.
+    const QualitySet set = linearSet(offset, 2.0, -1.5);
+    const QualityReport reversed = evaluateQualitySurrogates(set, models, opt, 6);
+    QCOMPARE(reversed.resplit.binding, 6);
+    QCOMPARE(reversed.resplit.nonMonotone, 6);
+    QVERIFY(reversed.resplit.boundWeights >= 6);
+    QVERIFY(boundBitWeights(reversed.constrained.surrogate) >= 1);
+    QVERIFY(bitSlopesByThird(reversed.unconstrained.surrogate)[2] < 0.0);
+    for (double slope : bitSlopesByThird(reversed.constrained.surrogate))
+        QVERIFY(slope >= 0.0);
+    QVERIFY(reversed.resplit.constrainedBetter + reversed.resplit.constrainedWorse <= 6);
+    // No study requested: nothing run.
+    QCOMPARE(evaluateQualitySurrogates(set, models, opt).resplit.resplits, 0);
+}
+
+void TestQualitySurrogate::perModelInterceptSeparatesBetweenModelError()
+{
+    // Offsets that are not linear in log(params): log_params cannot express them, a per-model
+    // intercept can, so the diagnostic is near 0 while the surrogate's own error is not.
+    const std::vector<ModelArch> models = threeModels();
+    const double offset[3] = {-3.0, -2.0, -3.0};
+    const QualitySet set = linearSet(offset, 2.0, 1.0);
+    SurrogateOptions opt;
+    opt.folds = 3;
+    const QualityReport rep = evaluateQualitySurrogates(set, models, opt);
+    QVERIFY2(rep.perModelInterceptMdape >= 0.0 && rep.perModelInterceptMdape < 1.0,
+             std::to_string(rep.perModelInterceptMdape).c_str());
+    QVERIFY(rep.unconstrained.heldoutMdape > 20.0);
+    // A held-out model without training rows has no intercept: the diagnostic is skipped.
+    QualitySet unseen = set;
+    for (QualityRow& r : unseen.rows)
+        if (r.model == 2)
+            r.split = Split::Heldout;
+    QCOMPARE(evaluateQualitySurrogates(unseen, models, opt).perModelInterceptMdape, -1.0);
 }
 
 void TestQualitySurrogate::jsonRoundTripAndErrors()
