@@ -111,6 +111,8 @@ void TestCliQuality::generateRefusesOverwrite()
     std::ifstream wsIn(kWorkspace);
     auto ws = nlohmann::json::parse(wsIn);
     ws.erase("quality");
+    ws.erase("platforms"); // relative to the datasets folder, not to this copy
+    ws.erase("utilisation");
     ws["models"][0]["config"]["model_type"] = "mistral";
     const std::string wsFile = path("mistral_ws.json");
     std::ofstream(wsFile) << ws.dump();
