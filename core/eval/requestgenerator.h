@@ -1,0 +1,26 @@
+// The 50 seeded requests of the evaluation (METHOD.md 5): each picks a stack, a workload and
+// an anchor (model, batch); its latency budgets are tighter than the MEASURED latency of the
+// anchor's uniform int8 (Ampere/Ada) or fp8 (Hopper/Blackwell) configuration, so that mixed
+// precision has headroom.
+#pragma once
+
+#include "core/eval/evalsetup.h"
+#include "core/eval/simulatedcampaign.h"
+
+#include <vector>
+
+namespace acsel
+{
+
+struct EvalRequest {
+    Request request;
+    Config anchor;
+};
+
+// The anchor format of a stack: fp8 where the stack has it, else int8 (W8A8), else bf16.
+Format anchorFormat(const Stack& s);
+
+std::vector<EvalRequest> generateRequests(const Engine& e, const SimulatedCampaign& campaign,
+                                          const EvalSetup& setup, int count, std::uint64_t seed);
+
+} // namespace acsel

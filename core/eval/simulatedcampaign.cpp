@@ -1,0 +1,91 @@
+#include "core/eval/simulatedcampaign.h"
+
+#include <cmath>
+
+namespace acsel
+{
+namespace
+{
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v)
+{
+    // splitmix64 step over the running hash
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h += 0x9e3779b97f4a7c15ULL;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
+}
+
+// Standard normal from two uniform draws of the hash (Box-Muller).
+double normalFromKey(std::uint64_t key, std::uint64_t stream)
+{
+    const std::uint64_t a = mix(key, stream * 2 + 1), b = mix(key, stream * 2 + 2);
+    const double u1 = (static_cast<double>(a >> 11) + 0.5) / 9007199254740992.0;
+    const double u2 = (static_cast<double>(b >> 11) + 0.5) / 9007199254740992.0;
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+} // namespace
+
+std::uint64_t measurementKey(const Config& c, const Request& q, std::uint64_t seed)
+{
+    std::uint64_t h = mix(seed, static_cast<std::uint64_t>(c.model));
+    h = mix(h, static_cast<std::uint64_t>(c.batch));
+    h = mix(h, static_cast<std::uint64_t>(c.algorithm));
+    h = mix(h, static_cast<std::uint64_t>(c.kv) * 2 + (c.lmHeadQuantized ? 1 : 0));
+    for (const Band& b : c.recipe) {
+        h = mix(h, static_cast<std::uint64_t>(b.begin));
+        h = mix(h, static_cast<std::uint64_t>(b.end));
+        h = mix(h, static_cast<std::uint64_t>(b.format) * 8 + static_cast<std::uint64_t>(b.scope));
+    }
+    h = mix(h, static_cast<std::uint64_t>(q.isl));
+    h = mix(h, static_cast<std::uint64_t>(q.osl));
+    for (char ch : q.stack)
+        h = mix(h, static_cast<std::uint64_t>(static_cast<unsigned char>(ch)));
+    return h;
+}
+
+SimulatedCampaign::SimulatedCampaign(const Engine& e, RmqdFn measuredRmqd, std::uint64_t seed)
+    : engine_(e), measuredRmqd_(std::move(measuredRmqd)), seed_(seed)
+{
+}
+
+void SimulatedCampaign::setEffects(const std::string& stackId, StackEffects effects)
+{
+    for (auto& [id, fx] : effects_)
+        if (id == stackId) {
+            fx = effects;
+            return;
+        }
+    effects_.emplace_back(stackId, effects);
+}
+
+const StackEffects& SimulatedCampaign::effects(const std::string& stackId) const
+{
+    for (const auto& [id, fx] : effects_)
+        if (id == stackId)
+            return fx;
+    return defaults_;
+}
+
+Measurement SimulatedCampaign::measure(const Config& c, const Request& q) const
+{
+    const StackEffects& fx = effects(q.stack);
+    const LatencyMs raw = engine_.rawLatency(c, q);
+    const double boundaries = c.recipe.size() - 1;
+    // TTFT is one prefill step; TPOT is one decode step per token: both pay the per-step
+    // overhead and the boundary conversions once per step.
+    const double perStep = fx.stepOverheadMs + boundaries * fx.boundaryCostMs;
+    const std::uint64_t key = measurementKey(c, q, seed_);
+    Measurement m;
+    m.latency.ttft =
+        fx.ttftScale * (raw.ttft + perStep) * std::exp(fx.noiseSigma * normalFromKey(key, 0));
+    m.latency.tpot =
+        fx.tpotScale * (raw.tpot + perStep) * std::exp(fx.noiseSigma * normalFromKey(key, 1));
+    m.memoryBytes = engine_.memoryBytes(c, q);
+    m.rmqd = measuredRmqd_(c);
+    return m;
+}
+
+} // namespace acsel
