@@ -174,6 +174,20 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
     return d;
 }
 
+Request parseRequestJson(const Json& j, const std::string& file)
+{
+    const JsonFields f(file);
+    if (!j.is_object())
+        f.fail("", "expected a request object {schema_version, stack, request}");
+    onlyKeys(f, j, "", {"schema_version", "stack", "request", "models"});
+    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
+    if (version != kConfigJsonSchemaVersion)
+        f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
+                                      "; this acsel reads " +
+                                      std::to_string(kConfigJsonSchemaVersion));
+    return parseRequest(f, j, nonEmpty(f, j, "stack", ""));
+}
+
 ConfigDocument loadConfigJson(const std::string& path)
 {
     return parseConfigJson(parseJsonFile(path), path);

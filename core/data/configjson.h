@@ -44,6 +44,11 @@ ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Re
 ConfigDocument parseConfigJson(const Json& j, const std::string& file);
 ConfigDocument loadConfigJson(const std::string& path);
 
+// A request file, the same fields as a configuration document's: {"schema_version": 1,
+// "stack": "...", "request": {...}, "models": ["Qwen3-8B", ...] (optional: models to consider)}.
+// The models list is read by the caller (acsel search).
+Request parseRequestJson(const Json& j, const std::string& file);
+
 // Resolves the document's model in the workspace (by name, else by hf_id) into config.model
 // and checks that the bands cover exactly its layers. Throws LoadError naming /model or
 // /config/bands.

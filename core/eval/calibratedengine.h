@@ -34,7 +34,7 @@ public:
         return it == calibrations_.end() ? Calibration{} : it->second;
     }
     double rmqd(const Config& c) const override { return base_.rmqd(c); }
-    QualityTerms qualityTerms(int model, Algorithm a, bool lmHead, KvFormat kv) const override
+    SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHead, KvFormat kv) const override
     {
         return base_.qualityTerms(model, a, lmHead, kv);
     }

@@ -28,6 +28,11 @@ bool isBitDeficitFeature(int index)
            index < layerFeatureIndex(LayerCode::Scope, 0);
 }
 
+bool isLayerFeature(int index)
+{
+    return index >= layerFeatureIndex(LayerCode::BitDeficit, 0) && index < kFeatureCount;
+}
+
 double layerCode(LayerCode code, Format f, Scope s)
 {
     switch (code) {

@@ -37,6 +37,8 @@ inline constexpr int kFirstLayerFeature = 7;
 std::string_view featureName(int index);
 // The bit-deficit features, on which the constrained surrogate's weights are >= 0.
 bool isBitDeficitFeature(int index);
+// Every per-layer code feature (bit deficit, scope, granularity; each 0 for a bf16 layer).
+bool isLayerFeature(int index);
 inline int layerFeatureIndex(LayerCode code, int aggregation)
 {
     return kFirstLayerFeature + static_cast<int>(code) * kAggregationCount + aggregation;

@@ -52,7 +52,8 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     std::vector<bool> bounded(kFeatureCount, false);
     if (options.monotone)
         for (int j = 0; j < kFeatureCount; ++j)
-            bounded[static_cast<std::size_t>(j)] = isBitDeficitFeature(j);
+            bounded[static_cast<std::size_t>(j)] =
+                isBitDeficitFeature(j) || (options.monotoneAllLayerCodes && isLayerFeature(j));
     const LambdaChoice choice =
         chooseLambda(A, y, bounded, options.lambdas,
                      std::min<int>(options.folds, static_cast<int>(n)), options.seed);
@@ -60,13 +61,15 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
 
     RidgeSurrogate s;
     s.monotone_ = options.monotone;
+    for (int j = 0; j < kFeatureCount; ++j)
+        s.constrained_[static_cast<std::size_t>(j)] = bounded[static_cast<std::size_t>(j)];
     s.lambda_ = choice.lambda;
     s.intercept_ = fit.b;
     for (int j = 0; j < kFeatureCount; ++j)
         s.weights_[static_cast<std::size_t>(j)] = fit.w(j);
     if (options.monotone) // the solver's bound is exact; rounding must not show as -0.0 noise
         for (int j = 0; j < kFeatureCount; ++j)
-            if (isBitDeficitFeature(j))
+            if (s.constrained_[static_cast<std::size_t>(j)])
                 s.weights_[static_cast<std::size_t>(j)] =
                     std::max(0.0, s.weights_[static_cast<std::size_t>(j)]);
     s.trainingRows_ = static_cast<int>(n);
@@ -143,7 +146,7 @@ nlohmann::json RidgeSurrogate::toJson() const
     for (int k = 0; k < kFeatureCount; ++k)
         j["features"].push_back({{"name", featureName(k)},
                                  {"weight", weights_[static_cast<std::size_t>(k)]},
-                                 {"constrained_nonnegative", monotone_ && isBitDeficitFeature(k)}});
+                                 {"constrained_nonnegative", constrained(k)}});
     j["training_rows"] = trainingRows_;
     j["fit_error"] = {{"training_mdape_percent", trainingMdape_}};
     j["cv"] = nlohmann::json::array();
@@ -176,8 +179,13 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
         if (f.string(e, "name", ptr) != featureName(k))
             f.fail(ptr + "/name", "expected feature '" + std::string(featureName(k)) + "' here");
         const double w = f.number(e, "weight", ptr, -1e6, 1e6);
-        if (s.monotone_ && isBitDeficitFeature(k) && w < 0.0)
-            f.fail(ptr + "/weight", "a monotone surrogate needs a bit-deficit weight >= 0");
+        const bool bounded = f.booleanOr(e, "constrained_nonnegative", ptr, false);
+        if (s.monotone_ && isBitDeficitFeature(k) && !bounded)
+            f.fail(ptr + "/constrained_nonnegative",
+                   "a monotone surrogate bounds every bit-deficit weight");
+        if (bounded && w < 0.0)
+            f.fail(ptr + "/weight", "a weight constrained to be non-negative is negative");
+        s.constrained_[static_cast<std::size_t>(k)] = bounded;
         s.weights_[static_cast<std::size_t>(k)] = w;
     }
     s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);

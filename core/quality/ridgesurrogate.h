@@ -15,6 +15,7 @@
 #include "core/quality/features.h"
 #include "core/quality/ridge.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,10 @@ double predictRecipe(const SurrogateTerms& t, const BandRecipe& r);
 
 struct SurrogateOptions {
     bool monotone = true;
+    // Which weights the monotone fit bounds at >= 0: the bit-deficit features (METHOD.md), or
+    // every layer code (bit deficit, scope, granularity: all 0 for a bf16 layer), which also
+    // guarantees that quantizing a bf16 band never predicts better quality.
+    bool monotoneAllLayerCodes = false;
     std::vector<double> lambdas = defaultLambdaGrid();
     int folds = 5;
     std::uint64_t seed = 1;
@@ -77,6 +82,8 @@ public:
                          KvFormat kv) const;
 
     bool monotone() const { return monotone_; }
+    // Whether the fit bounded weight k at >= 0.
+    bool constrained(int k) const { return constrained_[static_cast<std::size_t>(k)]; }
     double lambda() const { return lambda_; }
     double intercept() const { return intercept_; }
     const FeatureVector& weights() const { return weights_; }
@@ -92,6 +99,7 @@ public:
 
 private:
     bool monotone_ = true;
+    std::array<bool, kFeatureCount> constrained_{};
     double lambda_ = 0.0;
     double intercept_ = 0.0;
     FeatureVector weights_{};

@@ -32,7 +32,9 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
             if (pruneLatency && !screen.passes(s))
                 return true;
             const auto [algo, rmqd] = table.bestQuality(c, r);
-            open.push_back({r, rmqd, 0.0, c, algo});
+            // Ties in RMQD go to the faster configuration (raw FracMix as the tie-break key).
+            const double pace = std::max(s.rawTtft / q.ttftBudgetMs, s.rawTpot / q.tpotBudgetMs);
+            open.push_back({r, rmqd, pace, c, algo});
             return true;
         });
         result.cancelled = !complete || stop.load(std::memory_order_relaxed);
@@ -40,7 +42,9 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
             progress(0.5 * (c + 1) / contexts);
     }
     // A min-heap on RMQD: only as many candidates are ordered as are gated.
-    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; };
+    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
+        return a.rmqd > b.rmqd || (a.rmqd == b.rmqd && a.normLatency > b.normLatency);
+    };
     std::make_heap(open.begin(), open.end(), worse);
     const auto total = static_cast<double>(open.size());
     while (!open.empty() && !result.cancelled) {

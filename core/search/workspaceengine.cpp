@@ -2,8 +2,8 @@
 
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
-#include "core/latency/fmcfile.h"
 #include "core/export/exportability.h"
+#include "core/latency/fmcfile.h"
 #include "core/latency/opcostsfactory.h"
 #include "core/latency/servingmodel.h"
 #include "core/model/configspace.h"
@@ -34,9 +34,14 @@ RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
     if (x.size() < 2)
         throw LoadError(set.file, "/rows",
                         "expected at least two training rows to fit the surrogate");
-    source = "monotone ridge fitted on " + std::to_string(x.size()) + " training rows of " +
-             set.file + (set.synthetic ? " (SYNTHETIC quality data)" : "");
-    return RidgeSurrogate::fit(x, y, SurrogateOptions{});
+    source = "ridge (monotone in every layer code) fitted on " + std::to_string(x.size()) +
+             " training rows of " + set.file + (set.synthetic ? " (SYNTHETIC quality data)" : "");
+    // Every layer code bounded: with only the bit-deficit weights bounded, the fit on the demo
+    // data predicts some quantized recipes better than bf16 (docs/QUALITY.md), which would
+    // make the search quantize to "improve" quality.
+    SurrogateOptions options;
+    options.monotoneAllLayerCodes = true;
+    return RidgeSurrogate::fit(x, y, options);
 }
 
 } // namespace
@@ -68,7 +73,8 @@ WorkspaceEngine::~WorkspaceEngine() = default;
 const OpCosts& WorkspaceEngine::opCosts(int stack) const
 {
     const auto i = static_cast<std::size_t>(stack);
-    std::call_once(loaded_[i], [&] { costs_[i] = makeOpCosts(ws_, ws_.stacks[i], utilisation_.get()); });
+    std::call_once(loaded_[i],
+                   [&] { costs_[i] = makeOpCosts(ws_, ws_.stacks[i], utilisation_.get()); });
     return *costs_[i];
 }
 

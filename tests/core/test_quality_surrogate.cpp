@@ -327,8 +327,12 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     j = s.toJson();
     j["features"][7]["weight"] = -0.5;
     QVERIFY(errorOf(j).find(
-                "/features/7/weight: a monotone surrogate needs a bit-deficit weight >= 0") !=
+                "/features/7/weight: a weight constrained to be non-negative is negative") !=
             std::string::npos);
+    j = s.toJson();
+    j["features"][7]["constrained_nonnegative"] = false;
+    QVERIFY(errorOf(j).find("/features/7/constrained_nonnegative: a monotone surrogate bounds "
+                            "every bit-deficit weight") != std::string::npos);
     j = s.toJson();
     j["schema_version"] = 2;
     QVERIFY(errorOf(j).find("/schema_version") != std::string::npos);

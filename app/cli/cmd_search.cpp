@@ -1,0 +1,81 @@
+// acsel search: one searcher on one request (a request file, flags, or both: flags win).
+#include "app/cli/engineargs.h"
+#include "app/cli/searchcommand.h"
+
+namespace acsel::cli
+{
+namespace
+{
+
+int run(const std::vector<std::string>& argv, CommandIo& io)
+{
+    auto specs = engineOptions();
+    specs.push_back({"request", "FILE", "request JSON {schema_version, stack, request, models?}"});
+    specs.push_back({"algo", "NAME", "bp (default), exact, hc or rand"});
+    specs.push_back({"stack", "ID", "stack (overrides the request file)"});
+    specs.push_back({"isl", "N", "input tokens per request"});
+    specs.push_back({"osl", "N", "output tokens per request"});
+    specs.push_back({"concurrency", "N", "concurrent requests (the batch is at least this)"});
+    specs.push_back({"ttft", "MS", "TTFT budget"});
+    specs.push_back({"tpot", "MS", "TPOT budget"});
+    specs.push_back({"memory", "GIB", "memory budget"});
+    specs.push_back({"mode", "MODE", "static or continuous serving"});
+    specs.push_back({"model", "NAME", "only this model (repeatable as a comma list)"});
+    specs.push_back({"seed", "N", "seed of rand and hc (default 1)"});
+    specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
+    specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    const app::Args args("search", argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage()
+               << "exit codes: 0 answer, 2 bad input, 3 no configuration passes the gate\n";
+        return 0;
+    }
+    const auto engine = loadEngineFromArgs(args);
+    const Workspace& ws = engine->workspace();
+    SearchRun r;
+    if (const auto file = args.value("request"))
+        readRequestFile(*file, ws, r);
+    else if (!args.value("stack"))
+        throw app::UsageError("acsel search: give --request FILE or at least --stack ID");
+    Request& q = r.request;
+    q.stack = args.valueOr("stack", q.stack);
+    if (!ws.findStack(q.stack))
+        throw app::UsageError("acsel search: unknown stack '" + q.stack +
+                              "' (acsel info lists them)");
+    q.isl = args.integer("isl", q.isl, 1, 1 << 20);
+    q.osl = args.integer("osl", q.osl, 1, 1 << 20);
+    q.concurrency = args.integer("concurrency", q.concurrency, 1, 1 << 16);
+    q.ttftBudgetMs = args.number("ttft", q.ttftBudgetMs, 1e-6, 1e9);
+    q.tpotBudgetMs = args.number("tpot", q.tpotBudgetMs, 1e-6, 1e9);
+    q.memBudgetGiB = args.number("memory", q.memBudgetGiB, 1e-6, 1e9);
+    if (const auto mode = args.value("mode")) {
+        const auto m = parseServingMode(*mode);
+        if (!m)
+            throw app::UsageError("acsel search: --mode expects static or continuous");
+        q.mode = *m;
+    }
+    if (const auto models = args.value("model")) {
+        r.options.models.clear();
+        std::size_t start = 0;
+        while (start <= models->size()) {
+            const std::size_t comma = std::min(models->find(',', start), models->size());
+            const std::string name = models->substr(start, comma - start);
+            const auto m = ws.findModel(name);
+            if (!m)
+                throw app::UsageError("acsel search: unknown model '" + name + "'");
+            r.options.models.push_back(*m);
+            start = comma + 1;
+        }
+    }
+    r.algorithm = args.valueOr("algo", "bp");
+    r.options.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, 1 << 30));
+    r.options.maxEvaluations = args.integer("evaluations", 2000, 1, 1 << 30);
+    r.json = args.flag("json");
+    return runSearchAndPrint(*engine, r, io);
+}
+
+const RegisterCommand
+    reg("search", "recommend a configuration for a request (BandPareto, Exact, HC, Rand)", &run);
+
+} // namespace
+} // namespace acsel::cli
