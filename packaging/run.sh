@@ -9,5 +9,5 @@ bin=build/release/app
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
   exec "$bin/acsel-studio" "$@"
 fi
-echo "No display: running the headless equivalent."
-exec "$bin/acsel" info "$@"
+echo "No display: running the headless equivalent (acsel recommend)."
+exec "$bin/acsel" recommend "$@"

@@ -24,6 +24,8 @@ Workspace loadWorkspaceFromArgs(const app::Args& args)
     Workspace ws = loadWorkspace(wsPath, tables.dir);
     if (!tables.dir.empty())
         ws.notes.push_back("Operator tables from " + tables.dir + " (" + tables.origin + ")");
+    else if (!tables.origin.empty())
+        ws.notes.push_back(tables.origin + ": running without operator tables");
     return ws;
 }
 

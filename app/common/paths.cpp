@@ -44,8 +44,11 @@ TablesChoice resolveTablesDir(const std::string& explicitDir, const std::string&
 {
     if (!explicitDir.empty())
         return {explicitDir, "--tables"};
+    // A variable that points nowhere means "no tables here" (say so, do not fall back), while
+    // an explicit --tables that does not exist stays an error for the caller.
     if (const std::string e = env("ACSEL_TABLES"); !e.empty())
-        return {e, "ACSEL_TABLES"};
+        return isDir(e) ? TablesChoice{e, "ACSEL_TABLES"}
+                        : TablesChoice{"", "ACSEL_TABLES=" + e + " is not a folder"};
     if (!setting.empty() && isDir(setting))
         return {setting, "setting"};
     for (const fs::path& candidate : {fs::path(ACSEL_SOURCE_DIR) / ".." / "shared" / "aic",

@@ -1,0 +1,43 @@
+// acsel recommend: the headless main job. BandPareto on the workspace's default request
+// (requests/default.json beside the workspace file), printed with its uniform comparison.
+#include "app/cli/engineargs.h"
+#include "app/cli/searchcommand.h"
+
+#include <filesystem>
+
+namespace acsel::cli
+{
+namespace
+{
+
+int run(const std::vector<std::string>& argv, CommandIo& io)
+{
+    auto specs = engineOptions();
+    specs.push_back({"algo", "NAME", "bp (default), exact, hc or rand"});
+    specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    const app::Args args("recommend", argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage();
+        return 0;
+    }
+    const auto engine = loadEngineFromArgs(args);
+    const Workspace& ws = engine->workspace();
+    const std::string request =
+        (std::filesystem::path(ws.file).parent_path() / "requests" / "default.json").string();
+    SearchRun r;
+    readRequestFile(request, ws, r);
+    r.algorithm = args.valueOr("algo", "bp");
+    r.json = args.flag("json");
+    if (!r.json) {
+        for (const std::string& note : ws.notes)
+            io.out << "note: " << note << "\n";
+        io.out << "default request: " << request << "\n";
+    }
+    return runSearchAndPrint(*engine, r, io);
+}
+
+const RegisterCommand
+    reg("recommend", "the recommended configuration for the workspace's default request", &run);
+
+} // namespace
+} // namespace acsel::cli

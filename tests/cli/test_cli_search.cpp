@@ -1,0 +1,111 @@
+// acsel search / recommend end to end: the answer passes the gate, --json is what acsel export
+// reads, and bad requests are exit 2.
+#include "app/cli/command.h"
+#include "core/data/configjson.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+#include <sstream>
+
+using namespace acsel::cli;
+
+namespace
+{
+
+struct Run {
+    int code;
+    std::string out, err;
+};
+
+Run run(std::vector<std::string> argv)
+{
+    std::ostringstream out, err;
+    CommandIo io{out, err};
+    const int code = runCommand(argv, io);
+    return {code, out.str(), err.str()};
+}
+
+const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
+
+} // namespace
+
+class TestCliSearch : public QObject
+{
+    Q_OBJECT
+private slots:
+    void recommendWithoutTables();
+    void searchJsonFeedsExport();
+    void badRequests();
+};
+
+void TestCliSearch::recommendWithoutTables()
+{
+    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    const Run r = run({"recommend", "--workspace", kWorkspace});
+    qputenv("ACSEL_TABLES", "");
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.find("running without operator tables") != std::string::npos);
+    QVERIFY(r.out.find("jetson_agx_thor") != std::string::npos);
+    QVERIFY(r.out.find("gate: admitted") != std::string::npos);
+    QVERIFY(r.out.find("SYNTHETIC") != std::string::npos);
+}
+
+void TestCliSearch::searchJsonFeedsExport()
+{
+    QTemporaryDir dir;
+    const std::string config = dir.filePath("config.json").toStdString();
+    const Run s = run({"search",
+                       "--workspace",
+                       kWorkspace,
+                       "--stack",
+                       "jetson_agx_thor/vllm",
+                       "--model",
+                       "Qwen3-1.7B,Qwen3-8B",
+                       "--isl",
+                       "512",
+                       "--osl",
+                       "128",
+                       "--concurrency",
+                       "2",
+                       "--ttft",
+                       "400",
+                       "--tpot",
+                       "30",
+                       "--memory",
+                       "24",
+                       "--algo",
+                       "exact",
+                       "--json"});
+    QCOMPARE(s.code, 0);
+    std::ofstream(config) << s.out;
+    const acsel::ConfigDocument doc = acsel::loadConfigJson(config);
+    QVERIFY(doc.predictions.has_value());
+    QVERIFY(doc.predictions->ttftMs <= 400 && doc.predictions->tpotMs <= 30);
+    QVERIFY(doc.predictions->memoryGiB <= 24);
+    QVERIFY(doc.modelName == "Qwen3-1.7B" || doc.modelName == "Qwen3-8B");
+    const std::string yaml = dir.filePath("recipe.yaml").toStdString();
+    const Run e = run({"export", "--workspace", kWorkspace, "--config", config, "--as",
+                       "modelopt-yaml", "-o", yaml});
+    QCOMPARE(e.code, 0);
+    QVERIFY(QFileInfo::exists(QString::fromStdString(yaml)));
+}
+
+void TestCliSearch::badRequests()
+{
+    QCOMPARE(run({"search", "--workspace", kWorkspace}).code, 2);
+    QCOMPARE(run({"search", "--workspace", kWorkspace, "--stack", "nope/nope"}).code, 2);
+    QCOMPARE(run({"search", "--workspace", kWorkspace, "--stack", "jetson_agx_thor/vllm", "--algo",
+                  "magic"})
+                 .code,
+             2);
+    // Impossible budgets: no answer, exit 3.
+    QCOMPARE(run({"search", "--workspace", kWorkspace, "--stack", "jetson_agx_thor/vllm", "--ttft",
+                  "0.001", "--tpot", "0.001", "--model", "Qwen3-0.6B"})
+                 .code,
+             3);
+}
+
+QTEST_APPLESS_MAIN(TestCliSearch)
+#include "test_cli_search.moc"
