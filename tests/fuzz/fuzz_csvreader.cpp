@@ -4,6 +4,21 @@
 #include "tests/fuzz/fuzzcheck.h"
 
 #include <cmath>
+#include <string>
+
+namespace
+{
+
+bool isAicIntegerColumn(const std::string& name)
+{
+    for (const char* c : {"m", "n", "k", "batch_size", "isl", "num_heads", "num_key_value_heads",
+                          "head_dim", "window_size", "beam_width", "step"})
+        if (name == c)
+            return true;
+    return false;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -20,21 +35,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         while (csv.next()) {
             fuzz::require(csv.lineNumber() > previousLine, "line numbers increase");
             previousLine = csv.lineNumber();
+            // Like a loader, the first malformed field ends the load. AIC's text columns are
+            // read as text, latency as a positive number, its other known columns as integers;
+            // unknown columns by position, so the fuzzer reaches every typed accessor.
             for (int c = 0; c < columns; ++c) {
                 (void)csv.where(c);
-                // Each accessor either returns a checked value or throws its own LoadError;
-                // one malformed field must not end the walk over the others.
-                fuzz::loadOrLoadError(name, [&] {
+                const std::string& head = csv.header()[static_cast<std::size_t>(c)];
+                if (head == "kernel_source" || head.ends_with("_dtype")) {
+                    (void)csv.field(c);
+                    continue;
+                }
+                const int kind = head == "latency" ? 1 : isAicIntegerColumn(head) ? 2 : c % 3;
+                switch (kind) {
+                case 0:
                     fuzz::require(std::isfinite(csv.number(c)), "number() is finite");
-                });
-                fuzz::loadOrLoadError(name, [&] {
+                    break;
+                case 1:
                     fuzz::require(csv.positiveNumber(c) > 0, "positiveNumber() is positive");
-                });
-                fuzz::loadOrLoadError(name, [&] {
+                    break;
+                default: {
                     (void)csv.integer(c);
-                    // Every integer field is also a number.
-                    fuzz::require(std::isfinite(csv.number(c)), "an integer is a finite number");
-                });
+                    bool isNumber = true;
+                    try {
+                        isNumber = std::isfinite(csv.number(c));
+                    } catch (const LoadError&) {
+                        isNumber = false;
+                    }
+                    fuzz::require(isNumber, "an integer field is also a finite number");
+                }
+                }
             }
         }
     });
