@@ -3,7 +3,7 @@ function(acsel_set_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
     -Wcast-align -Woverloaded-virtual -Wconversion -Wsign-conversion
-    -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+    -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
   # GCC 12 at -O3 (the release preset) reports -Wrestrict inside std::string concatenation
   # that cannot happen (GCC bug 105329); it would fail `bash packaging/test.sh`.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)

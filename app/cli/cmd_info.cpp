@@ -4,13 +4,14 @@
 #include "core/model/configspace.h"
 #include "core/model/defaults.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
-namespace acsel::cli {
-namespace {
+namespace acsel::cli
+{
+namespace
+{
 
 SpaceOptions spaceFor(const Stack& s, bool withDims)
 {
@@ -51,13 +52,20 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     j["tables_dir"] = ws.tablesDir;
     j["notes"] = ws.notes;
     for (const ModelArch& m : ws.models)
-        j["models"].push_back({{"name", m.name}, {"hf_id", m.hfId}, {"layers", m.layers},
-                               {"params", m.paramCount()}, {"tied_embeddings", m.tiedEmbeddings}});
+        j["models"].push_back({{"name", m.name},
+                               {"hf_id", m.hfId},
+                               {"layers", m.layers},
+                               {"params", m.paramCount()},
+                               {"tied_embeddings", m.tiedEmbeddings}});
     j["stacks"] = nlohmann::json::array();
     for (const Stack& s : ws.stacks) {
-        nlohmann::json js{{"id", s.id}, {"system", ws.platformOf(s).id}, {"backend", s.backend},
-                          {"version", s.version}, {"kv_fp8", s.kvFp8},
-                          {"latency_source", s.source == LatencySource::Tables ? "tables" : "empirical"}};
+        nlohmann::json js{
+            {"id", s.id},
+            {"system", ws.platformOf(s).id},
+            {"backend", s.backend},
+            {"version", s.version},
+            {"kv_fp8", s.kvFp8},
+            {"latency_source", s.source == LatencySource::Tables ? "tables" : "empirical"}};
         js["formats"] = nlohmann::json::array();
         for (Format f : s.formats)
             js["formats"].push_back(toString(f));
@@ -90,13 +98,15 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             const ConfigSpace full(m.layers, spaceFor(s, true));
             io.out << "      " << std::setw(16) << m.name << std::right << std::setw(10)
                    << full.recipeCount() << " recipes " << std::setw(12) << full.configCount()
-                   << " configurations\n" << std::left;
+                   << " configurations\n"
+                   << std::left;
         }
     }
     return 0;
 }
 
-const RegisterCommand reg("info", "list the workspace's models, stacks, formats and space sizes", &run);
+const RegisterCommand reg("info", "list the workspace's models, stacks, formats and space sizes",
+                          &run);
 
 } // namespace
 } // namespace acsel::cli

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <iostream>
 
-namespace acsel::cli {
+namespace acsel::cli
+{
 
 std::vector<Command>& commandRegistry()
 {
@@ -13,12 +14,14 @@ std::vector<Command>& commandRegistry()
     return registry;
 }
 
-namespace {
+namespace
+{
 
 void printHelp(std::ostream& out)
 {
     std::vector<Command> cmds = commandRegistry();
-    std::sort(cmds.begin(), cmds.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
+    std::sort(cmds.begin(), cmds.end(),
+              [](const Command& a, const Command& b) { return a.name < b.name; });
     out << "acsel " << ACSEL_VERSION
         << ": design-space explorer for deploying LLMs on constrained GPUs\n\n"
            "usage: acsel <command> [options]   (acsel <command> --help for its options)\n\n"
@@ -45,7 +48,8 @@ int runCommand(const std::vector<std::string>& argv, CommandIo& io)
     // A command is one word ("info") or two ("report latency"); the longer name wins.
     const auto& cmds = commandRegistry();
     auto find = [&](const std::string& name) {
-        return std::find_if(cmds.begin(), cmds.end(), [&](const Command& c) { return c.name == name; });
+        return std::find_if(cmds.begin(), cmds.end(),
+                            [&](const Command& c) { return c.name == name; });
     };
     std::size_t words = 1;
     auto it = cmds.end();
@@ -57,7 +61,8 @@ int runCommand(const std::vector<std::string>& argv, CommandIo& io)
         io.err << "acsel: unknown command '" << argv[0] << "' (acsel help lists them)\n";
         return 2;
     }
-    const std::vector<std::string> rest(argv.begin() + static_cast<std::ptrdiff_t>(words), argv.end());
+    const std::vector<std::string> rest(argv.begin() + static_cast<std::ptrdiff_t>(words),
+                                        argv.end());
     try {
         return it->run(rest, io);
     } catch (const app::UsageError& e) {

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-namespace acsel::cli {
+namespace acsel::cli
+{
 
 struct CommandIo {
     std::ostream& out;

@@ -4,7 +4,8 @@
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
 
-namespace acsel::cli {
+namespace acsel::cli
+{
 
 std::vector<app::OptionSpec> workspaceOptions()
 {
@@ -16,8 +17,9 @@ Workspace loadWorkspaceFromArgs(const app::Args& args)
 {
     const std::string wsPath = app::resolveWorkspacePath(args.valueOr("workspace", ""));
     if (wsPath.empty())
-        throw LoadError("workspace.json", "", "no workspace found: pass --workspace FILE or set "
-                                              "ACSEL_WORKSPACE");
+        throw LoadError("workspace.json", "",
+                        "no workspace found: pass --workspace FILE or set "
+                        "ACSEL_WORKSPACE");
     const app::TablesChoice tables = app::resolveTablesDir(args.valueOr("tables", ""));
     Workspace ws = loadWorkspace(wsPath, tables.dir);
     if (!tables.dir.empty())

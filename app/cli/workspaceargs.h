@@ -6,7 +6,8 @@
 
 #include <vector>
 
-namespace acsel::cli {
+namespace acsel::cli
+{
 
 std::vector<app::OptionSpec> workspaceOptions();
 // Resolves and loads the workspace; a --tables or ACSEL_TABLES that does not exist is an

@@ -4,10 +4,11 @@
 #include <cmath>
 #include <sstream>
 
-namespace acsel::app {
+namespace acsel::app
+{
 
-Args::Args(std::string command, const std::vector<std::string>& argv,
-           std::vector<OptionSpec> specs, int maxPositional)
+Args::Args(std::string command, const std::vector<std::string>& argv, std::vector<OptionSpec> specs,
+           int maxPositional)
     : command_(std::move(command)), specs_(std::move(specs))
 {
     for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -42,7 +43,8 @@ Args::Args(std::string command, const std::vector<std::string>& argv,
         }
         if (!hasInline) {
             if (i + 1 >= argv.size())
-                throw UsageError("acsel " + command_ + ": --" + name + " expects " + spec->valueName);
+                throw UsageError("acsel " + command_ + ": --" + name + " expects " +
+                                 spec->valueName);
             val = argv[++i];
         }
         values_[name] = val;
@@ -57,7 +59,10 @@ const OptionSpec* Args::find(const std::string& name) const
     return nullptr;
 }
 
-bool Args::flag(const std::string& name) const { return values_.count(name) > 0; }
+bool Args::flag(const std::string& name) const
+{
+    return values_.count(name) > 0;
+}
 
 std::optional<std::string> Args::value(const std::string& name) const
 {

@@ -8,21 +8,24 @@
 #include <string>
 #include <vector>
 
-namespace acsel::app {
+namespace acsel::app
+{
 
 // Bad command-line input: the CLI prints it and exits with code 2.
-class UsageError : public std::runtime_error {
+class UsageError : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };
 
 struct OptionSpec {
-    std::string name; // without dashes
+    std::string name;      // without dashes
     std::string valueName; // empty for a flag
     std::string help;
 };
 
-class Args {
+class Args
+{
 public:
     Args(std::string command, const std::vector<std::string>& argv, std::vector<OptionSpec> specs,
          int maxPositional = 0);

@@ -18,9 +18,14 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("Design-space explorer for LLM deployment"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption workspaceOpt(QStringLiteral("workspace"), QStringLiteral("Workspace JSON."), QStringLiteral("file"));
-    const QCommandLineOption tablesOpt(QStringLiteral("tables"), QStringLiteral("Operator tables directory."), QStringLiteral("dir"));
-    const QCommandLineOption shotOpt(QStringLiteral("screenshot"), QStringLiteral("Save a PNG of the window and quit."), QStringLiteral("file"));
+    const QCommandLineOption workspaceOpt(
+        QStringLiteral("workspace"), QStringLiteral("Workspace JSON."), QStringLiteral("file"));
+    const QCommandLineOption tablesOpt(QStringLiteral("tables"),
+                                       QStringLiteral("Operator tables directory."),
+                                       QStringLiteral("dir"));
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+                                     QStringLiteral("Save a PNG of the window and quit."),
+                                     QStringLiteral("file"));
     parser.addOptions({workspaceOpt, tablesOpt, shotOpt});
     parser.process(app);
 

@@ -47,17 +47,19 @@ void MainWindow::showWorkspace()
     tree_->clear();
     auto* models = new QTreeWidgetItem(tree_, {tr("Models")});
     for (const acsel::ModelArch& m : workspace_.models)
-        new QTreeWidgetItem(models, {QString::fromStdString(m.name),
-                                     tr("%1 layers, %2 B parameters")
-                                         .arg(m.layers)
-                                         .arg(static_cast<double>(m.paramCount()) / 1e9, 0, 'f', 2)});
+        new QTreeWidgetItem(models,
+                            {QString::fromStdString(m.name),
+                             tr("%1 layers, %2 B parameters")
+                                 .arg(m.layers)
+                                 .arg(static_cast<double>(m.paramCount()) / 1e9, 0, 'f', 2)});
     auto* stacks = new QTreeWidgetItem(tree_, {tr("Stacks")});
     for (const acsel::Stack& s : workspace_.stacks) {
         QStringList formats;
         for (acsel::Format f : s.formats)
             formats << QString::fromUtf8(acsel::toString(f).data(),
                                          static_cast<qsizetype>(acsel::toString(f).size()));
-        new QTreeWidgetItem(stacks, {QString::fromStdString(s.id), formats.join(QStringLiteral(", "))});
+        new QTreeWidgetItem(stacks,
+                            {QString::fromStdString(s.id), formats.join(QStringLiteral(", "))});
     }
     tree_->expandAll();
     tree_->resizeColumnToContents(0);

@@ -8,7 +8,8 @@
 class QLabel;
 class QTreeWidget;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow
+{
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);

@@ -7,7 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-namespace acsel {
+namespace acsel
+{
 
 CsvReader CsvReader::fromFile(const std::string& path)
 {
@@ -24,7 +25,8 @@ CsvReader CsvReader::fromString(std::string text, std::string name)
     return CsvReader(std::move(text), std::move(name));
 }
 
-CsvReader::CsvReader(std::string text, std::string name) : text_(std::move(text)), name_(std::move(name))
+CsvReader::CsvReader(std::string text, std::string name)
+    : text_(std::move(text)), name_(std::move(name))
 {
     // Header: first non-blank line.
     while (pos_ < text_.size()) {
@@ -40,7 +42,8 @@ CsvReader::CsvReader(std::string text, std::string name) : text_(std::move(text)
         split(line, cols);
         for (auto c : cols) {
             if (c.empty())
-                throw LoadError(name_, "line " + std::to_string(line_), "empty column name in header");
+                throw LoadError(name_, "line " + std::to_string(line_),
+                                "empty column name in header");
             header_.emplace_back(c);
         }
         fields_.reserve(header_.size());

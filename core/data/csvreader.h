@@ -9,9 +9,11 @@
 #include <string_view>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
-class CsvReader {
+class CsvReader
+{
 public:
     // Reads the whole file; throws LoadError if it cannot be read, is empty or has no header.
     static CsvReader fromFile(const std::string& path);

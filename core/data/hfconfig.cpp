@@ -1,6 +1,7 @@
 #include "core/data/hfconfig.h"
 
-namespace acsel {
+namespace acsel
+{
 
 ModelArch parseHfConfig(const Json& j, const std::string& file, const std::string& ptr)
 {
@@ -11,7 +12,8 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
     m.family = f.stringOr(j, "model_type", ptr, "");
     if (m.family != "llama" && m.family != "qwen3" && m.family != "qwen2" && m.family != "mistral")
         f.fail(ptr + "/model_type", "expected a dense decoder model_type (llama, qwen3, qwen2, "
-                                    "mistral), found '" + m.family + "'");
+                                    "mistral), found '" +
+                                        m.family + "'");
     constexpr int kBig = 1 << 24;
     m.layers = f.integer(j, "num_hidden_layers", ptr, 1, 1024);
     m.hidden = f.integer(j, "hidden_size", ptr, 1, kBig);
@@ -20,8 +22,8 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
                     ? f.integer(j, "num_key_value_heads", ptr, 1, m.heads)
                     : m.heads;
     if (m.heads % m.kvHeads != 0)
-        f.fail(ptr + "/num_key_value_heads", "expected a divisor of num_attention_heads (" +
-                                                 std::to_string(m.heads) + ")");
+        f.fail(ptr + "/num_key_value_heads",
+               "expected a divisor of num_attention_heads (" + std::to_string(m.heads) + ")");
     if (j.contains("head_dim") && !j.at("head_dim").is_null()) {
         m.headDim = f.integer(j, "head_dim", ptr, 1, 4096);
     } else {

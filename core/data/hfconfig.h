@@ -4,7 +4,8 @@
 #include "core/data/jsonfields.h"
 #include "core/model/modelarch.h"
 
-namespace acsel {
+namespace acsel
+{
 
 ModelArch loadHfConfig(const std::string& path);
 // `ptr` prefixes JSON pointers in errors (for a config embedded in another file).

@@ -4,7 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-namespace acsel {
+namespace acsel
+{
 
 Json parseJsonText(const std::string& text, const std::string& name)
 {
@@ -38,7 +39,8 @@ void JsonFields::fail(const std::string& ptr, const std::string& message) const
     throw LoadError(file_, ptr.empty() ? "/" : ptr, message);
 }
 
-const Json& JsonFields::require(const Json& parent, const std::string& key, const std::string& ptr) const
+const Json& JsonFields::require(const Json& parent, const std::string& key,
+                                const std::string& ptr) const
 {
     if (!parent.is_object())
         fail(ptr, "expected an object");
@@ -48,7 +50,8 @@ const Json& JsonFields::require(const Json& parent, const std::string& key, cons
     return *it;
 }
 
-const Json& JsonFields::object(const Json& parent, const std::string& key, const std::string& ptr) const
+const Json& JsonFields::object(const Json& parent, const std::string& key,
+                               const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_object())
@@ -56,7 +59,8 @@ const Json& JsonFields::object(const Json& parent, const std::string& key, const
     return v;
 }
 
-const Json& JsonFields::array(const Json& parent, const std::string& key, const std::string& ptr) const
+const Json& JsonFields::array(const Json& parent, const std::string& key,
+                              const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_array())
@@ -64,7 +68,8 @@ const Json& JsonFields::array(const Json& parent, const std::string& key, const 
     return v;
 }
 
-std::string JsonFields::string(const Json& parent, const std::string& key, const std::string& ptr) const
+std::string JsonFields::string(const Json& parent, const std::string& key,
+                               const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_string())
@@ -72,8 +77,8 @@ std::string JsonFields::string(const Json& parent, const std::string& key, const
     return v.get<std::string>();
 }
 
-std::string JsonFields::stringOr(const Json& parent, const std::string& key,
-                                 const std::string& ptr, const std::string& fallback) const
+std::string JsonFields::stringOr(const Json& parent, const std::string& key, const std::string& ptr,
+                                 const std::string& fallback) const
 {
     if (!parent.is_object() || !parent.contains(key) || parent.at(key).is_null())
         return fallback;
@@ -95,8 +100,8 @@ double JsonFields::number(const Json& parent, const std::string& key, const std:
     return d;
 }
 
-int JsonFields::integer(const Json& parent, const std::string& key, const std::string& ptr,
-                        int min, int max) const
+int JsonFields::integer(const Json& parent, const std::string& key, const std::string& ptr, int min,
+                        int max) const
 {
     const Json& v = require(parent, key, ptr);
     if (!v.is_number_integer())

@@ -5,10 +5,10 @@
 #include "core/data/loaderror.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 using Json = nlohmann::json;
 
@@ -16,7 +16,8 @@ using Json = nlohmann::json;
 Json parseJsonFile(const std::string& path);
 Json parseJsonText(const std::string& text, const std::string& name);
 
-class JsonFields {
+class JsonFields
+{
 public:
     JsonFields(std::string file) : file_(std::move(file)) {}
     const std::string& file() const { return file_; }
@@ -26,8 +27,8 @@ public:
     std::string string(const Json& parent, const std::string& key, const std::string& ptr) const;
     std::string stringOr(const Json& parent, const std::string& key, const std::string& ptr,
                          const std::string& fallback) const;
-    double number(const Json& parent, const std::string& key, const std::string& ptr,
-                  double min, double max) const;
+    double number(const Json& parent, const std::string& key, const std::string& ptr, double min,
+                  double max) const;
     int integer(const Json& parent, const std::string& key, const std::string& ptr, int min,
                 int max) const;
     bool boolean(const Json& parent, const std::string& key, const std::string& ptr) const;

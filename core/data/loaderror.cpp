@@ -1,7 +1,9 @@
 #include "core/data/loaderror.h"
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 // Messages echo the input (a field, a string, a parser's note), so control characters are
 // spelled out: the error stays one line however broken the file is.

@@ -4,9 +4,11 @@
 #include <stdexcept>
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
-class LoadError : public std::runtime_error {
+class LoadError : public std::runtime_error
+{
 public:
     // where: "line 12, column 'latency'" or a JSON pointer "/models/3/layers"; may be empty.
     LoadError(std::string file, std::string where, std::string message);

@@ -2,14 +2,15 @@
 
 #include "core/data/loaderror.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <yaml-cpp/yaml.h>
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 double readNumber(const YAML::Node& parent, const char* key, const std::string& file,
                   const std::string& section, bool required, double fallback)
@@ -56,7 +57,8 @@ Platform parseSystemYaml(const std::string& text, const std::string& file, const
     p.memBandwidth = readNumber(gpu, "mem_bw", file, "gpu", true, 0);
     p.memCapacityBytes = readNumber(gpu, "mem_capacity", file, "gpu", true, 0);
     p.memBwScaling = readNumber(gpu, "mem_bw_empirical_scaling_factor", file, "gpu", false, 0.8);
-    p.memConstantLatencyS = readNumber(gpu, "mem_empirical_constant_latency", file, "gpu", false, 3e-6);
+    p.memConstantLatencyS =
+        readNumber(gpu, "mem_empirical_constant_latency", file, "gpu", false, 3e-6);
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Bf16)] =
         readNumber(gpu, "bfloat16_tc_flops", file, "gpu", true, 0);
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Int8)] =

@@ -5,7 +5,8 @@
 
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 Platform loadSystemYaml(const std::string& path, const std::string& id);
 Platform parseSystemYaml(const std::string& text, const std::string& file, const std::string& id);

@@ -9,7 +9,8 @@
 
 namespace fs = std::filesystem;
 
-namespace acsel {
+namespace acsel
+{
 
 std::vector<std::string> distinctColumnValues(const std::string& csvPath, const std::string& column)
 {
@@ -26,7 +27,8 @@ std::vector<std::string> distinctColumnValues(const std::string& csvPath, const 
     return values;
 }
 
-namespace {
+namespace
+{
 
 std::vector<fs::path> sortedSubdirs(const fs::path& p)
 {
@@ -44,8 +46,9 @@ std::vector<DiscoveredStack> discoverStacks(const std::string& dir)
 {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-        throw LoadError(dir, "", "operator tables directory does not exist (expected "
-                                 "<dir>/<system>/system.yaml and <system>/<backend>/<version>/*.csv)");
+        throw LoadError(dir, "",
+                        "operator tables directory does not exist (expected "
+                        "<dir>/<system>/system.yaml and <system>/<backend>/<version>/*.csv)");
     std::vector<DiscoveredStack> out;
     for (const fs::path& system : sortedSubdirs(dir)) {
         const fs::path yaml = system / "system.yaml";
@@ -78,8 +81,9 @@ std::vector<DiscoveredStack> discoverStacks(const std::string& dir)
         }
     }
     if (out.empty())
-        throw LoadError(dir, "", "no operator tables found (expected <system>/system.yaml and "
-                                 "<system>/<backend>/<version>/gemm_perf.csv)");
+        throw LoadError(dir, "",
+                        "no operator tables found (expected <system>/system.yaml and "
+                        "<system>/<backend>/<version>/gemm_perf.csv)");
     return out;
 }
 

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 struct DiscoveredStack {
     Platform platform; // from the system yaml
@@ -20,6 +21,7 @@ std::vector<DiscoveredStack> discoverStacks(const std::string& dir);
 
 // Distinct values of one column (by header name) in file order; used to list a table's
 // formats without loading it.
-std::vector<std::string> distinctColumnValues(const std::string& csvPath, const std::string& column);
+std::vector<std::string> distinctColumnValues(const std::string& csvPath,
+                                              const std::string& column);
 
 } // namespace acsel

@@ -5,7 +5,8 @@
 
 #include <filesystem>
 
-namespace acsel {
+namespace acsel
+{
 
 Workspace parseWorkspace(const Json& j, const std::string& file, const std::string& tablesDir)
 {
@@ -17,8 +18,10 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
     ws.schemaVersion = f.integer(j, "schema_version", "", 1, 1 << 20);
     if (ws.schemaVersion > kWorkspaceSchemaVersion)
         f.fail("/schema_version", "written by a newer ACSeL Studio (schema " +
-                                      std::to_string(ws.schemaVersion) + "); this build reads "
-                                      "schema " + std::to_string(kWorkspaceSchemaVersion));
+                                      std::to_string(ws.schemaVersion) +
+                                      "); this build reads "
+                                      "schema " +
+                                      std::to_string(kWorkspaceSchemaVersion));
     ws.name = f.string(j, "name", "");
     const Json& models = f.array(j, "models", "");
     if (models.empty())

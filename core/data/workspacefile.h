@@ -8,7 +8,8 @@
 
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 inline constexpr int kWorkspaceSchemaVersion = 1;
 

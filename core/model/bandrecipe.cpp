@@ -2,7 +2,8 @@
 
 #include <stdexcept>
 
-namespace acsel {
+namespace acsel
+{
 
 BandRecipe BandRecipe::uniform(int numLayers, Format f, Scope s)
 {

@@ -7,7 +7,8 @@
 #include <array>
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 struct Band {
     int begin = 0; // first layer
@@ -18,7 +19,8 @@ struct Band {
     bool operator==(const Band&) const = default;
 };
 
-class BandRecipe {
+class BandRecipe
+{
 public:
     static constexpr int kMaxBands = 3;
 
@@ -33,7 +35,10 @@ public:
     Band& operator[](int i) { return bands_[static_cast<std::size_t>(i)]; }
     const Band* begin() const { return bands_.data(); }
     const Band* end() const { return bands_.data() + count_; }
-    int numLayers() const { return count_ == 0 ? 0 : bands_[static_cast<std::size_t>(count_ - 1)].end; }
+    int numLayers() const
+    {
+        return count_ == 0 ? 0 : bands_[static_cast<std::size_t>(count_ - 1)].end;
+    }
     bool isUniform() const { return count_ == 1; }
     // Format and scope of one layer (linear scan over at most three bands).
     const Band& bandOf(int layer) const;

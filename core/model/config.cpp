@@ -1,6 +1,7 @@
 #include "core/model/config.h"
 
-namespace acsel {
+namespace acsel
+{
 
 std::string_view toString(ServingMode m)
 {

@@ -8,7 +8,8 @@
 #include <string>
 #include <string_view>
 
-namespace acsel {
+namespace acsel
+{
 
 struct Config {
     int model = 0; // index into Workspace::models

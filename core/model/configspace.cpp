@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace acsel {
+namespace acsel
+{
 
 ConfigSpace::ConfigSpace(int numLayers, SpaceOptions options)
     : numLayers_(numLayers), options_(std::move(options))
@@ -34,7 +35,8 @@ std::vector<Algorithm> ConfigSpace::fittingAlgorithms(const BandRecipe& r)
         return {Algorithm::Max};
     std::vector<Algorithm> out;
     for (Algorithm a : kAllAlgorithms)
-        if (std::all_of(r.begin(), r.end(), [a](const Band& b) { return algorithmFits(a, b.format); }))
+        if (std::all_of(r.begin(), r.end(),
+                        [a](const Band& b) { return algorithmFits(a, b.format); }))
             out.push_back(a);
     return out;
 }
@@ -42,20 +44,25 @@ std::vector<Algorithm> ConfigSpace::fittingAlgorithms(const BandRecipe& r)
 bool ConfigSpace::hasFittingAlgorithm(const BandRecipe& r)
 {
     for (Algorithm a : kAllAlgorithms)
-        if (std::all_of(r.begin(), r.end(), [a](const Band& b) { return algorithmFits(a, b.format); }))
+        if (std::all_of(r.begin(), r.end(),
+                        [a](const Band& b) { return algorithmFits(a, b.format); }))
             return true;
     return false;
 }
 
-namespace {
+namespace
+{
 
 std::int64_t cutCount(int numLayers, int bands)
 {
     const std::int64_t gaps = numLayers - 1;
     switch (bands) {
-    case 1: return 1;
-    case 2: return std::max<std::int64_t>(gaps, 0);
-    case 3: return gaps >= 2 ? gaps * (gaps - 1) / 2 : 0;
+    case 1:
+        return 1;
+    case 2:
+        return std::max<std::int64_t>(gaps, 0);
+    case 3:
+        return gaps >= 2 ? gaps * (gaps - 1) / 2 : 0;
     }
     return 0;
 }
@@ -107,8 +114,8 @@ std::int64_t ConfigSpace::recipeCount() const
 
 std::int64_t ConfigSpace::configCount() const
 {
-    const auto perRecipe = static_cast<std::int64_t>(options_.batches.size() *
-                                                     options_.kvFormats.size());
+    const auto perRecipe =
+        static_cast<std::int64_t>(options_.batches.size() * options_.kvFormats.size());
     std::int64_t total = 0;
     forEachSequence(choices_, options_.maxBands, [&](const BandRecipe& r, int bands) {
         const auto algos = static_cast<std::int64_t>(fittingAlgorithms(r).size());

@@ -8,9 +8,11 @@
 #include "core/model/config.h"
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 struct FormatScope {
     Format format;
@@ -19,15 +21,16 @@ struct FormatScope {
 };
 
 struct SpaceOptions {
-    std::vector<Format> formats;                 // formats allowed (bf16 should be among them)
+    std::vector<Format> formats; // formats allowed (bf16 should be among them)
     std::vector<Scope> scopes{kAllScopes.begin(), kAllScopes.end()};
     int maxBands = 3;
-    std::vector<int> batches{1};                 // batch sizes considered
+    std::vector<int> batches{1}; // batch sizes considered
     std::vector<KvFormat> kvFormats{KvFormat::Bf16};
-    bool lmHeadQuantizedToo = false;             // also consider quantizing lm_head
+    bool lmHeadQuantizedToo = false; // also consider quantizing lm_head
 };
 
-class ConfigSpace {
+class ConfigSpace
+{
 public:
     ConfigSpace(int numLayers, SpaceOptions options);
 
@@ -45,8 +48,9 @@ public:
     static bool hasFittingAlgorithm(const BandRecipe& r);
 
     // Calls f(const BandRecipe&) for every legal recipe: uniform first, then 2-band, 3-band;
-    // within a band count in lexicographic order of (cuts, choices). No allocation.
-    template <class F> void forEachRecipe(F&& f) const;
+    // within a band count in lexicographic order of (cuts, choices). No allocation. If f returns
+    // bool, false stops the enumeration (and forEachRecipe returns false).
+    template <class F> bool forEachRecipe(F&& f) const;
 
 private:
     int numLayers_;
@@ -54,12 +58,13 @@ private:
     std::vector<FormatScope> choices_;
 };
 
-template <class F> void ConfigSpace::forEachRecipe(F&& f) const
+template <class F> bool ConfigSpace::forEachRecipe(F&& f) const
 {
     const int L = numLayers_;
     const auto n = static_cast<int>(choices_.size());
     BandRecipe r;
-    auto visit = [&](int bandCount, const int* cuts, const int* pick) {
+    // Returns false when f asked to stop.
+    auto visit = [&](int bandCount, const int* cuts, const int* pick) -> bool {
         r = BandRecipe{};
         int begin = 0;
         for (int b = 0; b < bandCount; ++b) {
@@ -68,27 +73,33 @@ template <class F> void ConfigSpace::forEachRecipe(F&& f) const
             r.push({begin, end, c.format, c.scope});
             begin = end;
         }
-        if (hasFittingAlgorithm(r))
-            f(static_cast<const BandRecipe&>(r));
+        if (!hasFittingAlgorithm(r))
+            return true;
+        if constexpr (std::is_same_v<std::invoke_result_t<F&, const BandRecipe&>, bool>)
+            return f(static_cast<const BandRecipe&>(r));
+        f(static_cast<const BandRecipe&>(r));
+        return true;
     };
     int pick[3] = {0, 0, 0};
     int cuts[2] = {0, 0};
     for (pick[0] = 0; pick[0] < n; ++pick[0])
-        visit(1, cuts, pick);
+        if (!visit(1, cuts, pick))
+            return false;
     if (options_.maxBands >= 2)
         for (cuts[0] = 1; cuts[0] < L; ++cuts[0])
             for (pick[0] = 0; pick[0] < n; ++pick[0])
                 for (pick[1] = 0; pick[1] < n; ++pick[1])
-                    if (pick[1] != pick[0])
-                        visit(2, cuts, pick);
+                    if (pick[1] != pick[0] && !visit(2, cuts, pick))
+                        return false;
     if (options_.maxBands >= 3)
         for (cuts[0] = 1; cuts[0] < L; ++cuts[0])
             for (cuts[1] = cuts[0] + 1; cuts[1] < L; ++cuts[1])
                 for (pick[0] = 0; pick[0] < n; ++pick[0])
                     for (pick[1] = 0; pick[1] < n; ++pick[1])
                         for (pick[2] = 0; pick[2] < n; ++pick[2])
-                            if (pick[1] != pick[0] && pick[2] != pick[1])
-                                visit(3, cuts, pick);
+                            if (pick[1] != pick[0] && pick[2] != pick[1] && !visit(3, cuts, pick))
+                                return false;
+    return true;
 }
 
 } // namespace acsel

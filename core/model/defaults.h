@@ -3,7 +3,8 @@
 
 #include <array>
 
-namespace acsel {
+namespace acsel
+{
 
 inline constexpr std::array<int, 5> kDefaultBatches = {1, 4, 8, 16, 32};
 

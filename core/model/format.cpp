@@ -1,7 +1,9 @@
 #include "core/model/format.h"
 
-namespace acsel {
-namespace {
+namespace acsel
+{
+namespace
+{
 
 constexpr std::array<FormatFacts, kFormatCount> kFacts = {{
     // name       aic        bits eff   bytes     granularity               act    compute
@@ -17,7 +19,10 @@ constexpr std::array<FormatFacts, kFormatCount> kFacts = {{
 
 } // namespace
 
-const FormatFacts& facts(Format f) { return kFacts[static_cast<std::size_t>(f)]; }
+const FormatFacts& facts(Format f)
+{
+    return kFacts[static_cast<std::size_t>(f)];
+}
 
 std::optional<Format> parseFormat(std::string_view name)
 {
@@ -33,9 +38,12 @@ std::optional<Format> parseFormat(std::string_view name)
 std::string_view toString(Scope s)
 {
     switch (s) {
-    case Scope::Full: return "full";
-    case Scope::Mlp: return "mlp";
-    case Scope::Attn: return "attn";
+    case Scope::Full:
+        return "full";
+    case Scope::Mlp:
+        return "mlp";
+    case Scope::Attn:
+        return "attn";
     }
     return "?";
 }
@@ -51,9 +59,12 @@ std::optional<Scope> parseScope(std::string_view name)
 double scopeCode(Scope s)
 {
     switch (s) {
-    case Scope::Full: return 1.0;
-    case Scope::Mlp: return 2.0 / 3.0;
-    case Scope::Attn: return 1.0 / 3.0;
+    case Scope::Full:
+        return 1.0;
+    case Scope::Mlp:
+        return 2.0 / 3.0;
+    case Scope::Attn:
+        return 1.0 / 3.0;
     }
     return 0.0;
 }
@@ -61,10 +72,14 @@ double scopeCode(Scope s)
 std::string_view toString(Algorithm a)
 {
     switch (a) {
-    case Algorithm::Max: return "max";
-    case Algorithm::SmoothQuant: return "smoothquant";
-    case Algorithm::Awq: return "awq";
-    case Algorithm::Gptq: return "gptq";
+    case Algorithm::Max:
+        return "max";
+    case Algorithm::SmoothQuant:
+        return "smoothquant";
+    case Algorithm::Awq:
+        return "awq";
+    case Algorithm::Gptq:
+        return "gptq";
     }
     return "?";
 }
@@ -80,18 +95,26 @@ std::optional<Algorithm> parseAlgorithm(std::string_view name)
 bool algorithmFits(Algorithm a, Format f)
 {
     switch (f) {
-    case Format::Bf16: return true;
-    case Format::Int8: return a == Algorithm::SmoothQuant;
-    case Format::Int4Wo: return a == Algorithm::Awq || a == Algorithm::Gptq;
-    case Format::Int8Wo: return a == Algorithm::Max || a == Algorithm::Gptq;
+    case Format::Bf16:
+        return true;
+    case Format::Int8:
+        return a == Algorithm::SmoothQuant;
+    case Format::Int4Wo:
+        return a == Algorithm::Awq || a == Algorithm::Gptq;
+    case Format::Int8Wo:
+        return a == Algorithm::Max || a == Algorithm::Gptq;
     case Format::Fp8:
     case Format::Fp8Block:
-    case Format::Nvfp4: return a == Algorithm::Max;
+    case Format::Nvfp4:
+        return a == Algorithm::Max;
     }
     return false;
 }
 
-std::string_view toString(KvFormat k) { return k == KvFormat::Fp8 ? "fp8" : "bf16"; }
+std::string_view toString(KvFormat k)
+{
+    return k == KvFormat::Fp8 ? "fp8" : "bf16";
+}
 
 std::optional<KvFormat> parseKvFormat(std::string_view name)
 {

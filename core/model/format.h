@@ -6,38 +6,52 @@
 #include <optional>
 #include <string_view>
 
-namespace acsel {
+namespace acsel
+{
 
 // Order is the ladder position, low bits first within the families (see METHOD.md 1).
 enum class Format : std::uint8_t { Nvfp4, Int4Wo, Int8Wo, Int8, Fp8, Fp8Block, Bf16 };
 inline constexpr int kFormatCount = 7;
 inline constexpr std::array<Format, kFormatCount> kAllFormats = {
-    Format::Nvfp4, Format::Int4Wo, Format::Int8Wo, Format::Int8,
+    Format::Nvfp4, Format::Int4Wo,   Format::Int8Wo, Format::Int8,
     Format::Fp8,   Format::Fp8Block, Format::Bf16};
 
-enum class Granularity : std::uint8_t { None, PerTensor, PerChannel, Block128, Block16, Block128x128 };
+enum class Granularity : std::uint8_t {
+    None,
+    PerTensor,
+    PerChannel,
+    Block128,
+    Block16,
+    Block128x128
+};
 
 // The peak-throughput class a format's GEMMs run at (system yaml *_tc_flops).
 enum class ComputeClass : std::uint8_t { Bf16, Int8, Fp8, Fp4 };
 
 struct FormatFacts {
-    std::string_view name;       // our name, used in files and the CLI: "nvfp4", "int8_wo", ...
-    std::string_view aicDtype;   // AIC gemm_dtype column value
-    int bits;                    // nominal weight bits
-    double effectiveBits;        // bits per weight including scales (memory)
-    double gemmBytesPerElement;  // AIC's bytes per weight element for speed of light
-    Granularity granularity;     // default weight-scale granularity
-    bool quantizesActivations;   // W8A8 / W4A4 versus weight-only
-    ComputeClass compute;        // which tensor-core peak applies
-    double granularityCode;      // in [0,1]: 0 none, coarser = higher (quality feature)
+    std::string_view name;      // our name, used in files and the CLI: "nvfp4", "int8_wo", ...
+    std::string_view aicDtype;  // AIC gemm_dtype column value
+    int bits;                   // nominal weight bits
+    double effectiveBits;       // bits per weight including scales (memory)
+    double gemmBytesPerElement; // AIC's bytes per weight element for speed of light
+    Granularity granularity;    // default weight-scale granularity
+    bool quantizesActivations;  // W8A8 / W4A4 versus weight-only
+    ComputeClass compute;       // which tensor-core peak applies
+    double granularityCode;     // in [0,1]: 0 none, coarser = higher (quality feature)
 };
 
 const FormatFacts& facts(Format f);
-inline std::string_view toString(Format f) { return facts(f).name; }
+inline std::string_view toString(Format f)
+{
+    return facts(f).name;
+}
 // Accepts our names ("int8_wo") and AIC dtype names ("bfloat16", "sq", "int8_wo", ...).
 std::optional<Format> parseFormat(std::string_view name);
 // Bit deficit (16 - bits) / 16 in [0, 1], the monotone quality feature.
-inline double bitDeficit(Format f) { return (16.0 - facts(f).bits) / 16.0; }
+inline double bitDeficit(Format f)
+{
+    return (16.0 - facts(f).bits) / 16.0;
+}
 
 enum class Scope : std::uint8_t { Full, Mlp, Attn };
 inline constexpr int kScopeCount = 3;

@@ -1,6 +1,7 @@
 #include "core/model/modelarch.h"
 
-namespace acsel {
+namespace acsel
+{
 
 std::int64_t ModelArch::attnLinearParams() const
 {

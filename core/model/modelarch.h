@@ -4,11 +4,12 @@
 #include <cstdint>
 #include <string>
 
-namespace acsel {
+namespace acsel
+{
 
 struct ModelArch {
-    std::string name; // short name used in the workspace: "Qwen3-8B"
-    std::string hfId; // "Qwen/Qwen3-8B"
+    std::string name;   // short name used in the workspace: "Qwen3-8B"
+    std::string hfId;   // "Qwen/Qwen3-8B"
     std::string family; // "qwen3", "llama"
     int layers = 0;
     int hidden = 0;

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-namespace acsel {
+namespace acsel
+{
 
 bool Stack::hasFormat(Format f) const
 {

@@ -7,16 +7,17 @@
 #include <string>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 struct Platform {
     std::string id;   // "h100_sxm", "jetson_thor"
     std::string name; // "NVIDIA H100 SXM 80GB"
     double memCapacityBytes = 0;
-    double memBandwidth = 0;           // byte/s
-    double memBwScaling = 0.8;         // mem_bw_empirical_scaling_factor
-    double memConstantLatencyS = 3e-6; // mem_empirical_constant_latency
-    double otherMemBytes = 0;          // runtime overhead (misc.other_mem)
+    double memBandwidth = 0;             // byte/s
+    double memBwScaling = 0.8;           // mem_bw_empirical_scaling_factor
+    double memConstantLatencyS = 3e-6;   // mem_empirical_constant_latency
+    double otherMemBytes = 0;            // runtime overhead (misc.other_mem)
     std::array<double, 4> tensorFlops{}; // dense FLOP/s by ComputeClass (0 = not supported)
     int smVersion = 0;
     std::string source; // where the numbers come from
@@ -28,10 +29,10 @@ struct Platform {
 enum class LatencySource : std::uint8_t { Tables, Empirical };
 
 struct Stack {
-    std::string id;      // "<system>/<backend>", e.g. "h100_sxm/trtllm"
-    std::string backend; // trtllm, vllm, sglang
-    std::string version; // backend version of the tables
-    int platform = 0;    // index into Workspace::platforms
+    std::string id;       // "<system>/<backend>", e.g. "h100_sxm/trtllm"
+    std::string backend;  // trtllm, vllm, sglang
+    std::string version;  // backend version of the tables
+    int platform = 0;     // index into Workspace::platforms
     std::string tableDir; // folder holding the CSV tables (empty without tables)
     LatencySource source = LatencySource::Tables;
     std::vector<Format> formats; // GEMM formats this stack can run (and so export)

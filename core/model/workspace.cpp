@@ -1,6 +1,7 @@
 #include "core/model/workspace.h"
 
-namespace acsel {
+namespace acsel
+{
 
 std::optional<int> Workspace::findModel(const std::string& nameOrHfId) const
 {

@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
-namespace acsel {
+namespace acsel
+{
 
 struct Workspace {
     int schemaVersion = 1;
     std::string name;
-    std::string file;       // the workspace file it was read from
-    std::string tablesDir;  // operator tables directory in use; empty when none was found
+    std::string file;      // the workspace file it was read from
+    std::string tablesDir; // operator tables directory in use; empty when none was found
     std::vector<ModelArch> models;
     std::vector<Platform> platforms;
     std::vector<Stack> stacks;

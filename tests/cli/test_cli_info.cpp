@@ -1,17 +1,16 @@
 // acsel info end to end through the CLI's dispatcher: output, JSON, and bad input.
 #include "app/cli/command.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace acsel::cli;
 
-namespace {
+namespace
+{
 
 struct Run {
     int code;
@@ -31,7 +30,8 @@ const std::string kTables = ACSEL_SHARED_DIR "/aic";
 
 } // namespace
 
-class TestCliInfo : public QObject {
+class TestCliInfo : public QObject
+{
     Q_OBJECT
 private slots:
     void helpAndUnknown();
@@ -106,7 +106,9 @@ void TestCliInfo::brokenWorkspaceFieldIsExit2()
     std::ofstream(path) << j.dump();
     const Run r = run({"info", "--workspace", path, "--tables", kTables});
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.find("/models/2/config/num_hidden_layers: expected an integer") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("/models/2/config/num_hidden_layers: expected an integer") !=
+                 std::string::npos,
+             r.err.c_str());
     QVERIFY(r.err.find(path) != std::string::npos);
 }
 

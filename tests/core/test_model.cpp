@@ -3,13 +3,13 @@
 #include "core/model/modelarch.h"
 
 #include <QTest>
-
 #include <cmath>
 #include <set>
 
 using namespace acsel;
 
-class TestModel : public QObject {
+class TestModel : public QObject
+{
     Q_OBJECT
 private slots:
     void formatFacts();
@@ -64,9 +64,11 @@ void TestModel::algorithmFit()
     for (Algorithm a : kAllAlgorithms)
         QVERIFY(algorithmFits(a, Format::Bf16));
     // int4 AWQ mixed with fp8 has no common algorithm: not exportable.
-    const auto mixed = BandRecipe::fromCuts(10, {5}, {{Format::Int4Wo, Scope::Full}, {Format::Fp8, Scope::Full}});
+    const auto mixed =
+        BandRecipe::fromCuts(10, {5}, {{Format::Int4Wo, Scope::Full}, {Format::Fp8, Scope::Full}});
     QVERIFY(!ConfigSpace::hasFittingAlgorithm(mixed));
-    const auto wo = BandRecipe::fromCuts(10, {5}, {{Format::Int4Wo, Scope::Full}, {Format::Int8Wo, Scope::Full}});
+    const auto wo = BandRecipe::fromCuts(
+        10, {5}, {{Format::Int4Wo, Scope::Full}, {Format::Int8Wo, Scope::Full}});
     QVERIFY(ConfigSpace::fittingAlgorithms(wo) == std::vector<Algorithm>{Algorithm::Gptq});
     // An all-bf16 recipe calibrates nothing: one algorithm, not four.
     QVERIFY(ConfigSpace::fittingAlgorithms(BandRecipe::uniform(4, Format::Bf16)) ==
@@ -81,10 +83,14 @@ void TestModel::recipeValidation_data()
     const int fp8 = static_cast<int>(Format::Fp8), bf16 = static_cast<int>(Format::Bf16),
               nv = static_cast<int>(Format::Nvfp4), full = 0, mlp = 1;
     QTest::newRow("uniform") << 36 << QList<int>{0, 36, fp8, full} << "";
-    QTest::newRow("three bands") << 36 << QList<int>{0, 10, fp8, full, 10, 28, nv, full, 28, 36, bf16, full} << "";
-    QTest::newRow("gap") << 36 << QList<int>{0, 10, fp8, full, 11, 36, bf16, full} << "starts at layer 11";
+    QTest::newRow("three bands") << 36 << QList<int>{0,  10,   fp8, full, 10,   28,
+                                                     nv, full, 28,  36,   bf16, full}
+                                 << "";
+    QTest::newRow("gap") << 36 << QList<int>{0, 10, fp8, full, 11, 36, bf16, full}
+                         << "starts at layer 11";
     QTest::newRow("short") << 36 << QList<int>{0, 30, fp8, full} << "model has 36 layers";
-    QTest::newRow("empty band") << 36 << QList<int>{0, 0, fp8, full, 0, 36, bf16, full} << "is empty";
+    QTest::newRow("empty band") << 36 << QList<int>{0, 0, fp8, full, 0, 36, bf16, full}
+                                << "is empty";
     QTest::newRow("repeat") << 36 << QList<int>{0, 10, fp8, mlp, 10, 36, fp8, mlp} << "merge them";
     QTest::newRow("bf16 scope") << 36 << QList<int>{0, 36, bf16, mlp} << "bf16 with scope";
     QTest::newRow("none") << 36 << QList<int>{} << "1 to 3 bands";
@@ -97,7 +103,8 @@ void TestModel::recipeValidation()
     QFETCH(QString, errorFragment);
     BandRecipe r;
     for (qsizetype i = 0; i + 3 < bounds.size(); i += 4)
-        r.push({bounds[i], bounds[i + 1], static_cast<Format>(bounds[i + 2]), static_cast<Scope>(bounds[i + 3])});
+        r.push({bounds[i], bounds[i + 1], static_cast<Format>(bounds[i + 2]),
+                static_cast<Scope>(bounds[i + 3])});
     const QString err = QString::fromStdString(r.validate(layers));
     if (errorFragment.isEmpty())
         QVERIFY2(err.isEmpty(), qPrintable(err));
@@ -107,8 +114,11 @@ void TestModel::recipeValidation()
 
 void TestModel::recipeDescribe()
 {
-    const auto r = BandRecipe::fromCuts(36, {10, 28}, {{Format::Fp8, Scope::Full}, {Format::Nvfp4, Scope::Mlp}, {Format::Bf16, Scope::Full}});
-    QCOMPARE(QString::fromStdString(r.describe()), QString("0-9 fp8/full | 10-27 nvfp4/mlp | 28-35 bf16"));
+    const auto r = BandRecipe::fromCuts(
+        36, {10, 28},
+        {{Format::Fp8, Scope::Full}, {Format::Nvfp4, Scope::Mlp}, {Format::Bf16, Scope::Full}});
+    QCOMPARE(QString::fromStdString(r.describe()),
+             QString("0-9 fp8/full | 10-27 nvfp4/mlp | 28-35 bf16"));
     QVERIFY(r.bandOf(9).format == Format::Fp8);
     QVERIFY(r.bandOf(10).format == Format::Nvfp4);
     QVERIFY(r.bandOf(35).format == Format::Bf16);
@@ -130,8 +140,10 @@ void TestModel::paramCounts_data()
     QTest::newRow("Qwen3-1.7B") << 28 << 2048 << 16 << 6144 << 151936 << true << true << 1.72e9;
     QTest::newRow("Qwen3-8B") << 36 << 4096 << 32 << 12288 << 151936 << false << true << 8.19e9;
     QTest::newRow("Qwen3-32B") << 64 << 5120 << 64 << 25600 << 151936 << false << true << 32.8e9;
-    QTest::newRow("Llama-3.1-8B") << 32 << 4096 << 32 << 14336 << 128256 << false << false << 8.03e9;
-    QTest::newRow("Llama-3.1-70B") << 80 << 8192 << 64 << 28672 << 128256 << false << false << 70.6e9;
+    QTest::newRow("Llama-3.1-8B") << 32 << 4096 << 32 << 14336 << 128256 << false << false
+                                  << 8.03e9;
+    QTest::newRow("Llama-3.1-70B")
+        << 80 << 8192 << 64 << 28672 << 128256 << false << false << 70.6e9;
 }
 
 void TestModel::paramCounts()
@@ -158,7 +170,8 @@ void TestModel::paramCounts()
     QVERIFY2(rel < 0.02, qPrintable(QString("%1 vs %2").arg(m.paramCount()).arg(published)));
 }
 
-namespace {
+namespace
+{
 
 // Brute force: every assignment of a (format, scope) choice to every layer, kept when it
 // forms 1-3 maximal runs and some algorithm fits all of them.
@@ -197,9 +210,12 @@ void TestModel::spaceCountsMatchBruteForce_data()
     QTest::addColumn<QList<int>>("formats");
     QTest::addColumn<int>("scopes");
     using F = Format;
-    QTest::newRow("ampere 5 layers") << 5 << QList<int>{int(F::Int4Wo), int(F::Int8Wo), int(F::Int8), int(F::Bf16)} << 3;
-    QTest::newRow("blackwell 6 layers") << 6 << QList<int>{int(F::Nvfp4), int(F::Fp8), int(F::Bf16)} << 3;
-    QTest::newRow("full scope only") << 7 << QList<int>{int(F::Fp8), int(F::Int4Wo), int(F::Bf16)} << 1;
+    QTest::newRow("ampere 5 layers")
+        << 5 << QList<int>{int(F::Int4Wo), int(F::Int8Wo), int(F::Int8), int(F::Bf16)} << 3;
+    QTest::newRow("blackwell 6 layers")
+        << 6 << QList<int>{int(F::Nvfp4), int(F::Fp8), int(F::Bf16)} << 3;
+    QTest::newRow("full scope only")
+        << 7 << QList<int>{int(F::Fp8), int(F::Int4Wo), int(F::Bf16)} << 1;
     QTest::newRow("one layer") << 1 << QList<int>{int(F::Fp8), int(F::Bf16)} << 3;
 }
 

@@ -1,0 +1,91 @@
+// What the search needs from the latency, memory and quality engines, behind one interface,
+// so the searchers are tested against small hand-made engines and run on the real one.
+#pragma once
+
+#include "core/model/config.h"
+#include "core/model/workspace.h"
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace acsel
+{
+
+struct LatencyMs {
+    double ttft = 0;
+    double tpot = 0;
+};
+
+// FMC in log space, per metric: T = exp(delta) * T_est^gamma. Identity by default.
+struct Calibration {
+    double gammaTtft = 1, deltaTtft = 0, gammaTpot = 1, deltaTpot = 0;
+    bool identity() const
+    {
+        return gammaTtft == 1 && deltaTtft == 0 && gammaTpot == 1 && deltaTpot == 0;
+    }
+    LatencyMs apply(LatencyMs raw) const
+    {
+        return {std::exp(deltaTtft) * std::pow(raw.ttft, gammaTtft),
+                std::exp(deltaTpot) * std::pow(raw.tpot, gammaTpot)};
+    }
+    // Monotone increasing maps keep a lower bound a lower bound after calibration.
+    bool monotone() const { return gammaTtft > 0 && gammaTpot > 0; }
+};
+
+// Index of a band's (format, scope) choice in fixed per-choice tables.
+inline constexpr int kChoiceSlots = kFormatCount * kScopeCount;
+inline constexpr int choiceSlot(Format f, Scope s)
+{
+    return static_cast<int>(f) * kScopeCount + static_cast<int>(s);
+}
+
+// The quality surrogate's prediction decomposed for one (model, algorithm, exclusions):
+// value = transform(constant + sum over layers of term(layer, choice)), held as prefix sums so
+// that a recipe costs O(bands). `logTarget`: the surrogate predicts log RMQD.
+struct QualityTerms {
+    double constant = 0;
+    bool logTarget = false;
+    int layers = 0;
+    // prefix[slot][i] = sum of the terms of layers 0..i-1 for that choice; empty slot = unused.
+    std::array<std::vector<double>, kChoiceSlots> prefix;
+
+    double linear(const BandRecipe& r) const
+    {
+        double v = constant;
+        for (const Band& b : r) {
+            const auto& p = prefix[static_cast<std::size_t>(choiceSlot(b.format, b.scope))];
+            v += p[static_cast<std::size_t>(b.end)] - p[static_cast<std::size_t>(b.begin)];
+        }
+        return v;
+    }
+    double predict(const BandRecipe& r) const
+    {
+        const double v = linear(r);
+        return logTarget ? std::exp(v) : v;
+    }
+};
+
+class Engine
+{
+public:
+    virtual ~Engine() = default;
+    virtual const Workspace& workspace() const = 0;
+    // The full per-band estimate, uncalibrated. Must be additive over layers up to band-boundary
+    // conversion costs (>= 0), so the FracMix mix of uniform estimates is a lower bound.
+    virtual LatencyMs rawLatency(const Config& c, const Request& q) const = 0;
+    virtual double memoryBytes(const Config& c, const Request& q) const = 0;
+    // True when rawLatency is never below the FracMix mix of uniform estimates for the same
+    // request (additive over layers plus non-negative conversions); ExactSearch then prunes
+    // with FracMix without losing the optimum.
+    virtual bool fracMixIsLowerBound(const Request& q) const = 0;
+    virtual Calibration calibration(const std::string& stackId) const = 0;
+    virtual double rmqd(const Config& c) const = 0;
+    virtual QualityTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
+                                      KvFormat kv) const = 0;
+    // Empty when the configuration can be exported to the stack's backend; else why not.
+    virtual std::string exportProblem(const Config& c, const Stack& s) const = 0;
+};
+
+} // namespace acsel

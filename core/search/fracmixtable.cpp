@@ -1,0 +1,176 @@
+#include "core/search/fracmixtable.h"
+
+#include "core/model/defaults.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace acsel
+{
+
+std::vector<int> searchModels(const Workspace& ws, const SearchOptions& o)
+{
+    if (!o.models.empty())
+        return o.models;
+    std::vector<int> all(ws.models.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<int>(i);
+    return all;
+}
+
+std::vector<int> searchBatches(const Request& q, const SearchOptions& o)
+{
+    std::vector<int> candidates = o.batches;
+    if (candidates.empty())
+        candidates.assign(kDefaultBatches.begin(), kDefaultBatches.end());
+    std::vector<int> out;
+    for (int b : candidates)
+        if (b >= q.concurrency && std::find(out.begin(), out.end(), b) == out.end())
+            out.push_back(b);
+    if (out.empty())
+        out.push_back(q.concurrency); // every listed batch is below the concurrency
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<KvFormat> searchKvFormats(const Stack& s, const SearchOptions& o)
+{
+    std::vector<KvFormat> out;
+    const std::vector<KvFormat> wanted =
+        o.kvFormats.empty() ? std::vector<KvFormat>{KvFormat::Bf16, KvFormat::Fp8} : o.kvFormats;
+    for (KvFormat k : wanted)
+        if (k == KvFormat::Bf16 || s.kvFp8)
+            out.push_back(k);
+    return out;
+}
+
+std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o)
+{
+    std::vector<Format> out;
+    for (Format f : s.formats)
+        if (o.formats.empty() ||
+            std::find(o.formats.begin(), o.formats.end(), f) != o.formats.end())
+            out.push_back(f);
+    if (std::find(out.begin(), out.end(), Format::Bf16) == out.end() && s.hasFormat(Format::Bf16))
+        out.push_back(Format::Bf16); // the unquantized band is always a choice
+    return out;
+}
+
+FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOptions& o) : request_(q)
+{
+    const Workspace& ws = e.workspace();
+    const auto stackIndex = ws.findStack(q.stack);
+    if (!stackIndex)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    stack_ = &ws.stacks[static_cast<std::size_t>(*stackIndex)];
+    calibration_ = e.calibration(q.stack);
+    memoryBudget_ = memoryBudgetBytes(q, ws.platformOf(*stack_));
+    deviceCapacity_ = ws.platformOf(*stack_).memCapacityBytes;
+
+    SpaceOptions space;
+    space.formats = searchFormats(*stack_, o);
+    space.scopes = o.scopes;
+    space.maxBands = o.maxBands;
+    const std::vector<int> models = searchModels(ws, o);
+    const std::vector<int> batches = searchBatches(q, o);
+    const std::vector<KvFormat> kvs = searchKvFormats(*stack_, o);
+
+    for (int m : models) {
+        const ModelArch& arch = ws.models[static_cast<std::size_t>(m)];
+        spaces_.emplace_back(arch.layers, space);
+        const ConfigSpace& cs = spaces_.back();
+        for (KvFormat kv : kvs) {
+            std::array<int, kAlgorithmCount> quality{};
+            for (Algorithm a : kAllAlgorithms) {
+                quality[static_cast<std::size_t>(a)] = static_cast<int>(qualityTerms_.size());
+                qualityTerms_.push_back(e.qualityTerms(m, a, false, kv));
+            }
+            for (int b : batches) {
+                contexts_.push_back({m, b, kv});
+                spaceOfContext_.push_back(static_cast<int>(spaces_.size() - 1));
+                ContextTable t;
+                t.layers = arch.layers;
+                t.quality = quality;
+                for (const FormatScope& c : cs.bandChoices()) {
+                    Config cfg;
+                    cfg.model = m;
+                    cfg.batch = b;
+                    cfg.kv = kv;
+                    cfg.recipe = BandRecipe::uniform(arch.layers, c.format, c.scope);
+                    const LatencyMs raw = e.rawLatency(cfg, q);
+                    auto& u = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
+                    u = {raw.ttft, raw.tpot, e.memoryBytes(cfg, q)};
+                    ++uniformEstimates_;
+                }
+                tables_.push_back(t);
+            }
+        }
+    }
+}
+
+const ConfigSpace& FracMixTable::space(int context) const
+{
+    return spaces_[static_cast<std::size_t>(spaceOfContext_[static_cast<std::size_t>(context)])];
+}
+
+SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
+{
+    const ContextTable& t = tables_[static_cast<std::size_t>(context)];
+    SoftScore s;
+    const double invLayers = 1.0 / t.layers;
+    for (const Band& b : r) {
+        const Uniform& u = t.uniform[static_cast<std::size_t>(choiceSlot(b.format, b.scope))];
+        const double share = b.layers() * invLayers;
+        s.rawTtft += share * u.ttft;
+        s.rawTpot += share * u.tpot;
+        s.memoryBytes += share * u.memory;
+    }
+    const LatencyMs cal = calibration_.apply({s.rawTtft, s.rawTpot});
+    s.ttft = cal.ttft;
+    s.tpot = cal.tpot;
+    return s;
+}
+
+double FracMixTable::quality(int context, Algorithm a, const BandRecipe& r) const
+{
+    const ContextTable& t = tables_[static_cast<std::size_t>(context)];
+    return qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])].predict(
+        r);
+}
+
+std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRecipe& r) const
+{
+    bool anyQuantized = false;
+    for (const Band& b : r)
+        anyQuantized = anyQuantized || b.format != Format::Bf16;
+    if (!anyQuantized)
+        return {Algorithm::Max, quality(context, Algorithm::Max, r)};
+    std::pair<Algorithm, double> best{Algorithm::Max, 0.0};
+    bool found = false;
+    for (Algorithm a : kAllAlgorithms) {
+        bool fits = true;
+        for (const Band& b : r)
+            fits = fits && algorithmFits(a, b.format);
+        if (!fits)
+            continue;
+        const double v = quality(context, a, r);
+        if (!found || v < best.second)
+            best = {a, v};
+        found = true;
+    }
+    return best;
+}
+
+Config FracMixTable::config(int context, const BandRecipe& r, Algorithm a) const
+{
+    const SearchContext& c = contexts_[static_cast<std::size_t>(context)];
+    Config cfg;
+    cfg.model = c.model;
+    cfg.batch = c.batch;
+    cfg.kv = c.kv;
+    cfg.recipe = r;
+    cfg.algorithm = a;
+    return cfg;
+}
+
+} // namespace acsel

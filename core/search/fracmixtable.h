@@ -1,0 +1,85 @@
+// The per-request table of whole-model uniform estimates (METHOD.md 3, FracMix), built once,
+// and the cheap scores of any band recipe derived from it:
+//  - latency: the layer-fraction mix of uniform raw estimates (a lower bound of the full
+//    estimate, which adds only band-boundary conversions);
+//  - memory: the same mix, exact (memory is additive over layers);
+//  - RMQD: the surrogate's decomposition, exact, O(bands).
+// A context is one (model, batch, KV format); recipes vary within it.
+#pragma once
+
+#include "core/model/configspace.h"
+#include "core/search/searcher.h"
+
+#include <array>
+#include <vector>
+
+namespace acsel
+{
+
+struct SearchContext {
+    int model = 0;
+    int batch = 1;
+    KvFormat kv = KvFormat::Bf16;
+};
+
+struct SoftScore {
+    double rawTtft = 0, rawTpot = 0; // FracMix, uncalibrated
+    double ttft = 0, tpot = 0;       // FracMix + calibration
+    double memoryBytes = 0;
+};
+
+class FracMixTable
+{
+public:
+    // Throws std::invalid_argument for an unknown stack.
+    FracMixTable(const Engine& e, const Request& q, const SearchOptions& o);
+
+    const Request& request() const { return request_; }
+    const Stack& stack() const { return *stack_; }
+    const Calibration& calibration() const { return calibration_; }
+    double memoryBudget() const { return memoryBudget_; } // min(request budget, device), bytes
+    double deviceCapacity() const { return deviceCapacity_; }
+    const std::vector<SearchContext>& contexts() const { return contexts_; }
+    const ConfigSpace& space(int context) const;
+    std::int64_t uniformEstimates() const { return uniformEstimates_; }
+
+    SoftScore soft(int context, const BandRecipe& r) const;
+    // The lowest predicted RMQD over the algorithms that fit the recipe, and that algorithm.
+    std::pair<Algorithm, double> bestQuality(int context, const BandRecipe& r) const;
+    double quality(int context, Algorithm a, const BandRecipe& r) const;
+    Config config(int context, const BandRecipe& r, Algorithm a) const;
+    double normalisedLatency(double ttft, double tpot) const
+    {
+        return std::max(ttft / request_.ttftBudgetMs, tpot / request_.tpotBudgetMs);
+    }
+
+private:
+    struct Uniform {
+        double ttft = 0, tpot = 0, memory = 0;
+    };
+    struct ContextTable {
+        int layers = 0;
+        std::array<Uniform, kChoiceSlots> uniform{};
+        std::array<int, kAlgorithmCount> quality{}; // index into qualityTerms_
+    };
+
+    Request request_;
+    const Stack* stack_ = nullptr;
+    Calibration calibration_;
+    double memoryBudget_ = 0;
+    double deviceCapacity_ = 0;
+    std::vector<SearchContext> contexts_;
+    std::vector<ContextTable> tables_;
+    std::vector<ConfigSpace> spaces_; // one per model in use
+    std::vector<int> spaceOfContext_;
+    std::vector<QualityTerms> qualityTerms_;
+    std::int64_t uniformEstimates_ = 0;
+};
+
+// Resolved lists from the options and the stack (defaults filled in, batches >= concurrency).
+std::vector<int> searchModels(const Workspace& ws, const SearchOptions& o);
+std::vector<int> searchBatches(const Request& q, const SearchOptions& o);
+std::vector<KvFormat> searchKvFormats(const Stack& s, const SearchOptions& o);
+std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o);
+
+} // namespace acsel
