@@ -74,6 +74,7 @@ if(ACSEL_BUILD_TESTS)
            COMMAND "${CMAKE_COMMAND}" -DBUILD_DIR=${PROJECT_BINARY_DIR}
                    -DCPACK=${CMAKE_CPACK_COMMAND} -DGUI=${ACSEL_BUILD_GUI}
                    "-DDEPENDS=${CPACK_DEBIAN_PACKAGE_DEPENDS}"
+                   "-DTABLES=${PROJECT_SOURCE_DIR}/../shared/aic"
                    -P "${CMAKE_CURRENT_LIST_DIR}/test_package_install.cmake")
   set_tests_properties(package_install PROPERTIES LABELS "package" TIMEOUT 300
                        RUN_SERIAL TRUE ENVIRONMENT "ACSEL_TABLES=;ACSEL_WORKSPACE=")

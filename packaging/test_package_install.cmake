@@ -1,7 +1,8 @@
 # CTest script (registered by Packaging.cmake): builds the .deb from an already built tree,
 # checks its control fields, unpacks it with `dpkg -x` into a temporary root and runs the
 # installed `acsel` from there against the installed default workspace.
-# Inputs: BUILD_DIR, CPACK, GUI (ON/OFF), DEPENDS (the Depends field Packaging.cmake set).
+# Inputs: BUILD_DIR, CPACK, GUI (ON/OFF), DEPENDS (the Depends field Packaging.cmake set),
+# TABLES (optional: an operator tables directory the installed binary is also run with).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var BUILD_DIR CPACK GUI DEPENDS)
@@ -109,6 +110,13 @@ endif()
 run(${env} "${root}/usr/bin/acsel" info)
 if(NOT OUT MATCHES "models:")
   fail("'acsel info' text output lacks the models section:\n${OUT}")
+endif()
+if(TABLES AND IS_DIRECTORY "${TABLES}")
+  run(${env} "${root}/usr/bin/acsel" info --json --tables "${TABLES}")
+  string(JSON stacks LENGTH "${OUT}" stacks)
+  if(stacks EQUAL 0)
+    fail("installed 'acsel info --tables ${TABLES}' found no stacks")
+  endif()
 endif()
 if(GUI)
   run(${env} QT_QPA_PLATFORM=offscreen "${root}/usr/bin/acsel-studio" --version)
