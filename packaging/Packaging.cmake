@@ -73,6 +73,7 @@ if(ACSEL_BUILD_TESTS)
   add_test(NAME package_install
            COMMAND "${CMAKE_COMMAND}" -DBUILD_DIR=${PROJECT_BINARY_DIR}
                    -DCPACK=${CMAKE_CPACK_COMMAND} -DGUI=${ACSEL_BUILD_GUI}
+                   -DVERSION=${PROJECT_VERSION}
                    "-DDEPENDS=${CPACK_DEBIAN_PACKAGE_DEPENDS}"
                    "-DTABLES=${PROJECT_SOURCE_DIR}/../shared/aic"
                    -P "${CMAKE_CURRENT_LIST_DIR}/test_package_install.cmake")

@@ -1,11 +1,11 @@
 # CTest script (registered by Packaging.cmake): builds the .deb from an already built tree,
 # checks its control fields, unpacks it with `dpkg -x` into a temporary root and runs the
 # installed `acsel` from there against the installed default workspace.
-# Inputs: BUILD_DIR, CPACK, GUI (ON/OFF), DEPENDS (the Depends field Packaging.cmake set),
+# Inputs: BUILD_DIR, CPACK, GUI (ON/OFF), VERSION (the project's), DEPENDS (the Depends field Packaging.cmake set),
 # TABLES (optional: an operator tables directory the installed binary is also run with).
 cmake_minimum_required(VERSION 3.25)
 
-foreach(var BUILD_DIR CPACK GUI DEPENDS)
+foreach(var BUILD_DIR CPACK GUI VERSION DEPENDS)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "test_package_install: pass -D${var}=...")
   endif()
@@ -47,6 +47,7 @@ macro(field name expected)
   endif()
 endmacro()
 field(Package "acsel-studio")
+field(Version "${VERSION}")
 field(Section "science")
 field(Priority "optional")
 field(Depends "${DEPENDS}")
@@ -106,6 +107,10 @@ string(JSON models_in_file LENGTH "${ws_text}" models)
 string(JSON models_listed LENGTH "${info}" models)
 if(NOT models_listed EQUAL models_in_file OR models_in_file EQUAL 0)
   fail("acsel info listed ${models_listed} models, the installed workspace has ${models_in_file}")
+endif()
+run("${root}/usr/bin/acsel" --version)
+if(NOT OUT STREQUAL "acsel ${VERSION}\n")
+  fail("installed 'acsel --version' printed '${OUT}', expected 'acsel ${VERSION}'")
 endif()
 run(${env} "${root}/usr/bin/acsel" info)
 if(NOT OUT MATCHES "models:")
