@@ -2,74 +2,308 @@
 
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
-#include "core/model/configspace.h"
+#include "demoexplorer.h"
+#include "studiosettings.h"
+#include "widgets/bandeditor.h"
+#include "widgets/bandstrip.h"
+#include "widgets/comparemodel.h"
+#include "widgets/comparetable.h"
+#include "widgets/fitqualityplot.h"
+#include "widgets/paretoplot.h"
+#include "widgets/predictiontext.h"
+#include "widgets/recipecard.h"
+#include "widgets/searchprogress.h"
+#include "widgets/slopanel.h"
 
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTreeWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+using namespace acsel;
+using namespace acsel::gui;
+
+namespace
+{
+MarkedPoint markOf(const Prediction& p)
+{
+    return {p.ttftMs, p.tpotMs, p.rmqd};
+}
+} // namespace
+
+MainWindow::MainWindow(bool demo, QWidget* parent) : QMainWindow(parent), demo_(demo)
 {
     setWindowTitle(tr("ACSeL Studio"));
+    session_ = new acsel::studio::ExplorerSession(this);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     banner_ = new QLabel(central);
     banner_->setWordWrap(true);
-    banner_->setVisible(false);
-    tree_ = new QTreeWidget(central);
-    tree_->setHeaderLabels({tr("Item"), tr("Details")});
+    banner_->setAutoFillBackground(true);
+    banner_->setMargin(6);
+    plot_ = new ParetoPlot(central);
     layout->addWidget(banner_);
-    layout->addWidget(tree_);
+    layout->addWidget(plot_, 1);
     setCentralWidget(central);
+    buildDocks();
+    buildMenus();
+    wire();
+    counts_ = new QLabel(this);
+    statusBar()->addWidget(counts_, 1);
+    statusBar()->addPermanentWidget(new SearchProgress(session_->searchRunner(), this));
+    resize(1500, 950);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::buildDocks()
+{
+    auto dock = [this](QWidget* w, const QString& title, const char* name,
+                       Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name)); // for saveState()
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    panel_ = new SloPanel(this);
+    editor_ = new BandEditor(this);
+    card_ = new RecipeCard(this);
+    fits_ = new FitQualityPlot(this);
+    compare_ = new CompareModel(this);
+    compareView_ = new CompareTable(compare_, this);
+    dock(panel_, tr("Request"), "request", Qt::LeftDockWidgetArea);
+    QDockWidget* cardDock =
+        dock(card_, tr("Recommendation"), "recommendation", Qt::RightDockWidgetArea);
+    QDockWidget* fitDock = dock(fits_, tr("Surrogate fit"), "fit", Qt::RightDockWidgetArea);
+    tabifyDockWidget(cardDock, fitDock);
+    cardDock->raise();
+    QDockWidget* editDock = dock(editor_, tr("Band editor"), "bands", Qt::BottomDockWidgetArea);
+    QDockWidget* cmpDock = dock(compareView_, tr("Compare"), "compare", Qt::BottomDockWidgetArea);
+    splitDockWidget(editDock, cmpDock, Qt::Horizontal);
+    fits_->setFits(
+        {}, std::nullopt,
+        tr("No fitted surrogates: the latency (FMC) and quality engines are not connected yet."));
+}
+
+void MainWindow::buildMenus()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
-    resize(1100, 720);
+    file->addAction(tr("&Open workspace..."), QKeySequence::Open, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
+                                                       tr("Workspace (*.json)"));
+        if (!f.isEmpty())
+            openWorkspace(f, tablesDir_);
+    });
+    file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        const QString d =
+            QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
+        if (!d.isEmpty())
+            openWorkspace(workspaceFile_, d);
+    });
+    file->addAction(tr("&Save plot as..."), QKeySequence::Save, this, [this] {
+        const QString f =
+            QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
+                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+        if (!f.isEmpty() && !plot_->saveImage(f))
+            QMessageBox::warning(this, tr("Save plot"),
+                                 tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = editor_->strip()->undoStack()->createUndoAction(this, tr("&Undo band edit"));
+    QAction* redo = editor_->strip()->undoStack()->createRedoAction(this, tr("&Redo band edit"));
+    undo->setShortcuts(QKeySequence::Undo);
+    redo->setShortcuts(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addAction(tr("&Pin the shown recommendation"), QKeySequence(tr("Ctrl+P")), this,
+                    &MainWindow::pinCurrentCard);
+    edit->addAction(tr("&Clear pinned"), this, [this] { compare_->clear(); });
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Reset plot view"), QKeySequence(tr("Ctrl+0")), plot_,
+                    &ParetoPlot::resetView);
+    view->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ACSeL Studio"), this, [this] {
+        QMessageBox::about(
+            this, tr("About ACSeL Studio"),
+            tr("<b>ACSeL Studio %1</b><p>Design-space explorer for deploying LLMs on memory- and "
+               "latency-constrained GPUs (the ACSeL method).</p><p>Licence: GPL-3.0-or-later. "
+               "Plots use QCustomPlot (Emanuel Eichhammer), licensed GPL-3.0; operator tables "
+               "come from AIConfigurator (Apache-2.0).</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::wire()
+{
+    connect(panel_, &SloPanel::requestChanged, this, [this](const Request& r) {
+        plot_->setBudgets(budgetsOf(r)); // light: re-classify and redraw on every move
+        session_->setRequest(r);
+        editor_->repredict();
+    });
+    connect(panel_, &SloPanel::requestSettled, session_,
+            &acsel::studio::ExplorerSession::startSearch);
+    connect(panel_, &SloPanel::filterChanged, session_, &acsel::studio::ExplorerSession::setFilter);
+    connect(panel_, &SloPanel::algorithmChanged, session_,
+            &acsel::studio::ExplorerSession::setAlgorithm);
+    connect(session_, &acsel::studio::ExplorerSession::pointsReady, this,
+            [this](auto points, double) { plot_->setPoints(std::move(points)); });
+    connect(session_, &acsel::studio::ExplorerSession::searchFinished, this,
+            &MainWindow::showOutcome);
+    connect(session_, &acsel::studio::ExplorerSession::searchFailed, this,
+            [this](const QString& m) { card_->showMessage(tr("The search failed: %1").arg(m)); });
+    connect(plot_, &ParetoPlot::pointClicked, this, &MainWindow::selectPoint);
+    connect(plot_, &ParetoPlot::rescored, this,
+            [this](qint64, qint64, double ms) { rescoreMs_ = ms; });
+    connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, &MainWindow::updateStatus);
+    connect(editor_, &BandEditor::configPredicted, this,
+            [this](const Config&, const std::optional<Prediction>& p) {
+                plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
+            });
+    connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
+    connect(compare_, &CompareModel::pinnedChanged, this, [this] {
+        std::vector<MarkedPoint> marks;
+        for (const PinnedConfig& p : compare_->pinned())
+            marks.push_back(markOf(p.prediction));
+        plot_->setPinned(marks);
+    });
 }
 
 bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir)
 {
+    std::shared_ptr<Workspace> ws;
     try {
-        workspace_ = acsel::loadWorkspace(workspaceFile.toStdString(), tablesDir.toStdString());
-    } catch (const acsel::LoadError& e) {
+        ws = std::make_shared<Workspace>(
+            loadWorkspace(workspaceFile.toStdString(), tablesDir.toStdString()));
+    } catch (const LoadError& e) {
         QMessageBox::critical(this, tr("Cannot open workspace"), QString::fromStdString(e.what()));
         return false;
     }
-    showWorkspace();
+    ws_ = ws;
+    workspaceFile_ = workspaceFile;
+    tablesDir_ = tablesDir;
+    session_->setWorkspace(ws_, demo_ ? acsel::studio::makeDemoExplorer(ws_) : ExplorerHooks{});
+    if (session_->hooks().predict)
+        editor_->setPredictor([this](const Config& c) { return *session_->predict(c); });
+    else
+        editor_->setPredictor({});
+    panel_->setWorkspace(*ws_);
+    const auto saved = acsel::studio::loadStudioSettings(QSettings());
+    Request r = saved.request.value_or(Request{});
+    if (!ws_->findStack(r.stack))
+        r.stack = acsel::studio::defaultStack(*ws_);
+    panel_->setRequest(r);
+    session_->setRequest(panel_->request());
+    plot_->setBudgets(budgetsOf(panel_->request()));
+    session_->setFilter(panel_->filter());
+    card_->showMessage(session_->hooks().connected() ? tr("Searching...")
+                                                     : tr("No search engine connected."));
+    updateBanner();
     return true;
 }
 
-void MainWindow::showWorkspace()
+void MainWindow::showOutcome(const SearchOutcome& o)
 {
-    tree_->clear();
-    auto* models = new QTreeWidgetItem(tree_, {tr("Models")});
-    for (const acsel::ModelArch& m : workspace_.models)
-        new QTreeWidgetItem(models,
-                            {QString::fromStdString(m.name),
-                             tr("%1 layers, %2 B parameters")
-                                 .arg(m.layers)
-                                 .arg(static_cast<double>(m.paramCount()) / 1e9, 0, 'f', 2)});
-    auto* stacks = new QTreeWidgetItem(tree_, {tr("Stacks")});
-    for (const acsel::Stack& s : workspace_.stacks) {
-        QStringList formats;
-        for (acsel::Format f : s.formats)
-            formats << QString::fromUtf8(acsel::toString(f).data(),
-                                         static_cast<qsizetype>(acsel::toString(f).size()));
-        new QTreeWidgetItem(stacks,
-                            {QString::fromStdString(s.id), formats.join(QStringLiteral(", "))});
+    if (!o.best) {
+        card_->showMessage(tr("No configuration meets this request: loosen a budget."));
+        plot_->setRecommended(std::nullopt);
+        return;
     }
-    tree_->expandAll();
-    tree_->resizeColumnToContents(0);
-    QStringList notes;
-    for (const std::string& n : workspace_.notes)
-        notes << QString::fromStdString(n);
-    banner_->setText(notes.join(QStringLiteral("\n")));
-    banner_->setVisible(!notes.isEmpty());
-    statusBar()->showMessage(tr("%1 models, %2 stacks loaded from %3")
-                                 .arg(workspace_.models.size())
-                                 .arg(workspace_.stacks.size())
-                                 .arg(QString::fromStdString(workspace_.file)));
+    CardContent c{tr("Recommended by %1%2")
+                      .arg(QString::fromLatin1(toDisplayString(o.stats.algorithm)),
+                           demo_ ? tr(" (demo: brute-force minimum)") : QString()),
+                  *o.best,
+                  modelName(o.best->model),
+                  o.bestPrediction,
+                  o.bestUniform,
+                  o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
+                  o.stats};
+    card_->setContent(c);
+    plot_->setRecommended(markOf(o.bestPrediction));
+    const Stack* s = ws_ ? &ws_->stacks[static_cast<std::size_t>(
+                               ws_->findStack(session_->request().stack).value_or(0))]
+                         : nullptr;
+    editor_->setConfig(*o.best, c.modelName, s ? s->formats : std::vector<Format>{});
+}
+
+void MainWindow::selectPoint(std::uint32_t configId)
+{
+    const PointSet* set = plot_->pointSet();
+    if (!set || configId >= set->configs.size() || !ws_)
+        return;
+    const Config& c = set->configs[configId];
+    const auto s = ws_->findStack(session_->request().stack);
+    editor_->setConfig(c, modelName(c.model),
+                       s ? ws_->stacks[static_cast<std::size_t>(*s)].formats
+                         : std::vector<Format>{});
+}
+
+void MainWindow::pinCurrentCard()
+{
+    // Pins what the band editor shows (the recommendation, a clicked point or an edit).
+    if (!editor_->prediction())
+        return;
+    const Config& c = editor_->config();
+    compare_->pin(
+        {card_->content() && card_->content()->config == c ? tr("Recommended") : tr("Edited"),
+         modelName(c.model), c, *editor_->prediction()});
+}
+
+QString MainWindow::modelName(int model) const
+{
+    return ws_ && model >= 0 && static_cast<std::size_t>(model) < ws_->models.size()
+               ? QString::fromStdString(ws_->models[static_cast<std::size_t>(model)].name)
+               : QString();
+}
+
+void MainWindow::updateBanner()
+{
+    const QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks());
+    banner_->setText(lines.join(QLatin1Char('\n')));
+    banner_->setVisible(!lines.isEmpty());
+    QPalette pal = banner_->palette();
+    pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+    pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+    banner_->setPalette(pal);
+}
+
+void MainWindow::updateStatus()
+{
+    const ScoredView& v = plot_->scored();
+    counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 "
+                        "ms, replot %5 ms")
+                         .arg(v.x.size())
+                         .arg(v.feasibleCount)
+                         .arg(v.frontier.size())
+                         .arg(rescoreMs_, 0, 'f', 1)
+                         .arg(plot_->customPlot()->replotTime(), 0, 'f', 1));
+}
+
+bool MainWindow::isBusy() const
+{
+    return session_->isScoring() || session_->searchRunner()->isRunning();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    acsel::studio::saveStudioSettings(settings, {workspaceFile_, tablesDir_, panel_->request()});
+    QMainWindow::closeEvent(e);
 }

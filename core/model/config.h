@@ -38,6 +38,8 @@ struct Request {
     double tpotBudgetMs = 50.0;
     double memBudgetGiB = 80.0;
     ServingMode mode = ServingMode::Static;
+
+    bool operator==(const Request&) const = default;
 };
 
 } // namespace acsel

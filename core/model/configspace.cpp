@@ -41,13 +41,14 @@ std::vector<Algorithm> ConfigSpace::fittingAlgorithms(const BandRecipe& r)
     return out;
 }
 
-bool ConfigSpace::hasFittingAlgorithm(const BandRecipe& r)
+bool ConfigSpace::hasFittingAlgorithm(const BandRecipe& r) { return fittingMask(r) != 0; }
+
+std::uint8_t ConfigSpace::fittingMask(const BandRecipe& r)
 {
-    for (Algorithm a : kAllAlgorithms)
-        if (std::all_of(r.begin(), r.end(),
-                        [a](const Band& b) { return algorithmFits(a, b.format); }))
-            return true;
-    return false;
+    std::uint8_t mask = 0xF;
+    for (const Band& b : r)
+        mask &= algorithmMask(b.format);
+    return mask;
 }
 
 namespace

@@ -8,6 +8,7 @@
 #include "core/model/config.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 #include <vector>
 
@@ -46,9 +47,11 @@ public:
     // Algorithms that fit every band of the recipe.
     static std::vector<Algorithm> fittingAlgorithms(const BandRecipe& r);
     static bool hasFittingAlgorithm(const BandRecipe& r);
+    // Bit i set when Algorithm i fits every band (see algorithmMask).
+    static std::uint8_t fittingMask(const BandRecipe& r);
 
     // Calls f(const BandRecipe&) for every legal recipe: uniform first, then 2-band, 3-band;
-    // within a band count in lexicographic order of (cuts, choices). No allocation. If f returns
+    // within a band count in lexicographic order of (choices, cuts). No allocation. If f returns
     // bool, false stops the enumeration (and forEachRecipe returns false).
     template <class F> bool forEachRecipe(F&& f) const;
 
@@ -62,43 +65,58 @@ template <class F> bool ConfigSpace::forEachRecipe(F&& f) const
 {
     const int L = numLayers_;
     const auto n = static_cast<int>(choices_.size());
-    BandRecipe r;
-    // Returns false when f asked to stop.
-    auto visit = [&](int bandCount, const int* cuts, const int* pick) -> bool {
-        r = BandRecipe{};
-        int begin = 0;
-        for (int b = 0; b < bandCount; ++b) {
-            const int end = b + 1 < bandCount ? cuts[b] : L;
-            const FormatScope& c = choices_[static_cast<std::size_t>(pick[b])];
-            r.push({begin, end, c.format, c.scope});
-            begin = end;
-        }
-        if (!hasFittingAlgorithm(r))
-            return true;
+    auto call = [&](const BandRecipe& r) -> bool {
         if constexpr (std::is_same_v<std::invoke_result_t<F&, const BandRecipe&>, bool>)
-            return f(static_cast<const BandRecipe&>(r));
-        f(static_cast<const BandRecipe&>(r));
+            return f(r);
+        f(r);
         return true;
     };
-    int pick[3] = {0, 0, 0};
-    int cuts[2] = {0, 0};
-    for (pick[0] = 0; pick[0] < n; ++pick[0])
-        if (!visit(1, cuts, pick))
+    // Choices outside, cuts inside: legality depends only on the choices, so it is checked
+    // once per choice sequence, and the inner loops only move band boundaries.
+    BandRecipe r;
+    auto start = [&](std::initializer_list<int> picks) {
+        r = BandRecipe{};
+        for (int p : picks) {
+            const FormatScope& c = choices_[static_cast<std::size_t>(p)];
+            r.push({0, 0, c.format, c.scope});
+        }
+        return hasFittingAlgorithm(r);
+    };
+    for (int a = 0; a < n; ++a) {
+        if (!start({a}))
+            continue;
+        r[0].end = L;
+        if (!call(r))
             return false;
+    }
     if (options_.maxBands >= 2)
-        for (cuts[0] = 1; cuts[0] < L; ++cuts[0])
-            for (pick[0] = 0; pick[0] < n; ++pick[0])
-                for (pick[1] = 0; pick[1] < n; ++pick[1])
-                    if (pick[1] != pick[0] && !visit(2, cuts, pick))
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b) {
+                if (b == a || !start({a, b}))
+                    continue;
+                r[1].end = L;
+                for (int c0 = 1; c0 < L; ++c0) {
+                    r[0].end = r[1].begin = c0;
+                    if (!call(r))
                         return false;
+                }
+            }
     if (options_.maxBands >= 3)
-        for (cuts[0] = 1; cuts[0] < L; ++cuts[0])
-            for (cuts[1] = cuts[0] + 1; cuts[1] < L; ++cuts[1])
-                for (pick[0] = 0; pick[0] < n; ++pick[0])
-                    for (pick[1] = 0; pick[1] < n; ++pick[1])
-                        for (pick[2] = 0; pick[2] < n; ++pick[2])
-                            if (pick[1] != pick[0] && pick[2] != pick[1] && !visit(3, cuts, pick))
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b)
+                for (int c = 0; c < n; ++c) {
+                    if (b == a || c == b || !start({a, b, c}))
+                        continue;
+                    r[2].end = L;
+                    for (int c0 = 1; c0 < L; ++c0) {
+                        r[0].end = r[1].begin = c0;
+                        for (int c1 = c0 + 1; c1 < L; ++c1) {
+                            r[1].end = r[2].begin = c1;
+                            if (!call(r))
                                 return false;
+                        }
+                    }
+                }
     return true;
 }
 

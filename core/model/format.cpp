@@ -92,25 +92,6 @@ std::optional<Algorithm> parseAlgorithm(std::string_view name)
     return std::nullopt;
 }
 
-bool algorithmFits(Algorithm a, Format f)
-{
-    switch (f) {
-    case Format::Bf16:
-        return true;
-    case Format::Int8:
-        return a == Algorithm::SmoothQuant;
-    case Format::Int4Wo:
-        return a == Algorithm::Awq || a == Algorithm::Gptq;
-    case Format::Int8Wo:
-        return a == Algorithm::Max || a == Algorithm::Gptq;
-    case Format::Fp8:
-    case Format::Fp8Block:
-    case Format::Nvfp4:
-        return a == Algorithm::Max;
-    }
-    return false;
-}
-
 std::string_view toString(KvFormat k)
 {
     return k == KvFormat::Fp8 ? "fp8" : "bf16";

@@ -71,7 +71,26 @@ std::optional<Algorithm> parseAlgorithm(std::string_view name);
 // Whether one global calibration algorithm can serve a band of this format (EXPORT.md 3):
 // bf16 bands fit every algorithm; int8 (W8A8) needs SmoothQuant; int4_wo needs AWQ or GPTQ;
 // int8_wo takes max or GPTQ; fp8, fp8_block and nvfp4 take max only.
-bool algorithmFits(Algorithm a, Format f);
+// The same as a bit mask over algorithms (bit i = Algorithm i), for allocation-free checks
+// of whole recipes: a recipe's fitting algorithms are the AND of its bands' masks.
+constexpr std::uint8_t algorithmMask(Format f)
+{
+    constexpr std::uint8_t max = 1u << 0, sq = 1u << 1, awq = 1u << 2, gptq = 1u << 3;
+    switch (f) {
+    case Format::Bf16: return max | sq | awq | gptq;
+    case Format::Int8: return sq;
+    case Format::Int4Wo: return awq | gptq;
+    case Format::Int8Wo: return max | gptq;
+    case Format::Fp8:
+    case Format::Fp8Block:
+    case Format::Nvfp4: return max;
+    }
+    return 0;
+}
+constexpr bool algorithmFits(Algorithm a, Format f)
+{
+    return (algorithmMask(f) >> static_cast<unsigned>(a)) & 1u;
+}
 
 enum class KvFormat : std::uint8_t { Bf16, Fp8 };
 std::string_view toString(KvFormat k);

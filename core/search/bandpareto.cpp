@@ -17,8 +17,8 @@ SearchResult BandPareto::run(const Engine& e, const Request& q, const SearchOpti
     SearchResult result;
     result.algorithm = name();
     const FracMixTable table(e, q, o);
-    const double ttftLimit = (1 + o.eta) * q.ttftBudgetMs;
-    const double tpotLimit = (1 + o.eta) * q.tpotBudgetMs;
+    const LatencyScreen screen(table.calibration(), (1 + o.eta) * q.ttftBudgetMs,
+                               (1 + o.eta) * q.tpotBudgetMs);
 
     std::vector<ScoredCandidate> survivors;
     const auto contexts = static_cast<int>(table.contexts().size());
@@ -32,10 +32,11 @@ SearchResult BandPareto::run(const Engine& e, const Request& q, const SearchOpti
             if ((++seen & 4095) == 0 && stop.load(std::memory_order_relaxed))
                 return false;
             const SoftScore s = table.soft(c, r);
-            if (s.memoryBytes > table.memoryBudget() || s.ttft > ttftLimit || s.tpot > tpotLimit)
+            if (s.memoryBytes > table.memoryBudget() || !screen.passes(s))
                 return true;
             const auto [algo, rmqd] = table.bestQuality(c, r);
-            survivors.push_back({r, rmqd, table.normalisedLatency(s.ttft, s.tpot), c, algo});
+            const LatencyMs cal = table.calibrated(s);
+            survivors.push_back({r, rmqd, table.normalisedLatency(cal.ttft, cal.tpot), c, algo});
             return true;
         });
         if (!complete) {

@@ -4,6 +4,7 @@
 
 #include "core/model/config.h"
 #include "core/model/workspace.h"
+#include "core/quality/ridgesurrogate.h"
 
 #include <array>
 #include <cmath>
@@ -41,32 +42,6 @@ inline constexpr int choiceSlot(Format f, Scope s)
     return static_cast<int>(f) * kScopeCount + static_cast<int>(s);
 }
 
-// The quality surrogate's prediction decomposed for one (model, algorithm, exclusions):
-// value = transform(constant + sum over layers of term(layer, choice)), held as prefix sums so
-// that a recipe costs O(bands). `logTarget`: the surrogate predicts log RMQD.
-struct QualityTerms {
-    double constant = 0;
-    bool logTarget = false;
-    int layers = 0;
-    // prefix[slot][i] = sum of the terms of layers 0..i-1 for that choice; empty slot = unused.
-    std::array<std::vector<double>, kChoiceSlots> prefix;
-
-    double linear(const BandRecipe& r) const
-    {
-        double v = constant;
-        for (const Band& b : r) {
-            const auto& p = prefix[static_cast<std::size_t>(choiceSlot(b.format, b.scope))];
-            v += p[static_cast<std::size_t>(b.end)] - p[static_cast<std::size_t>(b.begin)];
-        }
-        return v;
-    }
-    double predict(const BandRecipe& r) const
-    {
-        const double v = linear(r);
-        return logTarget ? std::exp(v) : v;
-    }
-};
-
 class Engine
 {
 public:
@@ -82,8 +57,10 @@ public:
     virtual bool fracMixIsLowerBound(const Request& q) const = 0;
     virtual Calibration calibration(const std::string& stackId) const = 0;
     virtual double rmqd(const Config& c) const = 0;
-    virtual QualityTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
-                                      KvFormat kv) const = 0;
+    // The quality surrogate decomposed for one (model, algorithm, exclusions): predicted
+    // log RMQD of a recipe = constant + per-band prefix-sum differences, O(bands).
+    virtual SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
+                                        KvFormat kv) const = 0;
     // Empty when the configuration can be exported to the stack's backend; else why not.
     virtual std::string exportProblem(const Config& c, const Stack& s) const = 0;
 };

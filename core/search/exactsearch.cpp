@@ -17,6 +17,7 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     result.algorithm = name();
     const FracMixTable table(e, q, o);
     const bool pruneLatency = e.fracMixIsLowerBound(q) && table.calibration().monotone();
+    const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
 
     std::vector<ScoredCandidate> open;
     const auto contexts = static_cast<int>(table.contexts().size());
@@ -28,7 +29,7 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
             ++result.softEvaluations;
             if (s.memoryBytes > table.memoryBudget())
                 return true;
-            if (pruneLatency && (s.ttft > q.ttftBudgetMs || s.tpot > q.tpotBudgetMs))
+            if (pruneLatency && !screen.passes(s))
                 return true;
             const auto [algo, rmqd] = table.bestQuality(c, r);
             open.push_back({r, rmqd, 0.0, c, algo});

@@ -26,10 +26,11 @@ bool Explorer::build(const Engine& e, const Request& q, const SearchOptions& o,
             if ((++stats.scored & 4095) == 0 && stop.load(std::memory_order_relaxed))
                 return false;
             const SoftScore s = table->soft(c, r);
+            const LatencyMs cal = table->calibrated(s);
             const auto [algo, rmqd] = table->bestQuality(c, r);
             ExplorerPoint p{r,
-                            static_cast<float>(s.ttft),
-                            static_cast<float>(s.tpot),
+                            static_cast<float>(cal.ttft),
+                            static_cast<float>(cal.tpot),
                             static_cast<float>(rmqd),
                             static_cast<float>(s.memoryBytes / kGiB),
                             c,

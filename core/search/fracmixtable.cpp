@@ -3,6 +3,7 @@
 #include "core/model/defaults.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace acsel
@@ -125,17 +126,28 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
         s.rawTpot += share * u.tpot;
         s.memoryBytes += share * u.memory;
     }
-    const LatencyMs cal = calibration_.apply({s.rawTtft, s.rawTpot});
-    s.ttft = cal.ttft;
-    s.tpot = cal.tpot;
     return s;
+}
+
+LatencyScreen::LatencyScreen(const Calibration& c, double ttftLimitMs, double tpotLimitMs)
+    : calibration_(c), monotone_(c.monotone()), ttft_(ttftLimitMs), tpot_(tpotLimitMs)
+{
+    if (monotone_) {
+        rawTtft_ = std::exp((std::log(ttftLimitMs) - c.deltaTtft) / c.gammaTtft);
+        rawTpot_ = std::exp((std::log(tpotLimitMs) - c.deltaTpot) / c.gammaTpot);
+    }
+}
+
+double FracMixTable::qualityLog(int context, Algorithm a, const BandRecipe& r) const
+{
+    const ContextTable& t = tables_[static_cast<std::size_t>(context)];
+    return predictRecipeLog(
+        qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])], r);
 }
 
 double FracMixTable::quality(int context, Algorithm a, const BandRecipe& r) const
 {
-    const ContextTable& t = tables_[static_cast<std::size_t>(context)];
-    return qualityTerms_[static_cast<std::size_t>(t.quality[static_cast<std::size_t>(a)])].predict(
-        r);
+    return std::exp(qualityLog(context, a, r));
 }
 
 std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRecipe& r) const
@@ -143,22 +155,23 @@ std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRe
     bool anyQuantized = false;
     for (const Band& b : r)
         anyQuantized = anyQuantized || b.format != Format::Bf16;
-    if (!anyQuantized)
-        return {Algorithm::Max, quality(context, Algorithm::Max, r)};
-    std::pair<Algorithm, double> best{Algorithm::Max, 0.0};
+    // Nothing quantized: nothing to calibrate, the plain algorithm only.
+    const std::uint8_t mask = anyQuantized ? ConfigSpace::fittingMask(r) : std::uint8_t{1};
+    // Compared in log space; one exp for the winner.
+    Algorithm best = Algorithm::Max;
+    double bestLog = 0;
     bool found = false;
     for (Algorithm a : kAllAlgorithms) {
-        bool fits = true;
-        for (const Band& b : r)
-            fits = fits && algorithmFits(a, b.format);
-        if (!fits)
+        if (!((mask >> static_cast<unsigned>(a)) & 1u))
             continue;
-        const double v = quality(context, a, r);
-        if (!found || v < best.second)
-            best = {a, v};
+        const double v = qualityLog(context, a, r);
+        if (!found || v < bestLog) {
+            best = a;
+            bestLog = v;
+        }
         found = true;
     }
-    return best;
+    return {best, std::exp(bestLog)};
 }
 
 Config FracMixTable::config(int context, const BandRecipe& r, Algorithm a) const

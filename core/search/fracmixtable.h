@@ -24,8 +24,27 @@ struct SearchContext {
 
 struct SoftScore {
     double rawTtft = 0, rawTpot = 0; // FracMix, uncalibrated
-    double ttft = 0, tpot = 0;       // FracMix + calibration
     double memoryBytes = 0;
+};
+
+// Latency limits applied to FracMix scores without calibrating each candidate: with a monotone
+// FMC, calibrated <= limit exactly when raw <= FMC^-1(limit).
+class LatencyScreen
+{
+public:
+    LatencyScreen(const Calibration& c, double ttftLimitMs, double tpotLimitMs);
+    bool passes(const SoftScore& s) const
+    {
+        if (monotone_)
+            return s.rawTtft <= rawTtft_ && s.rawTpot <= rawTpot_;
+        const LatencyMs cal = calibration_.apply({s.rawTtft, s.rawTpot});
+        return cal.ttft <= ttft_ && cal.tpot <= tpot_;
+    }
+
+private:
+    Calibration calibration_;
+    bool monotone_;
+    double ttft_, tpot_, rawTtft_ = 0, rawTpot_ = 0;
 };
 
 class FracMixTable
@@ -44,9 +63,14 @@ public:
     std::int64_t uniformEstimates() const { return uniformEstimates_; }
 
     SoftScore soft(int context, const BandRecipe& r) const;
+    LatencyMs calibrated(const SoftScore& s) const
+    {
+        return calibration_.apply({s.rawTtft, s.rawTpot});
+    }
     // The lowest predicted RMQD over the algorithms that fit the recipe, and that algorithm.
     std::pair<Algorithm, double> bestQuality(int context, const BandRecipe& r) const;
     double quality(int context, Algorithm a, const BandRecipe& r) const;
+    double qualityLog(int context, Algorithm a, const BandRecipe& r) const;
     Config config(int context, const BandRecipe& r, Algorithm a) const;
     double normalisedLatency(double ttft, double tpot) const
     {
@@ -72,7 +96,7 @@ private:
     std::vector<ContextTable> tables_;
     std::vector<ConfigSpace> spaces_; // one per model in use
     std::vector<int> spaceOfContext_;
-    std::vector<QualityTerms> qualityTerms_;
+    std::vector<SurrogateTerms> qualityTerms_;
     std::int64_t uniformEstimates_ = 0;
 };
 

@@ -105,29 +105,31 @@ public:
         }
         return 0;
     }
+    // RMQD = exp(offset + sum of per-layer log terms), computed layer by layer here and by
+    // prefix sums in qualityTerms(), so a test can compare the two.
     double rmqd(const Config& c) const override
     {
         const int L = ws_.models[static_cast<std::size_t>(c.model)].layers;
-        double v = algorithmOffset(c.algorithm) + (c.kv == KvFormat::Fp8 ? 0.002 : 0.0);
+        double v = std::log(algorithmOffset(c.algorithm) + (c.kv == KvFormat::Fp8 ? 0.002 : 0.0));
         for (int l = 0; l < L; ++l) {
             const Band& b = c.recipe.bandOf(l);
             v += layerDamage(l, L, b.format, b.scope);
         }
-        return v;
+        return std::exp(v);
     }
-    QualityTerms qualityTerms(int model, Algorithm a, bool, KvFormat kv) const override
+    SurrogateTerms qualityTerms(int model, Algorithm a, bool, KvFormat kv) const override
     {
         const int L = ws_.models[static_cast<std::size_t>(model)].layers;
-        QualityTerms t;
+        SurrogateTerms t;
         t.layers = L;
-        t.constant = algorithmOffset(a) + (kv == KvFormat::Fp8 ? 0.002 : 0.0);
+        t.constant = std::log(algorithmOffset(a) + (kv == KvFormat::Fp8 ? 0.002 : 0.0));
+        t.prefix.assign(static_cast<std::size_t>(kFormatCount * kScopeCount * (L + 1)), 0.0);
         for (Format f : kAllFormats)
             for (Scope s : kAllScopes) {
-                auto& p = t.prefix[static_cast<std::size_t>(choiceSlot(f, s))];
-                p.assign(static_cast<std::size_t>(L + 1), 0.0);
+                const auto base = static_cast<std::size_t>(choiceSlot(f, s) * (L + 1));
                 for (int l = 0; l < L; ++l)
-                    p[static_cast<std::size_t>(l + 1)] =
-                        p[static_cast<std::size_t>(l)] + layerDamage(l, L, f, s);
+                    t.prefix[base + static_cast<std::size_t>(l + 1)] =
+                        t.prefix[base + static_cast<std::size_t>(l)] + layerDamage(l, L, f, s);
             }
         return t;
     }

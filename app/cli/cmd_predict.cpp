@@ -1,0 +1,133 @@
+// acsel predict: raw (and with --fmc, calibrated) TTFT and TPOT and the memory estimate for
+// every row of a silicon measurements CSV; rows that cannot be predicted are listed with why.
+#include "app/cli/command.h"
+#include "app/cli/workspaceargs.h"
+#include "core/latency/fmcfile.h"
+#include "core/latency/siliconstudy.h"
+
+#include <iomanip>
+#include <optional>
+#include <ostream>
+
+namespace acsel::cli
+{
+namespace
+{
+
+int run(const std::vector<std::string>& argv, CommandIo& io)
+{
+    auto specs = workspaceOptions();
+    specs.push_back({"measurements", "FILE", "rows to predict (AIC silicon CSV format)"});
+    specs.push_back({"fmc", "FILE", "FMC coefficients from acsel calibrate"});
+    specs.push_back({"mode", "MODE",
+                     "serving model: continuous (default: AIC silicon rows are "
+                     "continuous-batching benchmarks) or static"});
+    specs.push_back({"json", "", "print JSON instead of text"});
+    const app::Args args("predict", argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage();
+        return 0;
+    }
+    const std::string measurements = args.require("measurements");
+    std::optional<FmcSet> fmc;
+    if (auto f = args.value("fmc"))
+        fmc = loadFmcFile(*f);
+    const std::string modeName = args.valueOr("mode", "continuous");
+    const auto mode = parseServingMode(modeName);
+    if (!mode)
+        throw app::UsageError("acsel predict: --mode '" + modeName +
+                              "': expected static or continuous");
+    const Workspace ws = loadWorkspaceFromArgs(args);
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
+
+    Json j;
+    j["measurements"] = measurements;
+    j["mode"] = std::string(toString(*mode));
+    j["tables_dir"] = ws.tablesDir;
+    j["assumptions"] = p.assumptions;
+    j["rows"] = Json::array();
+    j["skipped"] = Json::array();
+    std::vector<std::string> uncalibrated;
+    for (const PredictedSiliconRow& r : p.rows) {
+        const Stack& s = ws.stacks[static_cast<std::size_t>(r.stack)];
+        const ModelArch& m = ws.models[static_cast<std::size_t>(r.config.model)];
+        Json row{{"id", r.row.id},
+                 {"line", r.row.line},
+                 {"stack", s.id},
+                 {"table_version", s.version},
+                 {"model", m.name},
+                 {"recipe", r.config.recipe.describe()},
+                 {"kv", toString(r.config.kv)},
+                 {"batch", r.config.batch},
+                 {"isl", r.request.isl},
+                 {"osl", r.request.osl},
+                 {"ttft_raw_ms", r.estimate(LatencyMetric::Ttft)},
+                 {"tpot_raw_ms", r.estimate(LatencyMetric::Tpot)},
+                 {"ttft_static_ms", r.raw.ttftMs},
+                 {"tpot_static_ms", r.raw.tpotMs},
+                 {"ttft_continuous_ms", r.serving.latency.ttftMs},
+                 {"tpot_continuous_ms", r.serving.latency.tpotMs},
+                 {"kv_slots", r.serving.kv.requestsThatFit},
+                 {"running", r.serving.running},
+                 {"queue_wait_ms", r.serving.queueWaitMs},
+                 {"memory_gib", r.memory.total() / kGiB},
+                 {"fits_device", r.memory.fits(r.memory.capacityBytes)},
+                 {"measured_ttft_ms", r.row.ttftMs},
+                 {"measured_tpot_ms", r.row.tpotMs}};
+        if (!r.attentionNote.empty())
+            row["note"] = r.attentionNote;
+        if (fmc) {
+            if (const FmcEntry* e = fmc->find(s.id)) {
+                row["ttft_fmc_ms"] = e->ttft.apply(r.estimate(LatencyMetric::Ttft));
+                row["tpot_fmc_ms"] = e->tpot.apply(r.estimate(LatencyMetric::Tpot));
+                if (e->mode != toString(*mode))
+                    row["fmc_mode_mismatch"] = "FMC fitted on the " + e->mode + " model";
+            } else if (std::find(uncalibrated.begin(), uncalibrated.end(), s.id) ==
+                       uncalibrated.end()) {
+                uncalibrated.push_back(s.id);
+            }
+        }
+        j["rows"].push_back(row);
+    }
+    for (const SkippedSiliconRow& s : p.skipped)
+        j["skipped"].push_back({{"id", s.row.id}, {"line", s.row.line}, {"reason", s.reason}});
+    if (fmc)
+        j["stacks_without_fmc"] = uncalibrated;
+    if (args.flag("json")) {
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    io.out << "raw = " << toString(*mode) << " operator estimate (docs/SERVING.md)"
+           << (fmc ? "; fmc = calibrated" : "") << "; meas = measured (ms)\n";
+    for (const std::string& a : p.assumptions)
+        io.out << "assumed: " << a << "\n";
+    io.out << std::fixed << std::setprecision(1);
+    for (const Json& r : j["rows"]) {
+        io.out << std::left << std::setw(18) << r["stack"].get<std::string>() << std::setw(15)
+               << r["model"].get<std::string>() << std::right << " b" << std::setw(3)
+               << r["batch"].get<int>() << " " << r["isl"].get<int>() << "x" << r["osl"].get<int>()
+               << "  TTFT raw " << r["ttft_raw_ms"].get<double>();
+        if (r.contains("ttft_fmc_ms"))
+            io.out << " fmc " << r["ttft_fmc_ms"].get<double>();
+        io.out << " meas " << r["measured_ttft_ms"].get<double>() << "  TPOT raw "
+               << r["tpot_raw_ms"].get<double>();
+        if (r.contains("tpot_fmc_ms"))
+            io.out << " fmc " << r["tpot_fmc_ms"].get<double>();
+        io.out << " meas " << r["measured_tpot_ms"].get<double>() << "  mem "
+               << r["memory_gib"].get<double>() << " GiB  " << r["id"].get<std::string>() << "\n";
+        if (r.contains("note"))
+            io.out << "    note: " << r["note"].get<std::string>() << "\n";
+    }
+    for (const SkippedSiliconRow& s : p.skipped)
+        io.out << "not predicted: " << s.row.id << " (line " << s.row.line << "): " << s.reason
+               << "\n";
+    for (const std::string& s : uncalibrated)
+        io.out << "no FMC coefficients for " << s << ": raw only\n";
+    return 0;
+}
+
+const RegisterCommand reg("predict", "predict TTFT/TPOT/memory for measured rows (raw and FMC)",
+                          &run);
+
+} // namespace
+} // namespace acsel::cli

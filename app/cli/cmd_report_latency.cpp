@@ -1,0 +1,183 @@
+// acsel report latency: the paper's Table 2 on real end-to-end measurements. Per stack, K
+// profiles are drawn (stratified over log raw TTFT) and the other rows held out; the MdAPE of
+// raw, FMC, FMC-MSE and LR on the held-out rows is averaged over seeds. Both serving models
+// (static batch, continuous batching: docs/SERVING.md) are shown side by side (raw and FMC),
+// then the full table of the chosen --mode.
+#include "app/cli/command.h"
+#include "app/cli/workspaceargs.h"
+#include "core/data/jsonfields.h"
+#include "core/latency/siliconstudy.h"
+
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace acsel::cli
+{
+namespace
+{
+
+Json toJson(const MethodMdape& m)
+{
+    return {{"raw", m.raw}, {"fmc", m.fmc}, {"fmc_mse", m.fmcMse}, {"lr", m.lr}};
+}
+
+std::string cells(const MethodMdape& m)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << m.raw << " | " << m.fmc << " | " << m.fmcMse << " | "
+      << m.lr;
+    return s.str();
+}
+
+std::string pct(double v)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << v;
+    return s.str();
+}
+
+// Static and continuous raw / FMC MdAPE per stack; the stacks are those both studies kept.
+void printSideBySide(const LatencyStudy& st, const LatencyStudy& co, std::ostream& out)
+{
+    out << "Serving models side by side, MdAPE (%) on held-out rows (static = one batch, "
+           "continuous = in-flight batching at the concurrency)\n\n"
+        << "| stack | rows | queued | TTFT raw static | TTFT raw cont. | TTFT FMC static | "
+           "TTFT FMC cont. | TPOT raw static | TPOT raw cont. | TPOT FMC static | TPOT FMC "
+           "cont. |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    MethodMdape ms, mc, ps, pc;
+    int n = 0;
+    for (const StackStudy& c : co.stacks)
+        for (const StackStudy& s : st.stacks) {
+            if (s.stack != c.stack)
+                continue;
+            out << "| " << s.stack << " | " << s.rows << " | " << c.queuedRows << " | "
+                << pct(s.ttft.raw) << " | " << pct(c.ttft.raw) << " | " << pct(s.ttft.fmc) << " | "
+                << pct(c.ttft.fmc) << " | " << pct(s.tpot.raw) << " | " << pct(c.tpot.raw) << " | "
+                << pct(s.tpot.fmc) << " | " << pct(c.tpot.fmc) << " |\n";
+            ms.raw += s.ttft.raw, mc.raw += c.ttft.raw, ms.fmc += s.ttft.fmc, mc.fmc += c.ttft.fmc;
+            ps.raw += s.tpot.raw, pc.raw += c.tpot.raw, ps.fmc += s.tpot.fmc, pc.fmc += c.tpot.fmc;
+            ++n;
+        }
+    if (n > 0)
+        out << "| mean of " << n << " stacks | | | " << pct(ms.raw / n) << " | " << pct(mc.raw / n)
+            << " | " << pct(ms.fmc / n) << " | " << pct(mc.fmc / n) << " | " << pct(ps.raw / n)
+            << " | " << pct(pc.raw / n) << " | " << pct(ps.fmc / n) << " | " << pct(pc.fmc / n)
+            << " |\n";
+    out << "\n";
+}
+
+Json studyJson(const LatencyStudy& st)
+{
+    Json j{{"mode", std::string(toString(st.mode))}, {"stacks", Json::array()}};
+    for (const StackStudy& s : st.stacks)
+        j["stacks"].push_back({{"stack", s.stack},
+                               {"rows", s.rows},
+                               {"queued_rows", s.queuedRows},
+                               {"profile_candidates", s.profileCandidates},
+                               {"ttft_mdape", toJson(s.ttft)},
+                               {"tpot_mdape", toJson(s.tpot)}});
+    j["mean_ttft_mdape"] = toJson(st.meanTtft);
+    j["mean_tpot_mdape"] = toJson(st.meanTpot);
+    j["excluded_stacks"] = Json::array();
+    for (const auto& [stack, reason] : st.excludedStacks)
+        j["excluded_stacks"].push_back({{"stack", stack}, {"reason", reason}});
+    return j;
+}
+
+int run(const std::vector<std::string>& argv, CommandIo& io)
+{
+    auto specs = workspaceOptions();
+    specs.push_back({"measurements", "FILE", "end-to-end measurements (AIC silicon CSV format)"});
+    specs.push_back({"profiles", "K", "profiles per stack used for fitting (default 5)"});
+    specs.push_back({"seeds", "N", "profile draws averaged (default 3)"});
+    specs.push_back({"tau", "Q", "FMC quantile (default 0.5)"});
+    specs.push_back(
+        {"mode", "MODE", "serving model of the full table: continuous (default) or static"});
+    specs.push_back({"json", "", "print JSON instead of a markdown table"});
+    const app::Args args("report latency", argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage();
+        return 0;
+    }
+    const std::string measurements = args.require("measurements");
+    const int k = args.integer("profiles", 5, 1, 1000);
+    const int seeds = args.integer("seeds", 3, 1, 1000);
+    const double tau = args.number("tau", 0.5, 0.01, 0.99);
+    const std::string modeName = args.valueOr("mode", "continuous");
+    const auto mode = parseServingMode(modeName);
+    if (!mode)
+        throw app::UsageError("acsel report latency: --mode '" + modeName +
+                              "': expected static or continuous");
+    const Workspace ws = loadWorkspaceFromArgs(args);
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
+    const LatencyStudy stat = runLatencyStudy(p, ws, k, seeds, tau, ServingMode::Static);
+    const LatencyStudy cont = runLatencyStudy(p, ws, k, seeds, tau, ServingMode::Continuous);
+    const LatencyStudy& st = *mode == ServingMode::Static ? stat : cont;
+
+    std::map<std::string, int> rowsPerStack;
+    for (const PredictedSiliconRow& r : p.rows)
+        ++rowsPerStack[ws.stacks[static_cast<std::size_t>(r.stack)].id];
+    if (args.flag("json")) {
+        Json j = studyJson(st);
+        j["measurements"] = measurements;
+        j["profiles"] = k;
+        j["seeds"] = seeds;
+        j["tau"] = tau;
+        j["static"] = studyJson(stat);
+        j["continuous"] = studyJson(cont);
+        j["rows_per_stack"] = rowsPerStack;
+        j["row_treatment"] = Json::array();
+        for (const PredictedSiliconRow& r : p.rows)
+            if (r.serving.queued())
+                j["row_treatment"].push_back(
+                    {{"id", r.row.id},
+                     {"kv_slots", r.serving.running},
+                     {"concurrency", r.serving.concurrency},
+                     {"static", profileExclusion(r, ServingMode::Static)},
+                     {"continuous", "queued; the model predicts the queueing: profile candidate"}});
+        j["skipped_rows"] = Json::array();
+        for (const SkippedSiliconRow& s : p.skipped)
+            j["skipped_rows"].push_back({{"id", s.row.id}, {"reason", s.reason}});
+        j["assumptions"] = p.assumptions;
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    printSideBySide(stat, cont, io.out);
+    io.out << "Latency surrogate accuracy (" << toString(st.mode)
+           << " model), MdAPE (%) on held-out rows; " << k << " profiles per stack, mean over "
+           << seeds << " seeds, FMC tau " << tau << "\n\n"
+           << "| stack | rows | TTFT raw | TTFT FMC | TTFT FMC-MSE | TTFT LR | TPOT raw | TPOT FMC "
+              "| TPOT FMC-MSE | TPOT LR |\n"
+           << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const StackStudy& s : st.stacks)
+        io.out << "| " << s.stack << " | " << s.rows << " | " << cells(s.ttft) << " | "
+               << cells(s.tpot) << " |\n";
+    io.out << "| mean of " << st.stacks.size() << " stacks | | " << cells(st.meanTtft) << " | "
+           << cells(st.meanTpot) << " |\n\n";
+    io.out << "rows per stack:";
+    for (const auto& [stack, n] : rowsPerStack)
+        io.out << " " << stack << " " << n << ";";
+    io.out << "\n";
+    for (const auto& [stack, reason] : st.excludedStacks)
+        io.out << "excluded stack " << stack << ": " << reason << "\n";
+    for (const PredictedSiliconRow& r : p.rows)
+        if (r.serving.queued())
+            io.out << "queued row " << r.row.id << " (line " << r.row.line << "): concurrency "
+                   << r.serving.concurrency << " > " << r.serving.running
+                   << " KV slots; static: held out of profiles; continuous: profile candidate "
+                      "(queueing predicted)\n";
+    for (const SkippedSiliconRow& s : p.skipped)
+        io.out << "excluded row " << s.row.id << " (line " << s.row.line << "): " << s.reason
+               << "\n";
+    for (const std::string& a : p.assumptions)
+        io.out << "assumed: " << a << "\n";
+    return 0;
+}
+
+const RegisterCommand reg("report latency",
+                          "Table 2: raw / FMC / FMC-MSE / LR latency MdAPE per stack", &run);
+
+} // namespace
+} // namespace acsel::cli

@@ -1,0 +1,55 @@
+#include "studiosettings.h"
+
+#include <QSettings>
+
+namespace acsel::studio
+{
+
+StudioSettings loadStudioSettings(const QSettings& s)
+{
+    StudioSettings v;
+    v.workspaceFile = s.value(QStringLiteral("workspace/file")).toString();
+    v.tablesDir = s.value(QStringLiteral("workspace/tables")).toString();
+    if (!s.contains(QStringLiteral("request/stack")))
+        return v;
+    // A value that does not read back as a number keeps the default: settings are hints.
+    Request r;
+    auto num = [&s](const char* key, double fallback) {
+        bool ok = false;
+        const double d = s.value(QLatin1String(key)).toDouble(&ok);
+        return ok && d > 0 ? d : fallback;
+    };
+    r.stack = s.value(QStringLiteral("request/stack")).toString().toStdString();
+    r.isl = static_cast<int>(num("request/isl", r.isl));
+    r.osl = static_cast<int>(num("request/osl", r.osl));
+    r.concurrency = static_cast<int>(num("request/concurrency", r.concurrency));
+    r.ttftBudgetMs = num("request/ttft_ms", r.ttftBudgetMs);
+    r.tpotBudgetMs = num("request/tpot_ms", r.tpotBudgetMs);
+    r.memBudgetGiB = num("request/memory_gib", r.memBudgetGiB);
+    if (const auto m =
+            parseServingMode(s.value(QStringLiteral("request/mode")).toString().toStdString()))
+        r.mode = *m;
+    v.request = r;
+    return v;
+}
+
+void saveStudioSettings(QSettings& s, const StudioSettings& v)
+{
+    s.setValue(QStringLiteral("workspace/file"), v.workspaceFile);
+    s.setValue(QStringLiteral("workspace/tables"), v.tablesDir);
+    if (!v.request)
+        return;
+    const Request& r = *v.request;
+    s.setValue(QStringLiteral("request/stack"), QString::fromStdString(r.stack));
+    s.setValue(QStringLiteral("request/isl"), r.isl);
+    s.setValue(QStringLiteral("request/osl"), r.osl);
+    s.setValue(QStringLiteral("request/concurrency"), r.concurrency);
+    s.setValue(QStringLiteral("request/ttft_ms"), r.ttftBudgetMs);
+    s.setValue(QStringLiteral("request/tpot_ms"), r.tpotBudgetMs);
+    s.setValue(QStringLiteral("request/memory_gib"), r.memBudgetGiB);
+    const std::string_view mode = toString(r.mode);
+    s.setValue(QStringLiteral("request/mode"),
+               QString::fromUtf8(mode.data(), static_cast<qsizetype>(mode.size())));
+}
+
+} // namespace acsel::studio

@@ -1,0 +1,243 @@
+#include "core/data/configjson.h"
+
+#include <initializer_list>
+
+namespace acsel
+{
+namespace
+{
+
+using Ordered = nlohmann::ordered_json;
+
+constexpr int kMaxTokens = 1 << 24;
+constexpr int kMaxBatch = 1 << 20;
+constexpr int kMaxLayers = 100000;
+constexpr double kMaxNumber = 1e12;
+
+// Unknown keys are refused: a misspelt optional field would otherwise be silently ignored.
+void onlyKeys(const JsonFields& f, const Json& obj, const std::string& ptr,
+              std::initializer_list<const char*> keys)
+{
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        bool known = false;
+        std::string list;
+        for (const char* k : keys) {
+            known = known || it.key() == k;
+            list += (list.empty() ? "" : ", ") + std::string(k);
+        }
+        if (!known)
+            f.fail(ptr + "/" + it.key(),
+                   "unknown field '" + it.key() + "' (expected: " + list + ")");
+    }
+}
+
+template <class T, class Parse>
+T enumField(const JsonFields& f, const Json& parent, const std::string& key, const std::string& ptr,
+            Parse parse, const char* expected)
+{
+    const std::string s = f.string(parent, key, ptr);
+    const auto v = parse(s);
+    if (!v)
+        f.fail(ptr + "/" + key, "unknown value '" + s + "' (expected " + expected + ")");
+    return *v;
+}
+
+Request parseRequest(const JsonFields& f, const Json& j, const std::string& stack)
+{
+    const std::string p = "/request";
+    const Json& r = f.object(j, "request", "");
+    onlyKeys(f, r, p,
+             {"isl", "osl", "concurrency", "ttft_budget_ms", "tpot_budget_ms", "memory_budget_gib",
+              "mode"});
+    Request q;
+    q.stack = stack;
+    q.isl = f.integer(r, "isl", p, 1, kMaxTokens);
+    q.osl = f.integer(r, "osl", p, 1, kMaxTokens);
+    q.concurrency = f.integer(r, "concurrency", p, 1, kMaxBatch);
+    q.ttftBudgetMs = f.number(r, "ttft_budget_ms", p, 1e-9, kMaxNumber);
+    q.tpotBudgetMs = f.number(r, "tpot_budget_ms", p, 1e-9, kMaxNumber);
+    q.memBudgetGiB = f.number(r, "memory_budget_gib", p, 1e-9, kMaxNumber);
+    q.mode = enumField<ServingMode>(f, r, "mode", p, parseServingMode, "static or continuous");
+    return q;
+}
+
+BandRecipe parseBands(const JsonFields& f, const Json& c)
+{
+    const std::string p = "/config/bands";
+    const Json& bands = f.array(c, "bands", "/config");
+    if (bands.empty() || bands.size() > static_cast<std::size_t>(BandRecipe::kMaxBands))
+        f.fail(p, "expected 1 to 3 bands, found " + std::to_string(bands.size()));
+    BandRecipe r;
+    for (std::size_t i = 0; i < bands.size(); ++i) {
+        const std::string bp = p + "/" + std::to_string(i);
+        const Json& b = bands[i];
+        if (!b.is_object())
+            f.fail(bp, "expected an object {first_layer, last_layer, format, scope}");
+        onlyKeys(f, b, bp, {"first_layer", "last_layer", "format", "scope"});
+        const int first = f.integer(b, "first_layer", bp, 0, kMaxLayers);
+        const int last = f.integer(b, "last_layer", bp, first, kMaxLayers);
+        const Format format = enumField<Format>(f, b, "format", bp, parseFormat,
+                                                "nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block "
+                                                "or bf16");
+        const Scope scope = enumField<Scope>(f, b, "scope", bp, parseScope, "full, mlp or attn");
+        r.push({first, last + 1, format, scope});
+    }
+    if (const std::string why = r.validate(r.numLayers()); !why.empty())
+        f.fail(p, why);
+    return r;
+}
+
+Config parseConfig(const JsonFields& f, const Json& j, int concurrency)
+{
+    const std::string p = "/config";
+    const Json& c = f.object(j, "config", "");
+    onlyKeys(f, c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache"});
+    Config out;
+    out.batch = f.integer(c, "batch", p, 1, kMaxBatch);
+    if (out.batch < concurrency)
+        f.fail(p + "/batch",
+               "batch " + std::to_string(out.batch) + " is below the request's concurrency " +
+                   std::to_string(concurrency) + " (a batch must hold every request)");
+    out.recipe = parseBands(f, c);
+    out.algorithm =
+        enumField<Algorithm>(f, c, "algorithm", p, parseAlgorithm, "max, smoothquant, awq or gptq");
+    out.lmHeadQuantized = f.boolean(c, "lm_head_quantized", p);
+    out.kv = enumField<KvFormat>(f, c, "kv_cache", p, parseKvFormat, "bf16 or fp8");
+    return out;
+}
+
+Predictions parsePredictions(const JsonFields& f, const Json& j)
+{
+    const std::string p = "/predictions";
+    const Json& o = f.object(j, "predictions", "");
+    onlyKeys(f, o, p, {"ttft_ms", "tpot_ms", "memory_gib", "rmqd", "note"});
+    Predictions out;
+    out.ttftMs = f.number(o, "ttft_ms", p, 0, kMaxNumber);
+    out.tpotMs = f.number(o, "tpot_ms", p, 0, kMaxNumber);
+    out.memoryGiB = f.number(o, "memory_gib", p, 0, kMaxNumber);
+    out.rmqd = f.number(o, "rmqd", p, 0, kMaxNumber);
+    out.note = f.stringOr(o, "note", p, "");
+    return out;
+}
+
+std::string nonEmpty(const JsonFields& f, const Json& parent, const std::string& key,
+                     const std::string& ptr)
+{
+    std::string s = f.string(parent, key, ptr);
+    if (s.empty())
+        f.fail(ptr + "/" + key, "expected a non-empty string");
+    return s;
+}
+
+} // namespace
+
+ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Request& q,
+                                  std::optional<Predictions> predictions)
+{
+    ConfigDocument d;
+    const ModelArch& m = ws.models.at(static_cast<std::size_t>(c.model));
+    d.modelName = m.name;
+    d.modelHfId = m.hfId;
+    d.request = q;
+    d.config = c;
+    d.predictions = std::move(predictions);
+    return d;
+}
+
+ConfigDocument parseConfigJson(const Json& j, const std::string& file)
+{
+    const JsonFields f(file);
+    if (!j.is_object())
+        f.fail("", "expected a configuration object (what acsel search --json prints)");
+    onlyKeys(f, j, "",
+             {"schema_version", "tool", "model", "stack", "request", "config", "predictions"});
+    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
+    if (version != kConfigJsonSchemaVersion)
+        f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
+                                      "; this acsel reads " +
+                                      std::to_string(kConfigJsonSchemaVersion));
+    ConfigDocument d;
+    if (j.contains("tool")) {
+        const Json& t = f.object(j, "tool", "");
+        onlyKeys(f, t, "/tool", {"name", "version"});
+        d.toolName = nonEmpty(f, t, "name", "/tool");
+        d.toolVersion = nonEmpty(f, t, "version", "/tool");
+    }
+    const Json& m = f.object(j, "model", "");
+    onlyKeys(f, m, "/model", {"name", "hf_id"});
+    d.modelName = nonEmpty(f, m, "name", "/model");
+    d.modelHfId = nonEmpty(f, m, "hf_id", "/model");
+    d.request = parseRequest(f, j, nonEmpty(f, j, "stack", ""));
+    d.config = parseConfig(f, j, d.request.concurrency);
+    if (j.contains("predictions"))
+        d.predictions = parsePredictions(f, j);
+    return d;
+}
+
+ConfigDocument loadConfigJson(const std::string& path)
+{
+    return parseConfigJson(parseJsonFile(path), path);
+}
+
+void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& file)
+{
+    const JsonFields f(file);
+    auto idx = ws.findModel(doc.modelName);
+    if (idx && ws.models[static_cast<std::size_t>(*idx)].hfId != doc.modelHfId)
+        f.fail("/model/hf_id", "model '" + doc.modelName + "' is " +
+                                   ws.models[static_cast<std::size_t>(*idx)].hfId +
+                                   " in the workspace, but the file says " + doc.modelHfId);
+    if (!idx)
+        idx = ws.findModel(doc.modelHfId);
+    if (!idx) {
+        std::string list;
+        for (const ModelArch& a : ws.models)
+            list += (list.empty() ? "" : ", ") + a.name;
+        f.fail("/model", "model '" + doc.modelName + "' (" + doc.modelHfId +
+                             ") is not in the workspace (it has: " + list + ")");
+    }
+    const ModelArch& arch = ws.models[static_cast<std::size_t>(*idx)];
+    if (const std::string why = doc.config.recipe.validate(arch.layers); !why.empty())
+        f.fail("/config/bands", why + " (" + arch.name + ")");
+    doc.config.model = *idx;
+}
+
+std::string writeConfigJson(const ConfigDocument& d)
+{
+    Ordered j;
+    j["schema_version"] = kConfigJsonSchemaVersion;
+    j["tool"] = {{"name", d.toolName}, {"version", d.toolVersion}};
+    j["model"] = {{"name", d.modelName}, {"hf_id", d.modelHfId}};
+    j["stack"] = d.request.stack;
+    const Request& q = d.request;
+    j["request"] = {{"isl", q.isl},
+                    {"osl", q.osl},
+                    {"concurrency", q.concurrency},
+                    {"ttft_budget_ms", q.ttftBudgetMs},
+                    {"tpot_budget_ms", q.tpotBudgetMs},
+                    {"memory_budget_gib", q.memBudgetGiB},
+                    {"mode", toString(q.mode)}};
+    Ordered bands = Ordered::array();
+    for (const Band& b : d.config.recipe)
+        bands.push_back({{"first_layer", b.begin},
+                         {"last_layer", b.end - 1},
+                         {"format", toString(b.format)},
+                         {"scope", toString(b.scope)}});
+    j["config"] = {{"batch", d.config.batch},
+                   {"bands", bands},
+                   {"algorithm", toString(d.config.algorithm)},
+                   {"lm_head_quantized", d.config.lmHeadQuantized},
+                   {"kv_cache", toString(d.config.kv)}};
+    if (d.predictions) {
+        const Predictions& p = *d.predictions;
+        j["predictions"] = {{"ttft_ms", p.ttftMs},
+                            {"tpot_ms", p.tpotMs},
+                            {"memory_gib", p.memoryGiB},
+                            {"rmqd", p.rmqd}};
+        if (!p.note.empty())
+            j["predictions"]["note"] = p.note;
+    }
+    return j.dump(2) + "\n";
+}
+
+} // namespace acsel

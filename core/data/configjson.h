@@ -1,0 +1,55 @@
+// The configuration JSON (schema_version 1): one chosen configuration with the model, the
+// request it was chosen for and, optionally, its predictions. `acsel search --json` prints it
+// and `acsel export --config` reads it; docs/EXPORT.md documents the schema.
+#pragma once
+
+#include "core/data/jsonfields.h"
+#include "core/model/config.h"
+#include "core/model/workspace.h"
+
+#include <optional>
+#include <string>
+
+namespace acsel
+{
+
+inline constexpr int kConfigJsonSchemaVersion = 1;
+
+struct Predictions {
+    double ttftMs = 0;
+    double tpotMs = 0;
+    double memoryGiB = 0;
+    double rmqd = 0;
+    std::string note; // e.g. "RMQD from synthetic quality data"; empty when nothing to say
+    bool operator==(const Predictions&) const = default;
+};
+
+struct ConfigDocument {
+    std::string modelName; // workspace short name, "Qwen3-8B"
+    std::string modelHfId; // "Qwen/Qwen3-8B"
+    Request request;       // request.stack is the document's "stack"
+    Config config;         // config.model is meaningful once resolveModel() ran
+    std::optional<Predictions> predictions;
+    std::string toolName = "acsel-studio";
+    std::string toolVersion = ACSEL_VERSION;
+    bool operator==(const ConfigDocument&) const = default;
+};
+
+// Fills the model fields from the workspace's model config.model.
+ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Request& q,
+                                  std::optional<Predictions> predictions = std::nullopt);
+
+// Strict parse: every field checked, unknown keys refused; errors are LoadErrors with the
+// JSON pointer of the field. The bands must be contiguous from layer 0 (BandRecipe rules).
+ConfigDocument parseConfigJson(const Json& j, const std::string& file);
+ConfigDocument loadConfigJson(const std::string& path);
+
+// Resolves the document's model in the workspace (by name, else by hf_id) into config.model
+// and checks that the bands cover exactly its layers. Throws LoadError naming /model or
+// /config/bands.
+void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& file);
+
+// Pretty-printed JSON (two-space indent, fields in schema order, trailing newline).
+std::string writeConfigJson(const ConfigDocument& doc);
+
+} // namespace acsel

@@ -1,0 +1,288 @@
+#include "core/data/qualityset.h"
+
+#include "core/data/csvreader.h"
+#include "core/data/loaderror.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace acsel
+{
+namespace
+{
+
+bool parseInt(std::string_view s, int& out)
+{
+    const char* end = s.data() + s.size();
+    const auto [p, ec] = std::from_chars(s.data(), end, out);
+    return ec == std::errc() && p == end;
+}
+
+std::string modelNames(const std::vector<ModelArch>& models)
+{
+    std::string out;
+    for (const ModelArch& m : models)
+        out += (out.empty() ? "" : ", ") + m.name;
+    return out;
+}
+
+// The raw text of one row, in either file form; `where(field)` names the field for errors.
+struct RawRow {
+    std::string model, algorithm, lmHead, kv, bands, rmqd, split;
+};
+
+template <class Where>
+QualityRow checkRow(const RawRow& raw, const std::string& file,
+                    const std::vector<ModelArch>& models, Where where)
+{
+    QualityRow row;
+    int found = -1;
+    for (std::size_t i = 0; i < models.size(); ++i)
+        if (models[i].name == raw.model || models[i].hfId == raw.model)
+            found = static_cast<int>(i);
+    if (found < 0)
+        throw LoadError(file, where("model"),
+                        "unknown model '" + raw.model + "' (the workspace has " +
+                            modelNames(models) + ")");
+    row.model = found;
+    const ModelArch& m = models[static_cast<std::size_t>(found)];
+    const auto algo = parseAlgorithm(raw.algorithm);
+    if (!algo)
+        throw LoadError(file, where("algorithm"),
+                        "unknown algorithm '" + raw.algorithm +
+                            "' (expected max, smoothquant, awq or gptq)");
+    row.algorithm = *algo;
+    if (raw.lmHead == "true" || raw.lmHead == "1")
+        row.lmHeadQuantized = true;
+    else if (raw.lmHead != "false" && raw.lmHead != "0")
+        throw LoadError(file, where("lm_head_quantized"),
+                        "expected true/false or 1/0, found '" + raw.lmHead + "'");
+    const auto kv = parseKvFormat(raw.kv);
+    if (!kv)
+        throw LoadError(file, where("kv"),
+                        "unknown KV format '" + raw.kv + "' (expected bf16 or fp8)");
+    row.kv = *kv;
+    const std::string bandError = bandsFromText(raw.bands, m.layers, row.recipe);
+    if (!bandError.empty())
+        throw LoadError(file, where("bands"),
+                        bandError + " (model " + m.name + " has " + std::to_string(m.layers) +
+                            " layers)");
+    for (const Band& b : row.recipe)
+        if (!algorithmFits(row.algorithm, b.format))
+            throw LoadError(file, where("algorithm"),
+                            "algorithm " + raw.algorithm + " cannot calibrate a " +
+                                std::string(toString(b.format)) + " band");
+    if (row.lmHeadQuantized && row.recipe[row.recipe.size() - 1].format == Format::Bf16)
+        throw LoadError(
+            file, where("lm_head_quantized"),
+            "lm_head runs at the last band's format, which is bf16: it cannot be quantized");
+    char* end = nullptr;
+    row.rmqd = std::strtod(raw.rmqd.c_str(), &end);
+    if (raw.rmqd.empty() || end != raw.rmqd.c_str() + raw.rmqd.size() || !std::isfinite(row.rmqd) ||
+        row.rmqd <= 0.0)
+        throw LoadError(file, where("rmqd"),
+                        "expected a finite RMQD > 0 (nats), found '" + raw.rmqd + "'");
+    if (raw.split == "train")
+        row.split = Split::Train;
+    else if (raw.split == "heldout")
+        row.split = Split::Heldout;
+    else
+        throw LoadError(file, where("split"),
+                        "expected train or heldout, found '" + raw.split + "'");
+    return row;
+}
+
+} // namespace
+
+std::string_view toString(Split s)
+{
+    return s == Split::Train ? "train" : "heldout";
+}
+
+std::string bandsToText(const BandRecipe& r)
+{
+    std::string out;
+    for (const Band& b : r) {
+        if (!out.empty())
+            out += ";";
+        out += std::to_string(b.begin) + "-" + std::to_string(b.end - 1) + ":" +
+               std::string(toString(b.format));
+        if (b.format != Format::Bf16)
+            out += "/" + std::string(toString(b.scope));
+    }
+    return out;
+}
+
+std::string bandsFromText(const std::string& text, int numLayers, BandRecipe& out)
+{
+    out = BandRecipe{};
+    std::stringstream ss(text);
+    std::string item;
+    int index = 0;
+    while (std::getline(ss, item, ';')) {
+        ++index;
+        const std::string which = "band " + std::to_string(index) + " '" + item + "'";
+        const auto colon = item.find(':');
+        const auto dash = item.find('-');
+        if (colon == std::string::npos || dash == std::string::npos || dash > colon)
+            return which + ": expected first-last:format/scope, e.g. 0-9:fp8/full";
+        int first = 0, last = 0;
+        if (!parseInt(std::string_view(item).substr(0, dash), first) ||
+            !parseInt(std::string_view(item).substr(dash + 1, colon - dash - 1), last))
+            return which + ": layer numbers must be integers";
+        std::string fmt = item.substr(colon + 1), scope = "full";
+        if (const auto slash = fmt.find('/'); slash != std::string::npos) {
+            scope = fmt.substr(slash + 1);
+            fmt.resize(slash);
+        }
+        const auto f = parseFormat(fmt);
+        if (!f)
+            return which + ": unknown format '" + fmt +
+                   "' (expected nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16)";
+        const auto s = parseScope(scope);
+        if (!s)
+            return which + ": unknown scope '" + scope + "' (expected full, mlp or attn)";
+        if (out.size() == BandRecipe::kMaxBands)
+            return "more than 3 bands";
+        out.push({first, last + 1, *f, *s});
+    }
+    if (out.size() == 0)
+        return "no bands: expected e.g. 0-9:fp8/full;10-35:bf16";
+    return out.validate(numLayers);
+}
+
+QualitySet parseQualitySetJson(const Json& j, const std::string& file,
+                               const std::vector<ModelArch>& models)
+{
+    const JsonFields f(file);
+    const int version = f.integer(j, "schema_version", "", 1, 1000);
+    if (version != kQualitySetSchemaVersion)
+        f.fail("/schema_version", "expected schema_version " +
+                                      std::to_string(kQualitySetSchemaVersion) + ", found " +
+                                      std::to_string(version));
+    if (f.string(j, "kind", "") != "acsel-quality-set")
+        f.fail("/kind", "expected \"acsel-quality-set\"");
+    QualitySet set;
+    set.file = file;
+    set.synthetic = f.boolean(j, "synthetic", "");
+    set.provenance = f.string(j, "provenance", "");
+    if (j.contains("generator"))
+        set.generator = f.object(j, "generator", "");
+    const Json& rows = f.array(j, "rows", "");
+    if (rows.empty())
+        f.fail("/rows", "expected at least one measurement row");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::string ptr = "/rows/" + std::to_string(i);
+        const Json& r = rows[i];
+        RawRow raw;
+        raw.model = f.string(r, "model", ptr);
+        raw.algorithm = f.string(r, "algorithm", ptr);
+        raw.lmHead = f.boolean(r, "lm_head_quantized", ptr) ? "true" : "false";
+        raw.kv = f.string(r, "kv", ptr);
+        raw.bands = f.string(r, "bands", ptr);
+        const double v = f.number(r, "rmqd", ptr, -1e300, 1e300);
+        std::ostringstream num;
+        num.precision(17);
+        num << v;
+        raw.rmqd = num.str();
+        raw.split = f.string(r, "split", ptr);
+        set.rows.push_back(checkRow(raw, file, models,
+                                    [&](const std::string& field) { return ptr + "/" + field; }));
+    }
+    return set;
+}
+
+QualitySet parseQualitySetCsv(const std::string& text, const std::string& file,
+                              const std::vector<ModelArch>& models)
+{
+    CsvReader csv = CsvReader::fromString(text, file);
+    const int cModel = csv.requireColumn("model"), cAlgo = csv.requireColumn("algorithm"),
+              cLm = csv.requireColumn("lm_head_quantized"), cKv = csv.requireColumn("kv"),
+              cBands = csv.requireColumn("bands"), cRmqd = csv.requireColumn("rmqd"),
+              cSplit = csv.requireColumn("split");
+    QualitySet set;
+    set.file = file;
+    set.provenance = "imported from CSV " + file;
+    while (csv.next()) {
+        const RawRow raw{std::string(csv.field(cModel)), std::string(csv.field(cAlgo)),
+                         std::string(csv.field(cLm)),    std::string(csv.field(cKv)),
+                         std::string(csv.field(cBands)), std::string(csv.field(cRmqd)),
+                         std::string(csv.field(cSplit))};
+        const std::map<std::string, int> cols{
+            {"model", cModel}, {"algorithm", cAlgo}, {"lm_head_quantized", cLm}, {"kv", cKv},
+            {"bands", cBands}, {"rmqd", cRmqd},      {"split", cSplit}};
+        set.rows.push_back(checkRow(raw, file, models, [&](const std::string& field) {
+            return csv.where(cols.at(field));
+        }));
+    }
+    if (set.rows.empty())
+        throw LoadError(file, "", "no measurement rows after the header");
+    return set;
+}
+
+QualitySet loadQualitySet(const std::string& path, const std::vector<ModelArch>& models)
+{
+    if (std::filesystem::path(path).extension() != ".csv")
+        return parseQualitySetJson(parseJsonFile(path), path, models);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw LoadError(path, "", "cannot open file for reading");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return parseQualitySetCsv(buf.str(), path, models);
+}
+
+Json qualitySetToJson(const QualitySet& set, const std::vector<ModelArch>& models)
+{
+    Json j;
+    j["schema_version"] = kQualitySetSchemaVersion;
+    j["kind"] = "acsel-quality-set";
+    j["synthetic"] = set.synthetic;
+    j["provenance"] = set.provenance;
+    if (!set.generator.is_null())
+        j["generator"] = set.generator;
+    j["rows"] = Json::array();
+    for (const QualityRow& r : set.rows)
+        j["rows"].push_back({{"model", models[static_cast<std::size_t>(r.model)].name},
+                             {"algorithm", toString(r.algorithm)},
+                             {"lm_head_quantized", r.lmHeadQuantized},
+                             {"kv", toString(r.kv)},
+                             {"bands", bandsToText(r.recipe)},
+                             {"rmqd", r.rmqd},
+                             {"split", toString(r.split)}});
+    return j;
+}
+
+void writeQualitySet(const QualitySet& set, const std::vector<ModelArch>& models,
+                     const std::string& path)
+{
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if (!out)
+            throw LoadError(tmp, "", "cannot open file for writing");
+        // One row per line keeps the file small and its diffs readable.
+        const Json j = qualitySetToJson(set, models);
+        out << "{\n";
+        bool firstKey = true;
+        for (const auto& [key, value] : j.items()) {
+            if (key == "rows")
+                continue;
+            out << (firstKey ? "" : ",\n") << "  " << Json(key).dump() << ": " << value.dump();
+            firstKey = false;
+        }
+        out << ",\n  \"rows\": [\n";
+        for (std::size_t i = 0; i < j["rows"].size(); ++i)
+            out << "    " << j["rows"][i].dump() << (i + 1 < j["rows"].size() ? ",\n" : "\n");
+        out << "  ]\n}\n";
+        if (!out)
+            throw LoadError(tmp, "", "write failed");
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+} // namespace acsel

@@ -1,0 +1,180 @@
+#include "core/data/silicon.h"
+
+#include "core/data/csvreader.h"
+#include "core/data/loaderror.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace acsel
+{
+namespace
+{
+
+int positiveInt(const CsvReader& csv, int col)
+{
+    const std::int64_t v = csv.integer(col);
+    if (v < 1 || v > (std::int64_t{1} << 30))
+        throw LoadError(csv.name(), csv.where(col),
+                        "expected a positive integer, found '" + std::string(csv.field(col)) + "'");
+    return static_cast<int>(v);
+}
+
+std::vector<SiliconRow> read(CsvReader csv)
+{
+    const int cId = csv.requireColumn("id");
+    const int cSystem = csv.requireColumn("system");
+    const int cBackend = csv.requireColumn("backend");
+    const int cVersion = csv.requireColumn("backend_version");
+    const int cModel = csv.requireColumn("model_path");
+    const int cQuant = csv.requireColumn("gemm_quant_mode");
+    const int cIsl = csv.requireColumn("isl"), cOsl = csv.requireColumn("osl");
+    const int cBatch = csv.requireColumn("batch_size");
+    const int cTp = csv.requireColumn("tp_size");
+    const int cTtft = csv.requireColumn("silicon_ttft_ms");
+    const int cTpot = csv.requireColumn("silicon_tpot_ms");
+    const auto cPp = csv.column("pp_size");
+    const auto cMode = csv.column("mode");
+    std::vector<SiliconRow> rows;
+    while (csv.next()) {
+        SiliconRow r;
+        r.line = csv.lineNumber();
+        r.id = csv.field(cId);
+        if (r.id.empty())
+            throw LoadError(csv.name(), csv.where(cId), "expected a non-empty row id");
+        r.system = csv.field(cSystem);
+        r.backend = csv.field(cBackend);
+        r.backendVersion = csv.field(cVersion);
+        r.modelPath = csv.field(cModel);
+        r.gemmQuantMode = csv.field(cQuant);
+        if (cMode)
+            r.mode = csv.field(*cMode);
+        r.isl = positiveInt(csv, cIsl);
+        r.osl = positiveInt(csv, cOsl);
+        r.batch = positiveInt(csv, cBatch);
+        r.tp = positiveInt(csv, cTp);
+        if (cPp && !csv.field(*cPp).empty())
+            r.pp = positiveInt(csv, *cPp);
+        r.ttftMs = csv.positiveNumber(cTtft);
+        r.tpotMs = csv.positiveNumber(cTpot);
+        rows.push_back(std::move(r));
+    }
+    if (rows.empty())
+        throw LoadError(csv.name(), "", "no measurement rows");
+    return rows;
+}
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+bool stripSuffix(std::string& s, std::string_view suffix)
+{
+    if (s.size() > suffix.size() &&
+        s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        s.resize(s.size() - suffix.size());
+        return true;
+    }
+    return false;
+}
+
+Algorithm algorithmFor(Format f)
+{
+    for (Algorithm a : kAllAlgorithms)
+        if (algorithmFits(a, f))
+            return a;
+    return Algorithm::Max;
+}
+
+} // namespace
+
+std::vector<SiliconRow> loadSiliconCsv(const std::string& path)
+{
+    return read(CsvReader::fromFile(path));
+}
+
+std::vector<SiliconRow> parseSiliconCsv(std::string text, const std::string& name)
+{
+    return read(CsvReader::fromString(std::move(text), name));
+}
+
+std::string modelFamilyKey(const std::string& hfIdOrName)
+{
+    std::string s = lower(hfIdOrName);
+    if (const auto slash = s.rfind('/'); slash != std::string::npos)
+        s = s.substr(slash + 1);
+    while (stripSuffix(s, "-fp8") || stripSuffix(s, "-instruct")) {
+    }
+    if (s.rfind("meta-", 0) == 0)
+        s = s.substr(5);
+    return s;
+}
+
+SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
+{
+    SiliconMapping m;
+    if (row.tp != 1 || row.pp != 1) {
+        m.reason = "tp_size/pp_size " + std::to_string(row.tp) + "/" + std::to_string(row.pp) +
+                   ": only single-GPU serving is modelled";
+        return m;
+    }
+    if (!row.mode.empty() && row.mode != "agg") {
+        m.reason = "mode '" + row.mode + "': only aggregated serving is modelled";
+        return m;
+    }
+    const std::string stackId = row.system + "/" + row.backend;
+    const auto stack = ws.findStack(stackId);
+    if (!stack) {
+        m.reason = "no operator tables for " + stackId + " in the tables directory";
+        return m;
+    }
+    const std::string key = modelFamilyKey(row.modelPath);
+    int model = -1;
+    for (std::size_t i = 0; i < ws.models.size() && model < 0; ++i)
+        if (modelFamilyKey(ws.models[i].hfId) == key || modelFamilyKey(ws.models[i].name) == key)
+            model = static_cast<int>(i);
+    if (model < 0) {
+        m.reason = "model " + row.modelPath + " matches no workspace model (family '" + key + "')";
+        return m;
+    }
+    const ModelArch& arch = ws.models[static_cast<std::size_t>(model)];
+    const Stack& s = ws.stacks[static_cast<std::size_t>(*stack)];
+    Format format = Format::Bf16;
+    if (row.gemmQuantMode.empty()) {
+        m.assumptions.push_back("empty gemm_quant_mode read as bf16");
+    } else if (const auto f = parseFormat(row.gemmQuantMode)) {
+        format = *f;
+    } else {
+        m.reason = "unknown gemm_quant_mode '" + row.gemmQuantMode + "'";
+        return m;
+    }
+    if (!s.hasFormat(format)) {
+        m.reason = stackId + " has no " + std::string(toString(format)) + " GEMM table";
+        return m;
+    }
+    if (row.modelPath != arch.hfId)
+        m.assumptions.push_back(row.modelPath + " uses the architecture of " + arch.hfId);
+    if (row.backendVersion != s.version)
+        m.assumptions.push_back(
+            stackId + " measured with " + row.backend + " " +
+            (row.backendVersion.empty() ? "(version not recorded)" : row.backendVersion) +
+            ", tables are " + s.version);
+    m.assumptions.push_back("KV cache bf16 (not recorded in the measurements)");
+    m.stack = *stack;
+    m.config.model = model;
+    m.config.batch = row.batch;
+    m.config.recipe = BandRecipe::uniform(arch.layers, format);
+    m.config.algorithm = algorithmFor(format);
+    m.config.kv = KvFormat::Bf16;
+    m.request.stack = stackId;
+    m.request.isl = row.isl;
+    m.request.osl = row.osl;
+    m.request.concurrency = row.batch;
+    m.ok = true;
+    return m;
+}
+
+} // namespace acsel

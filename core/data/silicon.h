@@ -1,0 +1,53 @@
+// End-to-end latency measurements in AIC's silicon CSV format (../shared/aic/silicon/
+// dense_tp1.csv: one row per (model, system, backend, quant mode, isl, osl, concurrency)),
+// and their mapping onto a workspace's stacks and models.
+#pragma once
+
+#include "core/model/config.h"
+#include "core/model/workspace.h"
+
+#include <string>
+#include <vector>
+
+namespace acsel
+{
+
+struct SiliconRow {
+    int line = 0; // line in the file, for messages
+    std::string id;
+    std::string system, backend, backendVersion;
+    std::string modelPath;     // HF id as measured ("meta-llama/Llama-3.1-8B-Instruct")
+    std::string mode;          // "agg" (aggregated serving); empty when the column is absent
+    std::string gemmQuantMode; // empty in some rows: bf16
+    int isl = 0, osl = 0;
+    int batch = 0; // batch_size = the benchmark concurrency
+    int tp = 1, pp = 1;
+    double ttftMs = 0, tpotMs = 0;
+};
+
+// Throws LoadError naming file, line and column on a missing column or a bad value.
+std::vector<SiliconRow> loadSiliconCsv(const std::string& path);
+std::vector<SiliconRow> parseSiliconCsv(std::string text, const std::string& name);
+
+// A row placed on the workspace: the uniform configuration and the request it measured.
+struct SiliconMapping {
+    bool ok = false;
+    std::string reason; // why the row cannot be predicted (when !ok)
+    int stack = -1;
+    Config config;
+    Request request;
+    std::vector<std::string> assumptions; // what was assumed for this row
+};
+
+// Rules: stack = "<system>/<backend>" (the table version may differ from the measured
+// backend version: an assumption); model by HF id family (org dropped, "-Instruct" and
+// "-FP8" suffixes and a "Meta-" prefix ignored, case-insensitive); empty gemm_quant_mode =
+// bf16; uniform recipe at that format, full scope; KV cache bf16 (the file does not say);
+// batch = concurrency = batch_size. Rows with tp or pp > 1, a mode other than agg, an
+// unknown model or format, or a format the stack has no table for are not ok.
+SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row);
+
+// "llama-3.1-8b" from "meta-llama/Llama-3.1-8B-Instruct" or "nvidia/Llama-3.1-8B-Instruct-FP8".
+std::string modelFamilyKey(const std::string& hfIdOrName);
+
+} // namespace acsel

@@ -1,0 +1,45 @@
+#include "core/export/exportinput.h"
+
+#include <cstdio>
+
+namespace acsel
+{
+namespace
+{
+
+// Four significant digits, the same text on every platform (C locale printf).
+std::string num(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+} // namespace
+
+std::string describeExport(const ExportInput& in)
+{
+    const Config& c = in.config;
+    const Request& q = in.request;
+    std::string s =
+        "ACSeL Studio (acsel-studio " + std::string(ACSEL_VERSION) + ") recipe for " +
+        in.arch.name + " (" + in.arch.hfId + "): bands " + c.recipe.describe() + "; algorithm " +
+        std::string(toString(c.algorithm)) + "; KV cache " + std::string(toString(c.kv)) +
+        "; lm_head " + (c.lmHeadQuantized ? "quantized" : "not quantized") + "; batch " +
+        std::to_string(c.batch) + ". Chosen for " + q.stack + ", isl " + std::to_string(q.isl) +
+        ", osl " + std::to_string(q.osl) + ", concurrency " + std::to_string(q.concurrency) + " (" +
+        std::string(toString(q.mode)) + "), budgets TTFT " + num(q.ttftBudgetMs) + " ms, TPOT " +
+        num(q.tpotBudgetMs) + " ms, memory " + num(q.memBudgetGiB) + " GiB.";
+    if (in.predictions) {
+        const Predictions& p = *in.predictions;
+        s += " Predicted TTFT " + num(p.ttftMs) + " ms, TPOT " + num(p.tpotMs) + " ms, memory " +
+             num(p.memoryGiB) + " GiB, RMQD " + num(p.rmqd) + ".";
+        if (!p.note.empty())
+            s += " Note: " + p.note + (p.note.back() == '.' ? "" : ".");
+    } else {
+        s += " No predictions attached.";
+    }
+    return s;
+}
+
+} // namespace acsel

@@ -1,0 +1,26 @@
+// What every export format is written from: the configuration, the model it is for, the
+// request it was chosen for and the predictions, if any.
+#pragma once
+
+#include "core/data/configjson.h"
+#include "core/model/config.h"
+#include "core/model/modelarch.h"
+
+#include <optional>
+#include <string>
+
+namespace acsel
+{
+
+struct ExportInput {
+    ModelArch arch;
+    Config config;
+    Request request;
+    std::optional<Predictions> predictions;
+};
+
+// One paragraph naming the tool and version, the model, the bands, the algorithm and
+// exclusions, the request and the predicted TTFT/TPOT/memory/RMQD: the recipe's description.
+std::string describeExport(const ExportInput& in);
+
+} // namespace acsel

@@ -1,0 +1,48 @@
+// Module and quantizer names of a Hugging Face dense decoder (Llama, Qwen3) as ModelOpt sees
+// it after mtq.quantize wraps its linears and attention (EXPORT.md 2), and the shapes of the
+// linears (for the block-size rules of block formats).
+#pragma once
+
+#include "core/model/format.h"
+#include "core/model/modelarch.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace acsel
+{
+
+// The seven linears of a decoder layer, in module order.
+enum class Linear : std::uint8_t { Q, K, V, O, Gate, Up, Down };
+inline constexpr int kLinearCount = 7;
+inline constexpr std::array<Linear, kLinearCount> kAllLinears = {
+    Linear::Q, Linear::K, Linear::V, Linear::O, Linear::Gate, Linear::Up, Linear::Down};
+
+std::string_view toString(Linear l); // "q_proj"
+bool isAttention(Linear l);          // q, k, v, o
+// Whether a band of this scope quantizes the linear (full: all; mlp: gate/up/down; attn: q/k/v/o).
+bool inScope(Scope s, Linear l);
+// Linears fused on export share a group id: q/k/v one, gate/up another, o and down alone.
+int fusedGroup(Linear l);
+
+// "model.layers.3.self_attn.q_proj"
+std::string linearModule(int layer, Linear l);
+inline constexpr std::string_view kLmHead = "lm_head";
+
+struct LinearShape {
+    std::int64_t inFeatures = 0;  // k: the axis block formats quantize in blocks along
+    std::int64_t outFeatures = 0; // n
+};
+LinearShape shapeOf(const ModelArch& arch, Linear l);
+LinearShape lmHeadShape(const ModelArch& arch);
+
+// Every quantizer module of the quantized model: per linear (and lm_head) its input, output
+// and weight quantizers; per attention its q/k/v bmm and softmax quantizers.
+std::vector<std::string> quantizerNames(const ModelArch& arch);
+// Every named module (quantizers included), for checking that globs hit only what they mean.
+std::vector<std::string> moduleNames(const ModelArch& arch);
+
+} // namespace acsel

@@ -1,0 +1,49 @@
+// Few-shot Median Calibration (METHOD.md 3): per stack and metric,
+//   log T_measured = gamma log T_estimate + delta,
+// with (gamma, delta) minimising the pinball loss at quantile tau (tau = 0.5: median
+// regression, least absolute deviations). Solved exactly: some optimal line passes through
+// two data points with distinct estimates, so every such line is evaluated (O(n^3), a few
+// milliseconds for a hundred points). Among equally good lines the one with gamma closest to
+// 1 wins (least change from the raw estimate), then the first found.
+// tau > 0.5 puts the line above more points: a conservative gate.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace acsel
+{
+
+enum class LatencyMetric : std::uint8_t { Ttft, Tpot };
+
+struct FmcLine {
+    double gamma = 1.0;
+    double delta = 0.0;
+    // Calibrated latency of a raw estimate (ms in, ms out).
+    double apply(double estimateMs) const;
+};
+
+// Sum over points of rho_tau(log y - gamma log x - delta), rho_tau(u) = u (tau - [u < 0]).
+double pinballLoss(const FmcLine& line, std::span<const double> estimateMs,
+                   std::span<const double> measuredMs, double tau);
+
+// Exact pinball (quantile) regression in log space. With one point, or when every estimate is
+// equal, gamma = 1 and delta is the tau-quantile of log(measured / estimate). Throws
+// std::invalid_argument on empty or mismatched input, non-positive values, tau outside (0, 1).
+FmcLine fitFmc(std::span<const double> estimateMs, std::span<const double> measuredMs,
+               double tau = 0.5);
+
+// FMC-MSE baseline: the same line by least squares in log space (same degenerate cases, with
+// the mean instead of the quantile).
+FmcLine fitFmcMse(std::span<const double> estimateMs, std::span<const double> measuredMs);
+
+// Profile selection spread over the range of log T_estimate: the points sorted by estimate
+// are cut into k strata of (nearly) equal count and one point is drawn in each with a seeded
+// generator. Returns k indices in increasing order (all indices when k >= n).
+std::vector<int> selectStratified(std::span<const double> estimateMs, int k, std::uint64_t seed);
+
+// Median absolute percentage error, in percent, of predictions against measurements.
+double mdape(std::span<const double> predicted, std::span<const double> measured);
+
+} // namespace acsel

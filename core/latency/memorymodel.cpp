@@ -1,0 +1,52 @@
+#include "core/latency/memorymodel.h"
+
+#include <algorithm>
+
+namespace acsel
+{
+namespace
+{
+
+double bytesAt(Format f, double params)
+{
+    return params * facts(f).effectiveBits / 8.0;
+}
+
+} // namespace
+
+double kvBytesPerToken(const ModelArch& arch, KvFormat kv)
+{
+    const double bytes = kv == KvFormat::Fp8 ? 1.0 : 2.0;
+    return static_cast<double>(arch.layers) * 2.0 * arch.kvHeads * arch.headDim * bytes;
+}
+
+MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const Request& request,
+                              const Platform& platform)
+{
+    MemoryEstimate m;
+    const double attn = static_cast<double>(arch.attnLinearParams());
+    const double mlp = static_cast<double>(arch.mlpLinearParams());
+    const double norms = static_cast<double>(arch.layerNormParams());
+    for (const Band& b : config.recipe) {
+        const Format fa = b.scope != Scope::Mlp ? b.format : Format::Bf16;
+        const Format fm = b.scope != Scope::Attn ? b.format : Format::Bf16;
+        m.weightBytes += b.layers() * (bytesAt(fa, attn) + bytesAt(fm, mlp) + 2.0 * norms);
+    }
+    m.weightBytes += 2.0 * arch.hidden; // final norm
+    const double table = static_cast<double>(arch.embeddingParams());
+    m.embeddingBytes = 2.0 * table;
+    if (config.lmHeadQuantized && config.recipe.size() > 0)
+        m.lmHeadBytes = bytesAt(config.recipe[config.recipe.size() - 1].format, table);
+    else
+        m.lmHeadBytes = arch.tiedEmbeddings ? 0.0 : 2.0 * table;
+    const double contexts = static_cast<double>(config.batch) * (request.isl + request.osl);
+    m.kvCacheBytes = contexts * kvBytesPerToken(arch, config.kv);
+    const double tokens = static_cast<double>(config.batch) * request.isl;
+    m.activationBytes =
+        std::max(2.0 * tokens * arch.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
+    m.runtimeBytes = platform.otherMemBytes;
+    m.capacityBytes = platform.memCapacityBytes;
+    return m;
+}
+
+} // namespace acsel

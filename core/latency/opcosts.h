@@ -1,0 +1,49 @@
+// The one thing a latency estimate needs from "a GPU on a serving stack": the latency of each
+// operator of a decoder step. Implementations: TableOpCosts (AIC operator tables, this folder);
+// speed-of-light and empirical ones for GPUs without tables can be added behind this interface.
+//
+// Contract for every implementation:
+//  - all times are milliseconds for ONE call of the operator on one GPU;
+//  - the lookups are const, thread-safe, allocation-free and cheap (they are the hot path of
+//    the admission gate: tens of calls per estimate);
+//  - gemmMs is only asked for formats with supports(f) == true (otherwise it returns NaN).
+#pragma once
+
+#include "core/model/format.h"
+#include "core/model/platform.h"
+
+#include <string>
+
+namespace acsel
+{
+
+class OpCosts
+{
+public:
+    virtual ~OpCosts() = default;
+
+    virtual const Platform& platform() const = 0;
+    // Whether GEMMs of this format can be costed (the stack runs and can export it).
+    virtual bool supports(Format f) const = 0;
+
+    // C[m,n] = A[m,k] x W[k,n]: m tokens in the step, n output features, k input features.
+    virtual double gemmMs(Format f, double m, double n, double k) const = 0;
+    // One prefill attention call for `batch` requests of `isl` new tokens each (no prefix).
+    virtual double contextAttentionMs(double batch, double isl, int heads, int kvHeads, int headDim,
+                                      KvFormat kv) const = 0;
+    // One decode attention call: `batch` requests, one new token each, KV length kvLen.
+    virtual double generationAttentionMs(double batch, double kvLen, int heads, int kvHeads,
+                                         int headDim, KvFormat kv) const = 0;
+    // A memory-bound element-wise op moving `bytes` (read + write).
+    virtual double memoryOpMs(double bytes) const = 0;
+
+    // Empty when the attention lookups for this shape are direct; otherwise one line saying
+    // which substitute data they use (missing dtype slice, KV-head count, ...). Not hot.
+    virtual std::string attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const
+    {
+        (void)heads, (void)kvHeads, (void)headDim, (void)kv;
+        return {};
+    }
+};
+
+} // namespace acsel

@@ -1,0 +1,191 @@
+#include "core/latency/opmodel.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace acsel
+{
+namespace
+{
+
+bool coversAttention(Scope s)
+{
+    return s == Scope::Full || s == Scope::Attn;
+}
+bool coversMlp(Scope s)
+{
+    return s == Scope::Full || s == Scope::Mlp;
+}
+
+} // namespace
+
+ComputeClass activationClass(Format f)
+{
+    return facts(f).quantizesActivations ? facts(f).compute : ComputeClass::Bf16;
+}
+
+int decodeStride(int osl)
+{
+    const int steps = osl - 1;
+    if (steps <= kDecodeStride * kMaxDecodeSamples)
+        return kDecodeStride;
+    return (steps + kMaxDecodeSamples - 1) / kMaxDecodeSamples;
+}
+
+StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& config)
+    : costs_(costs), arch_(arch), kv_(config.kv), lmFormat_(Format::Bf16)
+{
+    const BandRecipe& r = config.recipe;
+    if (r.size() < 1 || r[0].begin != 0 || r.numLayers() != arch.layers)
+        throw std::invalid_argument("band recipe '" + r.describe() + "' does not cover the " +
+                                    std::to_string(arch.layers) + " layers of " + arch.name);
+    bandCount_ = r.size();
+    for (int b = 0; b < bandCount_; ++b) {
+        const Band& band = r[b];
+        if (band.layers() < 1 || (b > 0 && band.begin != r[b - 1].end))
+            throw std::invalid_argument("band recipe '" + r.describe() + "' is not contiguous");
+        if (!costs.supports(band.format))
+            throw std::invalid_argument("format " + std::string(toString(band.format)) +
+                                        " has no operator costs on this stack");
+        const Format attn = coversAttention(band.scope) ? band.format : Format::Bf16;
+        const Format mlp = coversMlp(band.scope) ? band.format : Format::Bf16;
+        int g = 0;
+        while (g < groupCount_ && !(groups_[static_cast<std::size_t>(g)].attn == attn &&
+                                    groups_[static_cast<std::size_t>(g)].mlp == mlp))
+            ++g;
+        if (g == groupCount_)
+            groups_[static_cast<std::size_t>(groupCount_++)] = {attn, mlp, 0};
+        groups_[static_cast<std::size_t>(g)].layers += band.layers();
+        bandGroup_[static_cast<std::size_t>(b)] = g;
+        bandLayers_[static_cast<std::size_t>(b)] = band.layers();
+        if (b > 0 && activationClass(band.format) != activationClass(r[b - 1].format))
+            ++conversions_;
+    }
+    if (config.lmHeadQuantized) {
+        lmFormat_ = r[bandCount_ - 1].format;
+        if (!costs.supports(lmFormat_))
+            throw std::invalid_argument("lm_head format has no operator costs on this stack");
+    }
+}
+
+double StepModel::layersMs(double tokens, StepBreakdown& b) const
+{
+    const double h = arch_.hidden, d = arch_.headDim, I = arch_.intermediate;
+    const double qkvN = (arch_.heads + 2.0 * arch_.kvHeads) * d, attnOut = arch_.heads * d;
+    std::array<double, BandRecipe::kMaxBands> perLayer{};
+    double gemm = 0;
+    for (int g = 0; g < groupCount_; ++g) {
+        const Group& grp = groups_[static_cast<std::size_t>(g)];
+        const double t =
+            costs_.gemmMs(grp.attn, tokens, qkvN, h) + costs_.gemmMs(grp.attn, tokens, h, attnOut) +
+            costs_.gemmMs(grp.mlp, tokens, 2.0 * I, h) + costs_.gemmMs(grp.mlp, tokens, h, I);
+        perLayer[static_cast<std::size_t>(g)] = t;
+        gemm += grp.layers * t;
+    }
+    for (int band = 0; band < bandCount_; ++band)
+        b.gemmByBand[static_cast<std::size_t>(band)] =
+            bandLayers_[static_cast<std::size_t>(band)] *
+            perLayer[static_cast<std::size_t>(bandGroup_[static_cast<std::size_t>(band)])];
+    // Two add+norm (8h bytes per token each) and SiLU*mul (6I bytes per token) per layer.
+    const double perLayerMem =
+        2.0 * costs_.memoryOpMs(8.0 * h * tokens) + costs_.memoryOpMs(6.0 * I * tokens);
+    b.memoryOps = arch_.layers * perLayerMem;
+    return gemm + b.memoryOps;
+}
+
+double StepModel::onceMs(double tokens, double lmRows, StepBreakdown& b) const
+{
+    const double h = arch_.hidden;
+    b.embedding = costs_.memoryOpMs(tokens * h * 2.0);
+    b.lmHead = costs_.gemmMs(lmFormat_, lmRows, arch_.vocab, h);
+    b.conversion = conversions_ * costs_.memoryOpMs(tokens * h * 2.0);
+    return b.embedding + b.lmHead + b.conversion;
+}
+
+double StepModel::prefillStepMs(int batch, int isl, StepBreakdown* out) const
+{
+    StepBreakdown b;
+    const double tokens = static_cast<double>(batch) * isl;
+    const double layers = layersMs(tokens, b);
+    b.attention = arch_.layers * costs_.contextAttentionMs(batch, isl, arch_.heads, arch_.kvHeads,
+                                                           arch_.headDim, kv_);
+    const double total = layers + b.attention + onceMs(tokens, batch, b);
+    if (out)
+        *out = b;
+    return total;
+}
+
+double StepModel::decodeFixedMs(int batch, StepBreakdown* out) const
+{
+    StepBreakdown b;
+    const double total = layersMs(batch, b) + onceMs(batch, batch, b);
+    if (out)
+        *out = b;
+    return total;
+}
+
+double StepModel::decodeAttentionMs(int batch, double kvLen) const
+{
+    return arch_.layers * costs_.generationAttentionMs(batch, kvLen, arch_.heads, arch_.kvHeads,
+                                                       arch_.headDim, kv_);
+}
+
+double StepModel::decodeStepMs(int batch, double kvLen, StepBreakdown* out) const
+{
+    const double fixed = decodeFixedMs(batch, out);
+    const double attention = decodeAttentionMs(batch, kvLen);
+    if (out)
+        out->attention = attention;
+    return fixed + attention;
+}
+
+double StepModel::mixedFixedMs(double prefills, int isl, double chunkTokens, double decodes,
+                               StepBreakdown* out) const
+{
+    StepBreakdown b;
+    const double tokens = prefills * chunkTokens + decodes;
+    const double layers = layersMs(tokens, b);
+    b.attention = prefills > 0 ? arch_.layers *
+                                     costs_.contextAttentionMs(prefills, isl, arch_.heads,
+                                                               arch_.kvHeads, arch_.headDim, kv_) *
+                                     (chunkTokens / isl)
+                               : 0.0;
+    const double total = layers + b.attention + onceMs(tokens, prefills + decodes, b);
+    if (out)
+        *out = b;
+    return total;
+}
+
+double StepModel::mixedAttentionMs(double decodes, double kvLen) const
+{
+    if (decodes <= 0)
+        return 0.0;
+    return arch_.layers * costs_.generationAttentionMs(decodes, kvLen, arch_.heads, arch_.kvHeads,
+                                                       arch_.headDim, kv_);
+}
+
+LatencyEstimate estimateLatency(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                const Request& request)
+{
+    if (request.isl < 1 || request.osl < 1 || config.batch < 1)
+        throw std::invalid_argument("isl, osl and batch must be at least 1");
+    const StepModel model(costs, arch, config);
+    LatencyEstimate e;
+    e.ttftMs = model.prefillStepMs(config.batch, request.isl, &e.prefill);
+    const int steps = request.osl - 1;
+    if (steps < 1)
+        return e;
+    const double fixed = model.decodeFixedMs(config.batch, &e.decode);
+    const int stride = decodeStride(request.osl);
+    double attention = 0;
+    for (int i = 0; i < steps; i += stride) {
+        const int weight = std::min(stride, steps - i);
+        attention += weight * model.decodeAttentionMs(config.batch, request.isl + i + 1.0);
+        ++e.decodeSamples;
+    }
+    e.decode.attention = attention / steps;
+    e.tpotMs = fixed + e.decode.attention;
+    return e;
+}
+
+} // namespace acsel

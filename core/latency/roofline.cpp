@@ -1,0 +1,58 @@
+#include "core/latency/roofline.h"
+
+#include "core/latency/memorymodel.h"
+
+#include <algorithm>
+
+namespace acsel
+{
+namespace
+{
+
+double peak(const Platform& p, Format f)
+{
+    const double v = p.peakFlops(facts(f).compute);
+    return v > 0 ? v : p.peakFlops(ComputeClass::Bf16);
+}
+
+// Seconds of the linear layers' FLOPs for `tokens` tokens, each band at its format's peak.
+double linearComputeS(const ModelArch& a, const Config& c, const Platform& p, double tokens)
+{
+    double s = 0;
+    for (const Band& b : c.recipe) {
+        const Format fa = b.scope != Scope::Mlp ? b.format : Format::Bf16;
+        const Format fm = b.scope != Scope::Attn ? b.format : Format::Bf16;
+        s += b.layers() * 2.0 * tokens *
+             (static_cast<double>(a.attnLinearParams()) / peak(p, fa) +
+              static_cast<double>(a.mlpLinearParams()) / peak(p, fm));
+    }
+    return s;
+}
+
+} // namespace
+
+RooflineEstimate estimateRoofline(const ModelArch& a, const Config& c, const Request& q,
+                                  const Platform& p)
+{
+    const MemoryEstimate mem = estimateMemory(a, c, q, p);
+    const double weights = mem.weightBytes + mem.lmHeadBytes;
+    const double b = c.batch, bf16 = p.peakFlops(ComputeClass::Bf16);
+    const double lmFlops = 2.0 * b * a.vocab * a.hidden;
+    const double attnWidth = static_cast<double>(a.layers) * a.heads * a.headDim;
+    const double kvPerToken = kvBytesPerToken(a, c.kv);
+    RooflineEstimate r;
+    // Prefill: causal attention is two matmuls over s^2 / 2 positions.
+    const double s = q.isl;
+    const double prefillCompute =
+        linearComputeS(a, c, p, b * s) + (2.0 * 2.0 * b * s * s / 2.0 * attnWidth + lmFlops) / bf16;
+    const double prefillBytes = weights + b * s * kvPerToken;
+    r.ttftMs = std::max(prefillCompute, prefillBytes / p.memBandwidth) * 1e3;
+    const double ctx = q.isl + q.osl / 2.0;
+    const double decodeCompute =
+        linearComputeS(a, c, p, b) + (2.0 * 2.0 * b * ctx * attnWidth + lmFlops) / bf16;
+    const double decodeBytes = weights + b * ctx * kvPerToken;
+    r.tpotMs = std::max(decodeCompute, decodeBytes / p.memBandwidth) * 1e3;
+    return r;
+}
+
+} // namespace acsel

@@ -1,0 +1,161 @@
+#include "core/latency/servingmodel.h"
+
+#include "core/latency/memorymodel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace acsel
+{
+
+ServingDefaults servingDefaults(std::string_view backend)
+{
+    ServingDefaults d;
+    if (backend == "trtllm") {
+        d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
+    } else if (backend != "vllm" && backend != "sglang") {
+        d.known = false;
+    }
+    return d;
+}
+
+std::string_view backendOf(std::string_view stackId)
+{
+    const auto slash = stackId.find('/');
+    return slash == std::string_view::npos ? stackId : stackId.substr(slash + 1);
+}
+
+KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
+                      const Platform& platform, const ServingDefaults& defaults)
+{
+    const MemoryEstimate m = estimateMemory(arch, config, request, platform);
+    // Engines size activations for the step token budget, not for batch x isl.
+    const double activations = std::max(
+        2.0 * defaults.stepTokenBudget * arch.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
+    const double free = platform.memCapacityBytes - m.weightBytes - m.embeddingBytes -
+                        m.lmHeadBytes - activations - m.runtimeBytes;
+    KvCapacity k;
+    k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
+    k.bytesPerRequest =
+        (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
+    k.requestsThatFit =
+        static_cast<int>(std::min(std::floor(k.availableBytes / k.bytesPerRequest), 1e9));
+    return k;
+}
+
+ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                const Request& request)
+{
+    if (request.isl < 1 || request.osl < 1 || config.batch < 1 || request.concurrency < 1)
+        throw std::invalid_argument("isl, osl, batch and concurrency must be at least 1");
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    ServingEstimate e;
+    e.kv = kvCapacity(arch, config, request, costs.platform(), d);
+    if (e.kv.requestsThatFit < 1) {
+        std::ostringstream s;
+        s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
+          << e.kv.bytesPerRequest / kGiB << " GiB) does not fit next to the weights ("
+          << e.kv.availableBytes / kGiB << " GiB left for KV)";
+        throw std::invalid_argument(s.str());
+    }
+    const StepModel model(costs, arch, config);
+    const int n = std::min({request.concurrency, config.batch, e.kv.requestsThatFit});
+    e.concurrency = request.concurrency;
+    e.running = n;
+    const int isl = request.isl;
+    const int steps = request.osl - 1;
+    const double others = n - 1.0;
+
+    int chunks = 1;
+    if (d.chunkedPrefill) {
+        const double room = std::max(1.0, d.stepTokenBudget - others); // decodes go first
+        chunks = std::max(1, static_cast<int>(std::ceil(isl / room)));
+    }
+    const double chunkTokens = static_cast<double>(isl) / chunks;
+    const double cycleSteps = chunks + static_cast<double>(steps);
+    // Most prefill chunks one step can carry next to the running decodes (at least one).
+    const double chunkRoom = std::max(1.0, (d.stepTokenBudget - others) / chunkTokens);
+    const double r = std::min(others * chunks / cycleSteps, chunkRoom);
+    const double phi = std::min(1.0, r);
+    const double k = std::max(1.0, r);
+    e.prefillChunks = chunks;
+    e.mixedShare = phi;
+    e.chunksPerMixedStep = phi > 0 ? k : 0.0;
+    const double ctxMean = isl + 1.0 + steps / 2.0; // the others sit uniformly over their output
+
+    StepBreakdown decode;
+    const double decodeFixed = model.decodeFixedMs(n, &decode);
+    const double mixedFixed = phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, n - k) : 0.0;
+    e.decodeStepMs = decodeFixed + model.decodeAttentionMs(n, ctxMean);
+    e.mixedStepMs = phi > 0 ? mixedFixed + model.mixedAttentionMs(n - k, ctxMean) : 0.0;
+    LatencyEstimate& lat = e.latency;
+
+    // TPOT: the request's own context moves as in the static integration; the batch's mean
+    // KV length blends it with the others' mean.
+    if (steps >= 1) {
+        const int stride = decodeStride(request.osl);
+        double attention = 0;
+        for (int i = 0; i < steps; i += stride) {
+            const int weight = std::min(stride, steps - i);
+            const double kvLen = (isl + i + 1.0 + others * ctxMean) / n;
+            double a = model.decodeAttentionMs(n, kvLen);
+            if (phi > 0)
+                a = (1.0 - phi) * a + phi * model.mixedAttentionMs(n - k, kvLen);
+            attention += weight * a;
+            ++lat.decodeSamples;
+        }
+        lat.decode = decode;
+        lat.decode.attention = attention / steps;
+        const double fixed = phi > 0 ? (1.0 - phi) * decodeFixed + phi * mixedFixed : decodeFixed;
+        lat.tpotMs = fixed + lat.decode.attention;
+    }
+
+    // TTFT: the step in progress, then the request's own chunks; its steps carry the chunks
+    // of every request (its own included) arriving at the same rate.
+    const double meanStepMs = (1.0 - phi) * e.decodeStepMs + phi * e.mixedStepMs;
+    e.arrivalWaitMs = n > 1 ? meanStepMs : 0.0;
+    const double demand = n * chunks / cycleSteps; // chunks per step, all requests
+    const double ownK = std::max(1.0, std::min(demand, chunkRoom));
+    const double ownDecodes = n - ownK;
+    e.ownPrefillStepMs = model.mixedFixedMs(ownK, isl, chunkTokens, ownDecodes, &lat.prefill);
+    if (ownDecodes > 0) {
+        const double a = model.mixedAttentionMs(ownDecodes, ctxMean);
+        e.ownPrefillStepMs += a;
+        lat.prefill.attention += a;
+    }
+    // Prefill demand above what the steps can carry stretches the cycle: the excess steps
+    // are spent waiting for a prefill slot.
+    if (demand > chunkRoom)
+        e.backlogWaitMs = (n * chunks / chunkRoom - cycleSteps) * meanStepMs;
+    const double ttftRun = e.backlogWaitMs + e.arrivalWaitMs + chunks * e.ownPrefillStepMs;
+    // Benchmark warm-up: the first round's n requests arrive together and share one static
+    // prefill (a request waits for (n + 1) / 2n of it on average); the mean over
+    // kBenchmarkRounds rounds carries 1 / rounds of it.
+    double ttftMean = ttftRun;
+    if (n > 1) {
+        e.warmupPrefillMs = model.prefillStepMs(n, isl) * (n + 1.0) / (2.0 * n);
+        ttftMean = (e.warmupPrefillMs + (kBenchmarkRounds - 1.0) * ttftRun) / kBenchmarkRounds;
+    }
+    e.cycleMs = ttftRun + steps * lat.tpotMs;
+    if (request.concurrency > n)
+        e.queueWaitMs = e.cycleMs * (request.concurrency - n) / n;
+    lat.ttftMs = e.queueWaitMs + ttftMean;
+    return e;
+}
+
+LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& arch,
+                                       const Config& config, const Request& request)
+{
+    if (request.mode == ServingMode::Static)
+        return estimateLatency(costs, arch, config, request);
+    return estimateServing(costs, arch, config, request).latency;
+}
+
+bool fracMixLowerBoundHolds(const Request& request)
+{
+    return request.mode == ServingMode::Static;
+}
+
+} // namespace acsel

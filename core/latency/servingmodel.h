@@ -1,0 +1,102 @@
+// Serving-aware latency (issue 8, docs/SERVING.md): a steady-state model of continuous
+// (in-flight) batching at a concurrency, built on the operator model's step costs.
+//
+// Closed loop, c clients, each sending its next request when the previous one finishes (how
+// the AIC silicon benchmarks were run). n = min(c, Config::batch, KV slots) requests run; the
+// rest wait for a slot. A request spends `chunks` steps being prefilled and osl - 1 steps
+// decoding, so S = chunks + osl - 1 steps per cycle, and the other n - 1 requests bring
+// r = (n - 1) chunks / S prefill chunks per step. A decoding request therefore sees a share
+// min(1, r) of mixed steps carrying max(1, r) chunks each:
+//   TPOT = (1 - phi) decode step + phi mixed step, integrated over its own context as static;
+//   TTFT = slot queueing + the step in progress when it arrives (none when n = 1) + its own
+//          `chunks` mixed steps (+ a prefill backlog when the step token budget is exceeded);
+//   slot queueing (c > n, Little's law on the closed loop) = cycle time x (c - n) / n.
+// The measured TTFT is a benchmark mean: its first round starts all n requests at once (one
+// static prefill of n prompts), so the mean over kBenchmarkRounds rounds (AIC's assumption:
+// 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady state the
+// rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
+// reduces to the static estimate exactly.
+#pragma once
+
+#include "core/latency/opcosts.h"
+#include "core/latency/opmodel.h"
+#include "core/model/config.h"
+#include "core/model/modelarch.h"
+
+#include <string_view>
+
+namespace acsel
+{
+
+inline constexpr int kBenchmarkRounds = 10;
+
+// What a backend does by default (documented in docs/SERVING.md with the sources).
+struct ServingDefaults {
+    double stepTokenBudget = 8192; // max tokens per step (prefill + decode)
+    bool chunkedPrefill = true;    // prompts longer than the budget's free part are split
+    double kvMemoryFraction = 0.9; // share of the memory left after weights etc. given to KV
+    bool known = true;             // false: generic defaults for an unknown backend
+};
+// trtllm: max_num_tokens 8192, chunked prefill off, free_gpu_memory_fraction 0.9;
+// vllm: max_num_batched_tokens 8192, chunked prefill on, gpu_memory_utilization 0.9;
+// sglang: chunked_prefill_size 8192, on, mem_fraction_static ~0.9. Other names: the same
+// numbers, known = false.
+ServingDefaults servingDefaults(std::string_view backend);
+
+// The backend of a stack id "system/backend" (the whole id when it has no '/').
+std::string_view backendOf(std::string_view stackId);
+
+// KV cache capacity: bytes left for the KV cache next to the weights and how many requests of
+// isl + osl tokens fit (the engines reserve a request's full length: TRT-LLM's default
+// GUARANTEED_NO_EVICT scheduler does; vLLM and SGLang allocate pages as tokens arrive, so for
+// them this is conservative).
+struct KvCapacity {
+    double availableBytes = 0;  // kvMemoryFraction x (capacity - weights - activations - runtime)
+    double bytesPerRequest = 0; // (isl + osl) x kvBytesPerToken
+    int requestsThatFit = 0;    // floor(available / per request), >= 0
+};
+KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
+                      const Platform& platform, const ServingDefaults& defaults);
+
+struct ServingEstimate {
+    LatencyEstimate latency; // ttftMs, tpotMs; prefill = own prefill step, decode = mean step
+    KvCapacity kv;
+    int concurrency = 0;   // c
+    int running = 0;       // n = min(c, Config::batch, kv.requestsThatFit)
+    int prefillChunks = 1; // steps of the request's own prefill
+    double mixedShare = 0; // share of a decoding request's steps carrying a prefill
+    double chunksPerMixedStep = 0;
+    double decodeStepMs = 0;     // pure decode step at the mean context
+    double mixedStepMs = 0;      // step carrying others' prefill chunks, at the mean context
+    double ownPrefillStepMs = 0; // one step of the request's own prefill
+    double arrivalWaitMs = 0;    // the step in progress when the request arrives
+    double backlogWaitMs = 0;    // prefill demand above the step token budget
+    double queueWaitMs = 0;      // waiting for a KV / batch slot (c > n)
+    double warmupPrefillMs = 0;  // mean TTFT of the first (burst) round; 0 when n = 1
+    double cycleMs = 0;          // a running request's life: TTFT without queueing + decode
+    bool queued() const { return queueWaitMs > 0; }
+};
+
+// Throws std::invalid_argument as estimateLatency, when concurrency < 1, or when not even one
+// request of isl + osl tokens fits in the KV memory (it could never be served).
+// Cost: the static estimate's lookups plus one mixed step and a second attention lookup per
+// sampled context (~2x the static estimate, microseconds).
+ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                const Request& request);
+
+// The estimate of Request::mode: Static -> estimateLatency (unchanged), Continuous ->
+// estimateServing(...).latency.
+LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& arch,
+                                       const Config& config, const Request& request);
+
+// Whether FracMix (the layer-fraction mix of uniform estimates) is a lower bound of the full
+// band estimate in this mode. Static: yes (the estimate is additive over layers plus
+// non-negative band-boundary conversions, with a bf16 lm_head). Continuous: no. The KV slot
+// count depends on the weight memory through a floor, and the queueing delay is a nonlinear
+// (convex, then zero) function of it: a band recipe whose weights sit between two uniform
+// ones can queue more than their layer-fraction mix. The step costs themselves stay additive
+// over layers, so only the queueing term breaks the bound; callers must gate continuous
+// requests with the full estimate, not FracMix.
+bool fracMixLowerBoundHolds(const Request& request);
+
+} // namespace acsel

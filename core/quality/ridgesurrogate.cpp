@@ -1,0 +1,214 @@
+#include "core/quality/ridgesurrogate.h"
+
+#include "core/data/loaderror.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace acsel
+{
+
+double predictRecipe(const SurrogateTerms& t, const BandRecipe& r)
+{
+    return std::exp(predictRecipeLog(t, r));
+}
+
+double mdapePercent(const std::vector<double>& predicted, const std::vector<double>& measured)
+{
+    if (predicted.size() != measured.size() || predicted.empty())
+        throw std::invalid_argument("mdapePercent: need equally many, at least one, values");
+    std::vector<double> ape;
+    for (std::size_t i = 0; i < predicted.size(); ++i)
+        ape.push_back(100.0 * std::abs(predicted[i] - measured[i]) / std::abs(measured[i]));
+    const std::size_t mid = ape.size() / 2;
+    std::nth_element(ape.begin(), ape.begin() + static_cast<std::ptrdiff_t>(mid), ape.end());
+    if (ape.size() % 2 == 1)
+        return ape[mid];
+    const double upper = ape[mid];
+    return 0.5 *
+           (upper + *std::max_element(ape.begin(), ape.begin() + static_cast<std::ptrdiff_t>(mid)));
+}
+
+RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
+                                   const std::vector<double>& rmqd, const SurrogateOptions& options)
+{
+    if (X.size() != rmqd.size() || X.size() < 2)
+        throw std::invalid_argument(
+            "RidgeSurrogate::fit: need at least two rows, one RMQD per row");
+    const auto n = static_cast<Eigen::Index>(X.size());
+    Eigen::MatrixXd A(n, kFeatureCount);
+    Eigen::VectorXd y(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double v = rmqd[static_cast<std::size_t>(i)];
+        if (!(v > 0.0) || !std::isfinite(v))
+            throw std::invalid_argument("RidgeSurrogate::fit: RMQD must be finite and > 0");
+        y(i) = std::log(v);
+        for (int j = 0; j < kFeatureCount; ++j)
+            A(i, j) = X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+    }
+    std::vector<bool> bounded(kFeatureCount, false);
+    if (options.monotone)
+        for (int j = 0; j < kFeatureCount; ++j)
+            bounded[static_cast<std::size_t>(j)] = isBitDeficitFeature(j);
+    const LambdaChoice choice =
+        chooseLambda(A, y, bounded, options.lambdas,
+                     std::min<int>(options.folds, static_cast<int>(n)), options.seed);
+    const RidgeFit fit = fitRidge(A, y, choice.lambda, bounded);
+
+    RidgeSurrogate s;
+    s.monotone_ = options.monotone;
+    s.lambda_ = choice.lambda;
+    s.intercept_ = fit.b;
+    for (int j = 0; j < kFeatureCount; ++j)
+        s.weights_[static_cast<std::size_t>(j)] = fit.w(j);
+    if (options.monotone) // the solver's bound is exact; rounding must not show as -0.0 noise
+        for (int j = 0; j < kFeatureCount; ++j)
+            if (isBitDeficitFeature(j))
+                s.weights_[static_cast<std::size_t>(j)] =
+                    std::max(0.0, s.weights_[static_cast<std::size_t>(j)]);
+    s.trainingRows_ = static_cast<int>(n);
+    s.cv_ = choice.curve;
+    std::vector<double> pred;
+    for (const FeatureVector& phi : X)
+        pred.push_back(s.predict(phi));
+    s.trainingMdape_ = mdapePercent(pred, rmqd);
+    return s;
+}
+
+double RidgeSurrogate::predictLog(const FeatureVector& phi) const
+{
+    double v = intercept_;
+    for (std::size_t j = 0; j < phi.size(); ++j)
+        v += weights_[j] * phi[j];
+    return v;
+}
+
+double RidgeSurrogate::predict(const FeatureVector& phi) const
+{
+    return std::exp(predictLog(phi));
+}
+
+double RidgeSurrogate::predict(const ModelArch& model, const BandRecipe& recipe,
+                               Algorithm algorithm, bool lmHeadQuantized, KvFormat kv) const
+{
+    return predict(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv));
+}
+
+SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm,
+                                     bool lmHeadQuantized, KvFormat kv) const
+{
+    SurrogateTerms t;
+    const int L = model.layers;
+    t.layers = L;
+    // The constant: every feature that does not depend on the layers.
+    const BandRecipe none;
+    t.constant = predictLog(qualityFeatures(model, none, algorithm, lmHeadQuantized, kv));
+    t.prefix.assign(static_cast<std::size_t>(kFormatCount * kScopeCount * (L + 1)), 0.0);
+    for (Format f : kAllFormats)
+        for (Scope s : kAllScopes) {
+            double codeWeight[kAggregationCount] = {0.0, 0.0, 0.0, 0.0};
+            for (int c = 0; c < kLayerCodeCount; ++c) {
+                const double code = layerCode(static_cast<LayerCode>(c), f, s);
+                for (int a = 0; a < kAggregationCount; ++a)
+                    codeWeight[a] += code * weights_[static_cast<std::size_t>(
+                                                layerFeatureIndex(static_cast<LayerCode>(c), a))];
+            }
+            const std::size_t base =
+                (static_cast<std::size_t>(f) * kScopeCount + static_cast<std::size_t>(s)) *
+                static_cast<std::size_t>(L + 1);
+            for (int l = 0; l < L; ++l) {
+                double term = 0.0;
+                for (int a = 0; a < kAggregationCount; ++a)
+                    term += codeWeight[a] * depthWeight(a, l, L);
+                t.prefix[base + static_cast<std::size_t>(l) + 1] =
+                    t.prefix[base + static_cast<std::size_t>(l)] + term;
+            }
+        }
+    return t;
+}
+
+nlohmann::json RidgeSurrogate::toJson() const
+{
+    nlohmann::json j;
+    j["schema_version"] = kSurrogateSchemaVersion;
+    j["kind"] = "acsel-quality-surrogate";
+    j["target"] = "log_rmqd";
+    j["monotone"] = monotone_;
+    j["lambda"] = lambda_;
+    j["intercept"] = intercept_;
+    j["features"] = nlohmann::json::array();
+    for (int k = 0; k < kFeatureCount; ++k)
+        j["features"].push_back({{"name", featureName(k)},
+                                 {"weight", weights_[static_cast<std::size_t>(k)]},
+                                 {"constrained_nonnegative", monotone_ && isBitDeficitFeature(k)}});
+    j["training_rows"] = trainingRows_;
+    j["fit_error"] = {{"training_mdape_percent", trainingMdape_}};
+    j["cv"] = nlohmann::json::array();
+    for (const CvPoint& p : cv_)
+        j["cv"].push_back({{"lambda", p.lambda}, {"mse_log", p.mse}});
+    return j;
+}
+
+RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::string& file)
+{
+    const JsonFields f(file);
+    if (f.integer(j, "schema_version", "", 1, 1000) != kSurrogateSchemaVersion)
+        f.fail("/schema_version",
+               "expected schema_version " + std::to_string(kSurrogateSchemaVersion));
+    if (f.string(j, "kind", "") != "acsel-quality-surrogate")
+        f.fail("/kind", "expected \"acsel-quality-surrogate\"");
+    if (f.string(j, "target", "") != "log_rmqd")
+        f.fail("/target", "expected \"log_rmqd\"");
+    RidgeSurrogate s;
+    s.monotone_ = f.boolean(j, "monotone", "");
+    s.lambda_ = f.number(j, "lambda", "", 0.0, 1e12);
+    s.intercept_ = f.number(j, "intercept", "", -1e6, 1e6);
+    const Json& feats = f.array(j, "features", "");
+    if (feats.size() != static_cast<std::size_t>(kFeatureCount))
+        f.fail("/features", "expected " + std::to_string(kFeatureCount) + " features, found " +
+                                std::to_string(feats.size()));
+    for (int k = 0; k < kFeatureCount; ++k) {
+        const std::string ptr = "/features/" + std::to_string(k);
+        const Json& e = feats[static_cast<std::size_t>(k)];
+        if (f.string(e, "name", ptr) != featureName(k))
+            f.fail(ptr + "/name", "expected feature '" + std::string(featureName(k)) + "' here");
+        const double w = f.number(e, "weight", ptr, -1e6, 1e6);
+        if (s.monotone_ && isBitDeficitFeature(k) && w < 0.0)
+            f.fail(ptr + "/weight", "a monotone surrogate needs a bit-deficit weight >= 0");
+        s.weights_[static_cast<std::size_t>(k)] = w;
+    }
+    s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);
+    s.trainingMdape_ =
+        f.number(f.object(j, "fit_error", ""), "training_mdape_percent", "/fit_error", 0.0, 1e12);
+    for (std::size_t k = 0; k < f.array(j, "cv", "").size(); ++k) {
+        const std::string ptr = "/cv/" + std::to_string(k);
+        const Json& e = j["cv"][k];
+        s.cv_.push_back(
+            {f.number(e, "lambda", ptr, 0.0, 1e12), f.number(e, "mse_log", ptr, 0.0, 1e12)});
+    }
+    return s;
+}
+
+void RidgeSurrogate::save(const std::string& path) const
+{
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if (!out)
+            throw LoadError(tmp, "", "cannot open file for writing");
+        out << toJson().dump(2) << "\n";
+        if (!out)
+            throw LoadError(tmp, "", "write failed");
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+RidgeSurrogate RidgeSurrogate::load(const std::string& path)
+{
+    return fromJson(parseJsonFile(path), path);
+}
+
+} // namespace acsel

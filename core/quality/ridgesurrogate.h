@@ -1,0 +1,102 @@
+// The quality surrogate: predicted RMQD = exp(b + w . phi(C)), a ridge fit of log(RMQD) on the
+// features of features.h, with w >= 0 on the bit-deficit features (monotone) or without
+// (the unconstrained baseline). Log space because RMQD spans five decades (bf16 ~1e-5 to
+// 4-bit ~1e-1) and MdAPE, the error that matters, is relative: a squared error on log(RMQD)
+// weighs every decade alike. exp() is increasing, so the monotone prior carries over.
+//
+// Fast path for the search: phi's layer features are weighted sums over layers, so
+// log(prediction) = constant(model, algorithm, lm_head, KV) + sum over layers of a term that
+// depends only on (layer, format, scope). terms() tabulates per-(format, scope) prefix sums of
+// that term over layers once; predictRecipe() is then O(bands), allocation-free.
+#pragma once
+
+#include "core/data/jsonfields.h"
+#include "core/quality/features.h"
+#include "core/quality/ridge.h"
+
+#include <string>
+#include <vector>
+
+namespace acsel
+{
+
+inline constexpr int kSurrogateSchemaVersion = 1;
+
+// The search's Engine::qualityTerms (core/search/engine.h) takes the same numbers: slot
+// f * kScopeCount + s, prefix over layers 0..L, logTarget = true.
+struct SurrogateTerms {
+    double constant = 0.0; // log-space constant
+    int layers = 0;
+    // prefix[(format * kScopeCount + scope) * (layers + 1) + l]: sum of the per-layer log-space
+    // terms of layers [0, l) at that format and scope.
+    std::vector<double> prefix;
+
+    double rangeSum(Format f, Scope s, int begin, int end) const
+    {
+        const std::size_t base =
+            (static_cast<std::size_t>(f) * kScopeCount + static_cast<std::size_t>(s)) *
+            static_cast<std::size_t>(layers + 1);
+        return prefix[base + static_cast<std::size_t>(end)] -
+               prefix[base + static_cast<std::size_t>(begin)];
+    }
+};
+
+// Predicted RMQD of a recipe for the terms' (model, algorithm, lm_head, KV). O(bands).
+inline double predictRecipeLog(const SurrogateTerms& t, const BandRecipe& r)
+{
+    double sum = t.constant;
+    for (const Band& b : r)
+        sum += t.rangeSum(b.format, b.scope, b.begin, b.end);
+    return sum;
+}
+double predictRecipe(const SurrogateTerms& t, const BandRecipe& r);
+
+struct SurrogateOptions {
+    bool monotone = true;
+    std::vector<double> lambdas = defaultLambdaGrid();
+    int folds = 5;
+    std::uint64_t seed = 1;
+};
+
+// Median absolute percentage error, in percent.
+double mdapePercent(const std::vector<double>& predicted, const std::vector<double>& measured);
+
+class RidgeSurrogate
+{
+public:
+    // rmqd: measured values (> 0), one per feature row.
+    static RidgeSurrogate fit(const std::vector<FeatureVector>& X, const std::vector<double>& rmqd,
+                              const SurrogateOptions& options);
+
+    double predictLog(const FeatureVector& phi) const;
+    double predict(const FeatureVector& phi) const;
+    double predict(const ModelArch& model, const BandRecipe& recipe, Algorithm algorithm,
+                   bool lmHeadQuantized, KvFormat kv) const;
+    SurrogateTerms terms(const ModelArch& model, Algorithm algorithm, bool lmHeadQuantized,
+                         KvFormat kv) const;
+
+    bool monotone() const { return monotone_; }
+    double lambda() const { return lambda_; }
+    double intercept() const { return intercept_; }
+    const FeatureVector& weights() const { return weights_; }
+    int trainingRows() const { return trainingRows_; }
+    double trainingMdape() const { return trainingMdape_; }
+    const std::vector<CvPoint>& cvCurve() const { return cv_; }
+
+    nlohmann::json toJson() const;
+    static RidgeSurrogate fromJson(const nlohmann::json& j, const std::string& file);
+    // Atomic: written to a temporary file beside `path`, then renamed.
+    void save(const std::string& path) const;
+    static RidgeSurrogate load(const std::string& path);
+
+private:
+    bool monotone_ = true;
+    double lambda_ = 0.0;
+    double intercept_ = 0.0;
+    FeatureVector weights_{};
+    int trainingRows_ = 0;
+    double trainingMdape_ = 0.0;
+    std::vector<CvPoint> cv_;
+};
+
+} // namespace acsel

@@ -1,0 +1,160 @@
+#include "core/search/workspaceengine.h"
+
+#include "core/data/loaderror.h"
+#include "core/data/qualityset.h"
+#include "core/latency/fmcfile.h"
+#include "core/latency/tableopcosts.h"
+#include "core/model/configspace.h"
+#include "core/quality/qualityreport.h"
+
+#include <stdexcept>
+
+namespace acsel
+{
+namespace
+{
+
+RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
+{
+    if (ws.qualityFile.empty())
+        throw LoadError(ws.file, "/quality",
+                        "the workspace names no quality data and no "
+                        "surrogate was given (expected a quality set)");
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    std::vector<FeatureVector> x;
+    std::vector<double> y;
+    for (const QualityRow& row : set.rows) {
+        if (row.split != Split::Train)
+            continue;
+        x.push_back(qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row));
+        y.push_back(row.rmqd);
+    }
+    if (x.size() < 2)
+        throw LoadError(set.file, "/rows",
+                        "expected at least two training rows to fit the surrogate");
+    source = "monotone ridge fitted on " + std::to_string(x.size()) + " training rows of " +
+             set.file + (set.synthetic ? " (SYNTHETIC quality data)" : "");
+    return RidgeSurrogate::fit(x, y, SurrogateOptions{});
+}
+
+} // namespace
+
+WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
+    : ws_(std::move(ws)), costs_(ws_.stacks.size()),
+      loaded_(std::make_unique<std::once_flag[]>(ws_.stacks.size()))
+{
+    if (!sources.surrogateFile.empty()) {
+        surrogate_ = RidgeSurrogate::load(sources.surrogateFile);
+        surrogateSource_ = "surrogate from " + sources.surrogateFile;
+    } else {
+        surrogate_ = fitOnTrainingSplit(ws_, surrogateSource_);
+    }
+    if (!sources.fmcFile.empty()) {
+        const FmcSet set = loadFmcFile(sources.fmcFile);
+        for (const FmcEntry& e : set.entries) {
+            calibrations_[e.stack] = {e.ttft.gamma, e.ttft.delta, e.tpot.gamma, e.tpot.delta};
+            calibrationSources_[e.stack] = "FMC from " + sources.fmcFile + " (" +
+                                           std::to_string(e.rowsUsed.size()) + " profiles)";
+        }
+    }
+}
+
+WorkspaceEngine::~WorkspaceEngine() = default;
+
+const OpCosts& WorkspaceEngine::opCosts(int stack) const
+{
+    const auto i = static_cast<std::size_t>(stack);
+    std::call_once(loaded_[i], [&] {
+        const Stack& s = ws_.stacks[i];
+        if (s.source != LatencySource::Tables)
+            throw LoadError(s.id, "", "no operator model for a stack without tables");
+        costs_[i] = std::make_unique<TableOpCosts>(TableOpCosts::load(s, ws_.platformOf(s)));
+    });
+    return *costs_[i];
+}
+
+const Stack& WorkspaceEngine::stackOf(const Request& q) const
+{
+    const auto i = ws_.findStack(q.stack);
+    if (!i)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    return ws_.stacks[static_cast<std::size_t>(*i)];
+}
+
+LatencyEstimate WorkspaceEngine::latencyEstimate(const Config& c, const Request& q) const
+{
+    const auto stack = ws_.findStack(q.stack);
+    if (!stack)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    return estimateLatency(opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c, q);
+}
+
+LatencyMs WorkspaceEngine::rawLatency(const Config& c, const Request& q) const
+{
+    const LatencyEstimate e = latencyEstimate(c, q);
+    return {e.ttftMs, e.tpotMs};
+}
+
+MemoryEstimate WorkspaceEngine::memoryEstimate(const Config& c, const Request& q) const
+{
+    return estimateMemory(ws_.models[static_cast<std::size_t>(c.model)], c, q,
+                          ws_.platformOf(stackOf(q)));
+}
+
+double WorkspaceEngine::memoryBytes(const Config& c, const Request& q) const
+{
+    return memoryEstimate(c, q).total();
+}
+
+bool WorkspaceEngine::fracMixIsLowerBound(const Request& q) const
+{
+    // Static batching: the band estimate is the FracMix mix plus non-negative conversions
+    // (with a bf16 lm_head, which the search space keeps).
+    return q.mode == ServingMode::Static;
+}
+
+Calibration WorkspaceEngine::calibration(const std::string& stackId) const
+{
+    const auto it = calibrations_.find(stackId);
+    return it == calibrations_.end() ? Calibration{} : it->second;
+}
+
+void WorkspaceEngine::setCalibration(const std::string& stackId, Calibration c)
+{
+    calibrations_[stackId] = c;
+    calibrationSources_[stackId] = "set by the caller";
+}
+
+std::string WorkspaceEngine::calibrationSource(const std::string& stackId) const
+{
+    const auto it = calibrationSources_.find(stackId);
+    return it == calibrationSources_.end() ? "none (raw estimate)" : it->second;
+}
+
+double WorkspaceEngine::rmqd(const Config& c) const
+{
+    return surrogate_.predict(ws_.models[static_cast<std::size_t>(c.model)], c.recipe, c.algorithm,
+                              c.lmHeadQuantized, c.kv);
+}
+
+SurrogateTerms WorkspaceEngine::qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
+                                             KvFormat kv) const
+{
+    return surrogate_.terms(ws_.models[static_cast<std::size_t>(model)], a, lmHeadQuantized, kv);
+}
+
+std::string WorkspaceEngine::exportProblem(const Config& c, const Stack& s) const
+{
+    for (const Band& b : c.recipe)
+        if (!s.hasFormat(b.format))
+            return "format " + std::string(toString(b.format)) + " is not available on " + s.id;
+    for (const Band& b : c.recipe)
+        if (!algorithmFits(c.algorithm, b.format))
+            return "algorithm " + std::string(toString(c.algorithm)) + " does not fit the " +
+                   std::string(toString(b.format)) + " band";
+    if (c.kv == KvFormat::Fp8 && !s.kvFp8)
+        return "fp8 KV cache is not available on " + s.id;
+    return c.recipe.validate(ws_.models[static_cast<std::size_t>(c.model)].layers);
+}
+
+} // namespace acsel

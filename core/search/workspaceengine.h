@@ -1,0 +1,65 @@
+// The real Engine: a workspace's stacks (operator costs loaded on first use), the per-band
+// latency and memory models, FMC lines per stack, and the monotone quality surrogate.
+#pragma once
+
+#include "core/latency/memorymodel.h"
+#include "core/latency/opcosts.h"
+#include "core/latency/opmodel.h"
+#include "core/quality/ridgesurrogate.h"
+#include "core/search/engine.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace acsel
+{
+
+struct EngineSources {
+    std::string fmcFile;       // FMC coefficients (acsel calibrate); empty: no calibration
+    std::string surrogateFile; // a saved surrogate; empty: fit on the workspace's quality set
+};
+
+class WorkspaceEngine final : public Engine
+{
+public:
+    // Reads the FMC file and the surrogate (or fits it on the training split of the workspace's
+    // quality set, monotone). Throws LoadError for a bad file.
+    WorkspaceEngine(Workspace ws, const EngineSources& sources);
+    ~WorkspaceEngine() override;
+
+    const Workspace& workspace() const override { return ws_; }
+    LatencyMs rawLatency(const Config& c, const Request& q) const override;
+    double memoryBytes(const Config& c, const Request& q) const override;
+    bool fracMixIsLowerBound(const Request& q) const override;
+    Calibration calibration(const std::string& stackId) const override;
+    double rmqd(const Config& c) const override;
+    SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
+                                KvFormat kv) const override;
+    std::string exportProblem(const Config& c, const Stack& s) const override;
+
+    // The full estimate with its operator breakdown, and the memory breakdown (for display).
+    LatencyEstimate latencyEstimate(const Config& c, const Request& q) const;
+    MemoryEstimate memoryEstimate(const Config& c, const Request& q) const;
+    // Operator costs of a stack, loaded on first use (thread-safe). Throws LoadError.
+    const OpCosts& opCosts(int stack) const;
+    void setCalibration(const std::string& stackId, Calibration c);
+    // Where a stack's calibration comes from ("FMC from <file> (N rows)" or "none (raw)").
+    std::string calibrationSource(const std::string& stackId) const;
+    const RidgeSurrogate& surrogate() const { return surrogate_; }
+    const std::string& surrogateSource() const { return surrogateSource_; }
+
+private:
+    const Stack& stackOf(const Request& q) const;
+
+    Workspace ws_;
+    RidgeSurrogate surrogate_;
+    std::string surrogateSource_;
+    std::map<std::string, Calibration> calibrations_;
+    std::map<std::string, std::string> calibrationSources_;
+    mutable std::vector<std::unique_ptr<OpCosts>> costs_; // filled on first use
+    std::unique_ptr<std::once_flag[]> loaded_;
+};
+
+} // namespace acsel

@@ -1,0 +1,216 @@
+// acsel calibrate / predict / report latency / bench latency end to end: outputs, the
+// overwrite guard, row mapping with reasons, and bad input.
+#include "app/cli/command.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace acsel::cli;
+
+namespace
+{
+
+struct Run {
+    int code;
+    std::string out, err;
+};
+
+Run run(std::vector<std::string> argv)
+{
+    std::ostringstream out, err;
+    CommandIo io{out, err};
+    const int code = runCommand(argv, io);
+    return {code, out.str(), err.str()};
+}
+
+const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
+const std::string kTables = ACSEL_SHARED_DIR "/aic";
+const std::string kSilicon = ACSEL_SHARED_DIR "/aic/silicon/dense_tp1.csv";
+const std::string kSmall = ACSEL_TEST_DATA "/latency/silicon_small.csv";
+
+bool haveData()
+{
+    return QFileInfo::exists(QString::fromStdString(kSilicon));
+}
+
+std::vector<std::string> base(std::vector<std::string> cmd)
+{
+    for (const std::string& a :
+         {std::string("--workspace"), kWorkspace, std::string("--tables"), kTables})
+        cmd.push_back(a);
+    return cmd;
+}
+
+} // namespace
+
+class TestCliLatency : public QObject
+{
+    Q_OBJECT
+private slots:
+    void predictMapsRowsAndSaysWhyNot();
+    void calibrateWritesProvenanceAndGuardsOverwrite();
+    void predictWithFmc();
+    void reportLatencyFmcBeatsRaw();
+    void benchRuns();
+    void badInput();
+};
+
+void TestCliLatency::predictMapsRowsAndSaysWhyNot()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    auto argv = base({"predict", "--measurements", kSmall, "--json"});
+    const Run r = run(argv);
+    QCOMPARE(r.code, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j["rows"].size(), std::size_t{2});
+    QCOMPARE(j["skipped"].size(), std::size_t{3});
+    for (const auto& row : j["rows"]) {
+        QVERIFY(row["stack"] == "h100_sxm/trtllm");
+        QVERIFY(row["model"] == "Llama-3.1-8B");
+        QVERIFY(row["ttft_raw_ms"].get<double>() > 0);
+        QVERIFY(row["tpot_raw_ms"].get<double>() > 0);
+        QVERIFY(row["memory_gib"].get<double>() > 14); // 8B weights alone are ~15 GiB in bf16
+    }
+    QVERIFY(j["rows"][0]["recipe"] == "0-31 bf16");     // empty gemm_quant_mode = bf16
+    QVERIFY(j["rows"][1]["recipe"] == "0-31 fp8/full"); // the -FP8 checkpoint id
+    QVERIFY(j["skipped"][0]["reason"].get<std::string>().find(
+                "no operator tables for gb200/trtllm") != std::string::npos);
+    QVERIFY(j["skipped"][1]["reason"].get<std::string>().find("matches no workspace model") !=
+            std::string::npos);
+    QVERIFY(j["skipped"][2]["reason"].get<std::string>().find("single-GPU") != std::string::npos);
+    const std::string assumptions = j["assumptions"].dump();
+    QVERIFY(assumptions.find("empty gemm_quant_mode read as bf16") != std::string::npos);
+    QVERIFY(assumptions.find("tables are 1.3.0rc20") != std::string::npos);
+}
+
+void TestCliLatency::calibrateWritesProvenanceAndGuardsOverwrite()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir dir;
+    const std::string out = dir.filePath("fmc.json").toStdString();
+    const Run r = run(base({"calibrate", "--measurements", kSilicon, "-o", out}));
+    QVERIFY2(r.code == 0, r.err.c_str());
+    std::ifstream in(out);
+    const auto j = nlohmann::json::parse(in);
+    QVERIFY(j["kind"] == "acsel-fmc");
+    QCOMPARE(j["tau"].get<double>(), 0.5);
+    std::size_t rows = 0;
+    for (const auto& s : j["stacks"])
+        rows += s["rows_used"].size();
+    QCOMPARE(rows, std::size_t{151}); // 152 rows, gb200 has no tables
+    QCOMPARE(j["stacks"].size(), std::size_t{6});
+    QCOMPARE(j["rows_skipped"].size(), std::size_t{1});
+    // Refuses to overwrite without --force (exit 2), accepts with it.
+    const Run again =
+        run(base({"calibrate", "--measurements", kSilicon, "-o", out, "--tau", "0.8"}));
+    QCOMPARE(again.code, 2);
+    QVERIFY(again.err.find("--force") != std::string::npos);
+    const Run forced =
+        run(base({"calibrate", "--measurements", kSilicon, "-o", out, "--tau", "0.8", "--force"}));
+    QCOMPARE(forced.code, 0);
+    std::ifstream in2(out);
+    QCOMPARE(nlohmann::json::parse(in2)["tau"].get<double>(), 0.8);
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(out + ".tmp")));
+}
+
+void TestCliLatency::predictWithFmc()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir dir;
+    const std::string fmc = dir.filePath("fmc.json").toStdString();
+    QCOMPARE(run(base({"calibrate", "--measurements", kSilicon, "-o", fmc})).code, 0);
+    const Run r = run(base({"predict", "--measurements", kSilicon, "--fmc", fmc, "--json"}));
+    QCOMPARE(r.code, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j["rows"].size(), std::size_t{151});
+    // Median calibration on all rows of a stack: about half the calibrated TTFTs lie at or
+    // above the measurement, per stack (with ties for the two points on the line).
+    int above = 0, n = 0;
+    for (const auto& row : j["rows"]) {
+        QVERIFY(row.contains("ttft_fmc_ms") && row.contains("tpot_fmc_ms"));
+        if (row["stack"] == "h100_sxm/trtllm") {
+            ++n;
+            above += row["ttft_fmc_ms"].get<double>() >=
+                     row["measured_ttft_ms"].get<double>() * (1 - 1e-9);
+        }
+    }
+    QCOMPARE(n, 85);
+    QVERIFY2(above >= 42 && above <= 45, std::to_string(above).c_str());
+}
+
+void TestCliLatency::reportLatencyFmcBeatsRaw()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    const Run r = run(base({"report", "latency", "--measurements", kSilicon, "--profiles", "5",
+                            "--seeds", "3", "--mode", "static", "--json"}));
+    QVERIFY2(r.code == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j["stacks"].size(), std::size_t{5});
+    QCOMPARE(j["excluded_stacks"].size(), std::size_t{1}); // h100_sxm/vllm: 1 row
+    QVERIFY(j["excluded_stacks"][0]["stack"] == "h100_sxm/vllm");
+    QCOMPARE(j["rows_per_stack"]["h100_sxm/trtllm"].get<int>(), 85);
+    const double raw = j["mean_ttft_mdape"]["raw"], fmc = j["mean_ttft_mdape"]["fmc"];
+    QVERIFY2(fmc < 0.5 * raw, (std::to_string(fmc) + " vs raw " + std::to_string(raw)).c_str());
+    // The continuous model (docs/SERVING.md) cuts the raw TTFT error and the calibrated TPOT.
+    const auto& c = j["continuous"];
+    QVERIFY(c["mean_ttft_mdape"]["raw"].get<double>() < 0.25 * raw);
+    QVERIFY(c["mean_tpot_mdape"]["fmc"].get<double>() <
+            j["static"]["mean_tpot_mdape"]["fmc"].get<double>());
+    const Run text = run(base({"report", "latency", "--measurements", kSilicon}));
+    QCOMPARE(text.code, 0);
+    QVERIFY(text.out.find("| mean of 5 stacks |") != std::string::npos);
+    QVERIFY(text.out.find("excluded row qwen3_32b_qwen3_32b_gb200") != std::string::npos);
+}
+
+void TestCliLatency::benchRuns()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    const Run r = run(base({"bench", "latency", "--reps", "5"}));
+    QVERIFY2(r.code == 0, r.err.c_str());
+    QVERIFY(r.out.find("naive per-layer baseline") != std::string::npos);
+    QVERIFY(r.out.find("speed-up") != std::string::npos);
+}
+
+void TestCliLatency::badInput()
+{
+    QTemporaryDir dir;
+    const std::string bad = dir.filePath("bad.csv").toStdString();
+    std::ofstream(bad) << "id,backend,backend_version,model_path,system,isl,osl,gemm_quant_mode,"
+                          "batch_size,tp_size,silicon_ttft_ms\n"
+                          "a,trtllm,1,m,h100_sxm,1,1,,1,1,5\n";
+    Run r = run(base({"predict", "--measurements", bad}));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.find(bad + ": header: missing column 'silicon_tpot_ms'") != std::string::npos,
+             r.err.c_str());
+    std::ofstream(bad) << "id,backend,backend_version,model_path,system,isl,osl,gemm_quant_mode,"
+                          "batch_size,tp_size,silicon_ttft_ms,silicon_tpot_ms\n"
+                          "a,trtllm,1,m,h100_sxm,1,1,,1,1,5,-3\n";
+    r = run(base({"predict", "--measurements", bad}));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.find("line 2, column 'silicon_tpot_ms': expected a positive number") !=
+                 std::string::npos,
+             r.err.c_str());
+    r = run(base({"calibrate", "--measurements", kSmall}));
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.find("missing --output") != std::string::npos);
+    const std::string fmc = dir.filePath("fmc.json").toStdString();
+    std::ofstream(fmc)
+        << R"({"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5, "stacks": [{"stack": "x", "ttft": {"gamma": "one", "delta": 0}}]})";
+    r = run(base({"predict", "--measurements", kSmall, "--fmc", fmc}));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.find("/stacks/0/ttft/gamma") != std::string::npos, r.err.c_str());
+    r = run(base({"report", "latency", "--measurements", kSmall, "--profiles", "0"}));
+    QCOMPARE(r.code, 2);
+}
+
+QTEST_APPLESS_MAIN(TestCliLatency)
+#include "test_cli_latency.moc"

@@ -1,0 +1,395 @@
+// The issue's acceptance checks on the 3-band Qwen3-8B recipe (0-9 fp8, 10-27 nvfp4, 28-35
+// bf16, KV fp8): the YAML read back with yaml-cpp entry by entry, every glob matched against
+// the model's full module list, the hf_quant_config preview's exact layer set, the refusal of
+// int4 AWQ mixed with fp8, and export -> parse -> rebuild -> identical configuration.
+#include "core/data/loaderror.h"
+#include "core/export/exportability.h"
+#include "core/export/exporter.h"
+#include "core/export/fnmatch.h"
+#include "core/export/hfquantconfig.h"
+#include "core/export/modeloptjson.h"
+#include "core/export/modeloptyaml.h"
+#include "core/export/modulenames.h"
+#include "core/export/quantcfg.h"
+#include "core/export/recipereader.h"
+#include "test_export_fixtures.h"
+
+#include <QTest>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <yaml-cpp/yaml.h>
+
+using namespace acsel;
+using namespace exporttest;
+
+namespace
+{
+
+const char* const kAttn[] = {"q_proj", "k_proj", "v_proj", "o_proj"};
+const char* const kMlp[] = {"gate_proj", "up_proj", "down_proj"};
+
+// The quantized linears of the acceptance recipe, spelled out independently of the exporter.
+std::set<std::string> expectedQuantizedLinears()
+{
+    std::set<std::string> out;
+    for (int i = 0; i < 28; ++i) {
+        for (const char* p : kAttn)
+            out.insert("model.layers." + std::to_string(i) + ".self_attn." + p);
+        for (const char* p : kMlp)
+            out.insert("model.layers." + std::to_string(i) + ".mlp." + p);
+    }
+    return out;
+}
+
+int layerOf(const std::string& name)
+{
+    static const std::regex re(R"(^model\.layers\.(\d+)\.)");
+    std::smatch m;
+    return std::regex_search(name, m, re) ? std::stoi(m[1]) : -1;
+}
+
+bool isFp8(const YAML::Node& cfg)
+{
+    return cfg.size() == 2 && cfg["num_bits"].as<std::string>() == "e4m3" && cfg["axis"].IsNull();
+}
+
+bool isNvfp4(const YAML::Node& cfg)
+{
+    const YAML::Node b = cfg["block_sizes"];
+    return cfg.size() == 2 && cfg["num_bits"].as<std::string>() == "e2m1" && b.size() == 3 &&
+           b[-1].as<int>() == 16 && b["type"].as<std::string>() == "dynamic" &&
+           b["scale_bits"].as<std::string>() == "e4m3";
+}
+
+std::string withoutLine(std::string text, const std::string& from, const std::string& to)
+{
+    const auto at = text.find(from);
+    if (at == std::string::npos)
+        throw std::runtime_error("test: text not found: " + from);
+    return text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+class TestExportRecipe : public QObject
+{
+    Q_OBJECT
+private slots:
+    void yamlHasOneEnabledWeightEntryPerQuantizedLinear();
+    void everyGlobMatchesOnlyWhatItMeans();
+    void hfPreviewListsExactlyTheQuantizedLinears();
+    void singleFormatPreviewUsesExcludeModules();
+    void int4AwqMixedWithFp8IsRefused();
+    void roundTrip_data();
+    void roundTrip();
+    void readerRefusesWhatIsNoBandRecipe();
+};
+
+void TestExportRecipe::yamlHasOneEnabledWeightEntryPerQuantizedLinear()
+{
+    const ExportInput in = acceptanceInput();
+    const YAML::Node root = YAML::Load(exportText(ExportFormat::ModelOptYaml, in));
+    QCOMPARE(root.size(), std::size_t{2});
+    QCOMPARE(root["metadata"]["recipe_type"].as<std::string>(), std::string("ptq"));
+    const std::string description = root["metadata"]["description"].as<std::string>();
+    for (const char* part : {"acsel-studio " ACSEL_VERSION, "Qwen/Qwen3-8B",
+                             "0-9 fp8/full | 10-27 nvfp4/full | 28-35 bf16", "b200_sxm/trtllm",
+                             "concurrency 8", "TTFT 412.3 ms", "TPOT 21.7 ms", "RMQD 0.0123"})
+        QVERIFY2(description.find(part) != std::string::npos, part);
+    QCOMPARE(root["metadata"].size(), std::size_t{2}); // ModelOpt forbids other keys
+    const YAML::Node q = root["quantize"];
+    QCOMPARE(q.size(), std::size_t{2});
+    QCOMPARE(q["algorithm"].as<std::string>(), std::string("max"));
+    const YAML::Node list = q["quant_cfg"];
+
+    // Disable-all first.
+    QCOMPARE(list[0].size(), std::size_t{2});
+    QCOMPARE(list[0]["quantizer_name"].as<std::string>(), std::string("*"));
+    QCOMPARE(list[0]["enable"].as<bool>(), false);
+
+    std::map<std::string, int> weights, inputs;
+    int kvEntries = 0;
+    bool lmHeadDisabled = false;
+    for (std::size_t i = 1; i < list.size(); ++i) {
+        const YAML::Node e = list[i];
+        const std::string name = e["quantizer_name"].as<std::string>();
+        const bool enabled = !e["enable"] || e["enable"].as<bool>();
+        QVERIFY2(layerOf(name) < 28, name.c_str()); // nothing for the bf16 band 28-35
+        if (name.find("lm_head") != std::string::npos) {
+            QVERIFY2(!e["cfg"] && !enabled, "lm_head must stay disabled");
+            lmHeadDisabled = true;
+            continue;
+        }
+        if (name.find("bmm") != std::string::npos) {
+            ++kvEntries;
+            QCOMPARE(name, std::string("*[kv]_bmm_quantizer"));
+            QCOMPARE(e["cfg"].size(), std::size_t{1});
+            QCOMPARE(e["cfg"]["num_bits"].as<std::string>(), std::string("e4m3"));
+            continue;
+        }
+        QVERIFY2(enabled && e["cfg"], name.c_str());
+        const int layer = layerOf(name);
+        const YAML::Node cfg = e["cfg"];
+        QVERIFY2(layer < 10 ? isFp8(cfg) : isNvfp4(cfg), name.c_str());
+        const std::string suffixW = ".weight_quantizer", suffixI = ".input_quantizer";
+        if (name.ends_with(suffixW))
+            ++weights[name.substr(0, name.size() - suffixW.size())];
+        else if (name.ends_with(suffixI))
+            ++inputs[name.substr(0, name.size() - suffixI.size())];
+        else
+            QFAIL(qPrintable(QString::fromStdString("unexpected entry " + name)));
+    }
+    const std::set<std::string> expected = expectedQuantizedLinears();
+    QCOMPARE(expected.size(), std::size_t{28 * 7});
+    QCOMPARE(weights.size(), expected.size());
+    for (const auto& [linear, count] : weights) {
+        QVERIFY2(expected.count(linear) == 1, linear.c_str());
+        QCOMPARE(count, 1);
+    }
+    QCOMPARE(inputs.size(), expected.size()); // W8A8 and W4A4: inputs quantized alike
+    QCOMPARE(kvEntries, 1);
+    QVERIFY(lmHeadDisabled);
+    QCOMPARE(list.size(), std::size_t{1 + 2 * 28 * 7 + 1 + 1});
+}
+
+void TestExportRecipe::everyGlobMatchesOnlyWhatItMeans()
+{
+    const ExportInput in = acceptanceInput();
+    const std::vector<std::string> modules = moduleNames(in.arch);
+    // Per layer: the layer, self_attn, q/k/v/o with 3 quantizers each, q_norm, k_norm, 4
+    // attention quantizers, mlp, gate/up/down with 3 quantizers each, act_fn, 2 norms (40);
+    // plus model, embed_tokens, layers, norm, rotary_emb and lm_head with 3 quantizers.
+    QCOMPARE(modules.size(), std::size_t{36 * 40 + 9});
+
+    std::set<std::string> kv,
+        lmHead{"lm_head.input_quantizer", "lm_head.output_quantizer", "lm_head.weight_quantizer"};
+    for (int i = 0; i < 36; ++i)
+        for (const char* q : {"k_bmm_quantizer", "v_bmm_quantizer"})
+            kv.insert("model.layers." + std::to_string(i) + ".self_attn." + q);
+    auto intended = [&](const std::string& pattern) -> std::set<std::string> {
+        if (pattern == "*")
+            return {modules.begin(), modules.end()};
+        if (pattern == "*[kv]_bmm_quantizer")
+            return kv;
+        if (pattern == "lm_head.*")
+            return lmHead;
+        return {pattern}; // an explicit module name means exactly that module
+    };
+    auto matched = [&](const std::string& pattern) {
+        std::set<std::string> out;
+        for (const std::string& m : modules)
+            if (fnmatchCase(pattern, m))
+                out.insert(m);
+        return out;
+    };
+    const YAML::Node list =
+        YAML::Load(exportText(ExportFormat::ModelOptYaml, in))["quantize"]["quant_cfg"];
+    for (const YAML::Node& e : list) {
+        const std::string p = e["quantizer_name"].as<std::string>();
+        QVERIFY2(matched(p) == intended(p), p.c_str());
+    }
+    // The check has teeth: the pitfall glob for "layer 1" hits layers 10-19 too.
+    const std::set<std::string> pitfall = matched("*layers.1*");
+    QVERIFY(pitfall.count("model.layers.13.mlp.up_proj.weight_quantizer") == 1);
+}
+
+void TestExportRecipe::hfPreviewListsExactlyTheQuantizedLinears()
+{
+    const auto j =
+        nlohmann::json::parse(exportText(ExportFormat::HfQuantConfig, acceptanceInput()));
+    QVERIFY(j.contains("preview_note")); // says it is a preview, not a checkpoint file
+    QCOMPARE(j["producer"]["name"].get<std::string>(), std::string("modelopt"));
+    const auto& q = j["quantization"];
+    QCOMPARE(q["quant_algo"].get<std::string>(), std::string("MIXED_PRECISION"));
+    QCOMPARE(q["kv_cache_quant_algo"].get<std::string>(), std::string("FP8"));
+    const auto& layers = q["quantized_layers"];
+    std::set<std::string> names;
+    for (auto it = layers.begin(); it != layers.end(); ++it) {
+        names.insert(it.key());
+        const nlohmann::json want =
+            layerOf(it.key()) < 10 ? nlohmann::json{{"quant_algo", "FP8"}}
+                                   : nlohmann::json{{"quant_algo", "NVFP4"}, {"group_size", 16}};
+        QVERIFY2(it.value() == want, it.key().c_str());
+    }
+    QVERIFY(names == expectedQuantizedLinears());
+}
+
+void TestExportRecipe::singleFormatPreviewUsesExcludeModules()
+{
+    ExportInput in = acceptanceInput();
+    in.config = makeConfig(36, {30}, {{Format::Int4Wo, Scope::Mlp}, {Format::Bf16, Scope::Full}},
+                           Algorithm::Awq, KvFormat::Bf16);
+    const auto q =
+        nlohmann::json::parse(exportText(ExportFormat::HfQuantConfig, in))["quantization"];
+    QCOMPARE(q["quant_algo"].get<std::string>(), std::string("W4A16_AWQ"));
+    QCOMPARE(q["group_size"].get<int>(), 128);
+    QVERIFY(q["kv_cache_quant_algo"].is_null());
+    QVERIFY(!q.contains("quantized_layers"));
+    // Excluded: the 4 attention linears of layers 0-29, all 7 of layers 30-35, and lm_head.
+    std::set<std::string> want{"lm_head"};
+    for (int i = 0; i < 36; ++i) {
+        for (const char* p : kAttn)
+            want.insert("model.layers." + std::to_string(i) + ".self_attn." + p);
+        if (i >= 30)
+            for (const char* p : kMlp)
+                want.insert("model.layers." + std::to_string(i) + ".mlp." + p);
+    }
+    const auto excluded = q["exclude_modules"].get<std::vector<std::string>>();
+    QVERIFY(std::is_sorted(excluded.begin(), excluded.end()));
+    QVERIFY(std::set<std::string>(excluded.begin(), excluded.end()) == want);
+    QCOMPARE(excluded.size(), want.size());
+}
+
+void TestExportRecipe::int4AwqMixedWithFp8IsRefused()
+{
+    ExportInput in = acceptanceInput();
+    for (Algorithm a : kAllAlgorithms) {
+        in.config =
+            makeConfig(36, {18}, {{Format::Int4Wo, Scope::Full}, {Format::Fp8, Scope::Full}}, a,
+                       KvFormat::Bf16);
+        const auto problems = exportProblems(in.arch, in.config);
+        QVERIFY2(!problems.empty(), "no single algorithm calibrates int4_wo and fp8 together");
+        QVERIFY(!isExportable(in.arch, in.config));
+        try {
+            (void)exportText(ExportFormat::ModelOptYaml, in);
+            QFAIL("exportText accepted a mixed AWQ/fp8 recipe");
+        } catch (const ExportError& e) {
+            QVERIFY(e.problems() == problems);
+        }
+    }
+    in.config.algorithm = Algorithm::Awq;
+    const auto problems = exportProblems(in.arch, in.config);
+    QCOMPARE(problems.size(), std::size_t{1});
+    QCOMPARE(problems[0], std::string("band 2 (layers 18-35, fp8) needs max calibration, but the "
+                                      "recipe's one global algorithm is awq (ModelOpt calibrates "
+                                      "the whole model with one algorithm: SmoothQuant or AWQ "
+                                      "bands cannot be mixed with fp8/nvfp4 bands)"));
+    in.config.algorithm = Algorithm::Max;
+    QCOMPARE(exportProblems(in.arch, in.config)[0].rfind("band 1 (layers 0-17, int4_wo) needs awq "
+                                                         "or gptq calibration",
+                                                         0),
+             std::size_t{0});
+}
+
+void TestExportRecipe::roundTrip_data()
+{
+    QTest::addColumn<int>("which");
+    const char* names[] = {"acceptance 3-band",           "int4 awq mlp + bf16",
+                           "int8 sq attn | full",         "int8_wo gptq + lm_head",
+                           "fp8_block + lm_head, kv fp8", "all bf16, kv fp8",
+                           "nvfp4 attn | fp8 mlp | nvfp4"};
+    for (int i = 0; i < 7; ++i)
+        QTest::newRow(names[i]) << i;
+}
+
+void TestExportRecipe::roundTrip()
+{
+    QFETCH(int, which);
+    ExportInput in = acceptanceInput();
+    const int L = 36;
+    switch (which) {
+    case 0:
+        break;
+    case 1:
+        in.config = makeConfig(L, {20}, {{Format::Int4Wo, Scope::Mlp}, {Format::Bf16, Scope::Full}},
+                               Algorithm::Awq, KvFormat::Bf16, false, 16);
+        break;
+    case 2:
+        in.config = makeConfig(L, {5}, {{Format::Int8, Scope::Attn}, {Format::Int8, Scope::Full}},
+                               Algorithm::SmoothQuant, KvFormat::Fp8);
+        break;
+    case 3:
+        in.config = makeConfig(L, {}, {{Format::Int8Wo, Scope::Full}}, Algorithm::Gptq,
+                               KvFormat::Bf16, true);
+        break;
+    case 4:
+        in.config =
+            makeConfig(L, {1}, {{Format::Bf16, Scope::Full}, {Format::Fp8Block, Scope::Full}},
+                       Algorithm::Max, KvFormat::Fp8, true, 1);
+        break;
+    case 5:
+        in.config = makeConfig(L, {}, {{Format::Bf16, Scope::Full}}, Algorithm::Max, KvFormat::Fp8);
+        break;
+    case 6:
+        in.config = makeConfig(
+            L, {3, 33},
+            {{Format::Nvfp4, Scope::Attn}, {Format::Fp8, Scope::Mlp}, {Format::Nvfp4, Scope::Full}},
+            Algorithm::Max, KvFormat::Fp8, true);
+        break;
+    }
+    const int model = workspaceModelIndex("Qwen3-8B");
+    in.config.model = model;
+    QVERIFY(isExportable(in.arch, in.config));
+    const RecipeReadback yaml =
+        readModelOptRecipeYaml(exportText(ExportFormat::ModelOptYaml, in), in.arch, "recipe.yaml");
+    QVERIFY(yaml.plan == planOf(in.config, L));
+    QVERIFY(configFromPlan(yaml.plan, in.arch, model, in.config.batch, "recipe.yaml") == in.config);
+    QCOMPARE(yaml.description, describeExport(in));
+    const QuantPlan json = readModelOptQuantCfgJson(exportText(ExportFormat::ModelOptJson, in),
+                                                    in.arch, "quant_cfg.json");
+    QVERIFY(configFromPlan(json, in.arch, model, in.config.batch, "quant_cfg.json") == in.config);
+}
+
+void TestExportRecipe::readerRefusesWhatIsNoBandRecipe()
+{
+    const ExportInput in = acceptanceInput();
+    const std::string yaml = exportText(ExportFormat::ModelOptYaml, in);
+    auto refusal = [&](const std::string& text) -> std::string {
+        try {
+            const RecipeReadback r = readModelOptRecipeYaml(text, in.arch, "edited.yaml");
+            (void)configFromPlan(r.plan, in.arch, 2, 8, "edited.yaml");
+        } catch (const LoadError& e) {
+            return e.file() == "edited.yaml" ? e.message() : "wrong file: " + e.file();
+        }
+        return {};
+    };
+    auto has = [](const std::string& s, const char* part) {
+        return s.find(part) != std::string::npos;
+    };
+    // k_proj of layer 3 moved to nvfp4 while q/v stay fp8: fused group split.
+    const std::string k3 = "'model.layers.3.self_attn.k_proj.weight_quantizer'\n      cfg: "
+                           "{num_bits: e4m3, axis: null}";
+    const std::string split = withoutLine(
+        yaml, k3,
+        "'model.layers.3.self_attn.k_proj.weight_quantizer'\n      cfg: {num_bits: e2m1, "
+        "block_sizes: {-1: 16, type: dynamic, scale_bits: e4m3}}");
+    const std::string splitWhy = refusal(withoutLine(
+        split,
+        "'model.layers.3.self_attn.k_proj.input_quantizer'\n      cfg: {num_bits: e4m3, axis: "
+        "null}",
+        "'model.layers.3.self_attn.k_proj.input_quantizer'\n      cfg: {num_bits: e2m1, "
+        "block_sizes: {-1: 16, type: dynamic, scale_bits: e4m3}}"));
+    QVERIFY2(has(splitWhy, "layer 3: q_proj, k_proj and v_proj are fp8, nvfp4 and fp8"),
+             splitWhy.c_str());
+    // Weight nvfp4 with an fp8 input quantizer is no format of ours.
+    QVERIFY(has(refusal(split), "match no supported format"));
+    // One layer's KV-cache quantizer switched off: two KV formats.
+    QVERIFY(has(refusal(yaml + "    - quantizer_name: 'model.layers.5.self_attn.k_bmm_quantizer'\n"
+                               "      enable: false\n"),
+                "one KV-cache format"));
+    // No disable-all entry: untouched quantizers keep ModelOpt's default int8 config.
+    QVERIFY(has(refusal(withoutLine(yaml, "    - quantizer_name: '*'\n      enable: false\n", "")),
+                "default attributes"));
+    // An attribute we never write.
+    QVERIFY(has(refusal(withoutLine(yaml, "{num_bits: e4m3, axis: null}",
+                                    "{num_bits: e4m3, axis: null, fake_quant: true}")),
+                "unsupported key 'fake_quant'"));
+    // Five bands and an lm_head unlike the last band, straight from a plan.
+    QuantPlan p = planOf(in.config, 36);
+    p.layers[20].fill(Format::Fp8);
+    std::vector<std::string> problems;
+    QVERIFY(!recipeOfPlan(p, problems));
+    QCOMPARE(problems.size(), std::size_t{1});
+    QVERIFY2(has(problems[0], "form 5 bands") && has(problems[0], "at most 3"),
+             problems[0].c_str());
+    p = planOf(in.config, 36);
+    p.lmHead = Format::Fp8;
+    problems.clear();
+    QVERIFY(!recipeOfPlan(p, problems));
+    QVERIFY(has(problems[0], "lm_head is fp8 but the last band is bf16"));
+}
+
+QTEST_APPLESS_MAIN(TestExportRecipe)
+#include "test_export_recipe.moc"

@@ -1,0 +1,245 @@
+// Features phi(C) by hand, the O(bands) prefix-sum prediction against predict(config), the
+// monotone fit, and the surrogate's JSON round trip.
+#include "core/data/loaderror.h"
+#include "core/data/workspacefile.h"
+#include "core/model/configspace.h"
+#include "core/quality/qualityreport.h"
+#include "core/quality/rng.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <set>
+
+using namespace acsel;
+
+namespace
+{
+
+ModelArch smallModel(int layers)
+{
+    ModelArch m;
+    m.name = "tiny";
+    m.layers = layers;
+    m.hidden = 64;
+    m.heads = 4;
+    m.kvHeads = 2;
+    m.headDim = 16;
+    m.intermediate = 128;
+    m.vocab = 1000;
+    return m;
+}
+
+BandRecipe randomRecipe(SplitMix64& rng, int L, const std::vector<FormatScope>& choices)
+{
+    const int bands = 1 + rng.below(L >= 3 ? 3 : L);
+    int cuts[2] = {1 + rng.below(L - 1), 1 + rng.below(L - 1)};
+    if (cuts[0] > cuts[1])
+        std::swap(cuts[0], cuts[1]);
+    if (bands == 3 && cuts[0] == cuts[1])
+        return BandRecipe::uniform(L, Format::Fp8);
+    BandRecipe r;
+    int begin = 0;
+    for (int b = 0; b < bands; ++b) {
+        const int end = b + 1 < bands ? cuts[bands == 2 ? 1 : b] : L;
+        const FormatScope& c =
+            choices[static_cast<std::size_t>(rng.below(static_cast<int>(choices.size())))];
+        r.push({begin, end, c.format, c.scope});
+        begin = end;
+    }
+    return r;
+}
+
+const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
+
+} // namespace
+
+class TestQualitySurrogate : public QObject
+{
+    Q_OBJECT
+private slots:
+    void featureNamesAndMonotoneSet();
+    void depthWeightsSumToOne();
+    void featuresByHand();
+    void prefixSumPredictionEqualsPredict();
+    void constraintBindsWhenDataDisagrees();
+    void demoFitHasNoNegativeBitWeight();
+    void jsonRoundTripAndErrors();
+};
+
+void TestQualitySurrogate::featureNamesAndMonotoneSet()
+{
+    std::set<std::string> names;
+    int bitFeatures = 0;
+    for (int k = 0; k < kFeatureCount; ++k) {
+        names.insert(std::string(featureName(k)));
+        if (isBitDeficitFeature(k)) {
+            ++bitFeatures;
+            QVERIFY(featureName(k).rfind("bit_deficit_", 0) == 0);
+        }
+    }
+    QCOMPARE(names.size(), std::size_t{kFeatureCount});
+    QCOMPARE(bitFeatures, 4);
+    QCOMPARE(featureName(layerFeatureIndex(LayerCode::Granularity, 3)),
+             std::string_view("granularity_late"));
+}
+
+void TestQualitySurrogate::depthWeightsSumToOne()
+{
+    for (int L = 1; L <= 90; ++L)
+        for (int a = 0; a < kAggregationCount; ++a) {
+            double sum = 0.0;
+            for (int l = 0; l < L; ++l) {
+                QVERIFY(depthWeight(a, l, L) >= 0.0);
+                sum += depthWeight(a, l, L);
+            }
+            QVERIFY(std::abs(sum - 1.0) < 1e-12);
+        }
+    // L = 6: each third is two whole layers; L = 4: layer 1 straddles the first boundary (4/3).
+    QCOMPARE(depthWeight(1, 1, 6), 0.5);
+    QCOMPARE(depthWeight(2, 1, 6), 0.0);
+    QCOMPARE(depthWeight(1, 1, 4), 0.25); // covers [1/4, 1/3) of the first third's 1/3: 1/4
+    QCOMPARE(depthWeight(2, 1, 4), 0.5);  // and [1/3, 1/2) of the middle: (1/6)/(1/3)
+}
+
+void TestQualitySurrogate::featuresByHand()
+{
+    const ModelArch m = smallModel(6);
+    const BandRecipe r = BandRecipe::fromCuts(
+        6, {2, 4},
+        {{Format::Int4Wo, Scope::Mlp}, {Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Attn}});
+    const FeatureVector phi = qualityFeatures(m, r, Algorithm::Awq, false, KvFormat::Fp8);
+    QCOMPARE(phi[0], std::log(static_cast<double>(m.paramCount())));
+    QCOMPARE(phi[3], 1.0); // algo_awq
+    QCOMPARE(phi[1] + phi[2] + phi[4], 0.0);
+    QCOMPARE(phi[5], 0.0);
+    QCOMPARE(phi[6], 1.0);
+    auto at = [&](LayerCode c, int a) {
+        return phi[static_cast<std::size_t>(layerFeatureIndex(c, a))];
+    };
+    // Bit deficit: int4 0.75 on layers 0-1, bf16 0 on 2-3, fp8 0.5 on 4-5.
+    QVERIFY(std::abs(at(LayerCode::BitDeficit, 0) - (2 * 0.75 + 2 * 0.5) / 6.0) < 1e-15);
+    QVERIFY(std::abs(at(LayerCode::BitDeficit, 1) - 0.75) < 1e-15);
+    QVERIFY(std::abs(at(LayerCode::BitDeficit, 2) - 0.0) < 1e-15);
+    QVERIFY(std::abs(at(LayerCode::BitDeficit, 3) - 0.5) < 1e-15);
+    // Scope: mlp 2/3, bf16 0, attn 1/3.
+    QVERIFY(std::abs(at(LayerCode::Scope, 0) - (2 * 2.0 / 3 + 2 * 1.0 / 3) / 6.0) < 1e-15);
+    QVERIFY(std::abs(at(LayerCode::Scope, 3) - 1.0 / 3) < 1e-15);
+    // Granularity: int4_wo block-128 0.5, bf16 0, fp8 per-tensor 1.
+    QVERIFY(std::abs(at(LayerCode::Granularity, 0) - (2 * 0.5 + 2 * 1.0) / 6.0) < 1e-15);
+    QVERIFY(std::abs(at(LayerCode::Granularity, 1) - 0.5) < 1e-15);
+}
+
+void TestQualitySurrogate::prefixSumPredictionEqualsPredict()
+{
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    const QualityReport rep = evaluateQualitySurrogates(set, ws.models);
+    const std::vector<FormatScope> choices =
+        ConfigSpace(2, {.formats = {kAllFormats.begin(), kAllFormats.end()}}).bandChoices();
+    SplitMix64 rng(1);
+    int checked = 0;
+    for (const RidgeSurrogate* s : {&rep.constrained.surrogate, &rep.unconstrained.surrogate})
+        for (const ModelArch& m : ws.models)
+            for (Algorithm a : kAllAlgorithms)
+                for (int flags = 0; flags < 4; ++flags) {
+                    const bool lm = flags & 1;
+                    const KvFormat kv = flags & 2 ? KvFormat::Fp8 : KvFormat::Bf16;
+                    const SurrogateTerms t = s->terms(m, a, lm, kv);
+                    for (int k = 0; k < 60; ++k) {
+                        const BandRecipe r = randomRecipe(rng, m.layers, choices);
+                        const double direct = s->predict(m, r, a, lm, kv);
+                        const double fast = predictRecipe(t, r);
+                        QVERIFY2(std::abs(fast - direct) <= 1e-12 * direct, r.describe().c_str());
+                        ++checked;
+                    }
+                }
+    QVERIFY(checked > 10000);
+}
+
+void TestQualitySurrogate::constraintBindsWhenDataDisagrees()
+{
+    // Made-up data whose log RMQD falls with the bit deficit in the late third (as noise or a
+    // confounder could make it): the unconstrained fit follows, the monotone one stops at 0.
+    const ModelArch m = smallModel(6);
+    std::vector<FeatureVector> X;
+    std::vector<double> y;
+    const Format ladder[3] = {Format::Bf16, Format::Fp8, Format::Nvfp4};
+    for (int early = 0; early < 3; ++early)
+        for (int late = 0; late < 3; ++late) {
+            if (early == late)
+                continue;
+            const BandRecipe r = BandRecipe::fromCuts(
+                6, {3}, {{ladder[early], Scope::Full}, {ladder[late], Scope::Full}});
+            X.push_back(qualityFeatures(m, r, Algorithm::Max, false, KvFormat::Bf16));
+            y.push_back(
+                std::exp(-8.0 + 6.0 * bitDeficit(ladder[early]) - 2.0 * bitDeficit(ladder[late])));
+        }
+    SurrogateOptions opt;
+    opt.folds = 3;
+    opt.monotone = false;
+    const RidgeSurrogate free = RidgeSurrogate::fit(X, y, opt);
+    opt.monotone = true;
+    const RidgeSurrogate mono = RidgeSurrogate::fit(X, y, opt);
+    const int late = layerFeatureIndex(LayerCode::BitDeficit, 3);
+    QVERIFY(free.weights()[static_cast<std::size_t>(late)] < 0.0);
+    for (int k = 0; k < kFeatureCount; ++k)
+        if (isBitDeficitFeature(k))
+            QVERIFY(mono.weights()[static_cast<std::size_t>(k)] >= 0.0);
+    QVERIFY(mono.trainingMdape() >= free.trainingMdape());
+}
+
+void TestQualitySurrogate::demoFitHasNoNegativeBitWeight()
+{
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    const QualityReport rep = evaluateQualitySurrogates(set, ws.models);
+    QCOMPARE(rep.trainRows, 226);
+    for (int k = 0; k < kFeatureCount; ++k)
+        if (isBitDeficitFeature(k))
+            QVERIFY(rep.constrained.surrogate.weights()[static_cast<std::size_t>(k)] >= 0.0);
+    QVERIFY(rep.constrained.heldoutMdape > 0.0);
+    QCOMPARE(rep.constrained.monotonicity.moves, rep.unconstrained.monotonicity.moves);
+    QVERIFY(rep.constrained.monotonicity.moves > 100000);
+}
+
+void TestQualitySurrogate::jsonRoundTripAndErrors()
+{
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    const RidgeSurrogate s = evaluateQualitySurrogates(set, ws.models).constrained.surrogate;
+    QTemporaryDir dir;
+    const std::string file = dir.filePath("surrogate.json").toStdString();
+    s.save(file);
+    const RidgeSurrogate back = RidgeSurrogate::load(file);
+    QCOMPARE(back.lambda(), s.lambda());
+    QCOMPARE(back.trainingRows(), 226);
+    QCOMPARE(back.cvCurve().size(), s.cvCurve().size());
+    for (const QualityRow& r : set.rows) {
+        const FeatureVector phi = qualityFeatures(ws.models[static_cast<std::size_t>(r.model)], r);
+        QCOMPARE(back.predict(phi), s.predict(phi));
+    }
+    auto errorOf = [&](Json j) {
+        try {
+            RidgeSurrogate::fromJson(j, "s.json");
+        } catch (const LoadError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    Json j = s.toJson();
+    j["features"][3]["name"] = "algo_foo";
+    QVERIFY(errorOf(j).find("s.json: /features/3/name: expected feature 'algo_awq' here") !=
+            std::string::npos);
+    j = s.toJson();
+    j["features"][7]["weight"] = -0.5;
+    QVERIFY(errorOf(j).find(
+                "/features/7/weight: a monotone surrogate needs a bit-deficit weight >= 0") !=
+            std::string::npos);
+    j = s.toJson();
+    j["schema_version"] = 2;
+    QVERIFY(errorOf(j).find("/schema_version") != std::string::npos);
+}
+
+QTEST_APPLESS_MAIN(TestQualitySurrogate)
+#include "test_quality_surrogate.moc"

@@ -1,0 +1,203 @@
+// BandStrip and BandEditor with QTest events: dragging a boundary snaps to layers and moves the
+// cut, the live prediction follows (a FracMix predictor whose values are worked out by hand),
+// arrows nudge by one layer, menus offer only legal edits, and undo/redo restore each step.
+#include "widgets/bandeditor.h"
+#include "widgets/bandedits.h"
+#include "widgets/bandstrip.h"
+
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+namespace
+{
+// FracMix (METHOD.md 3): TPOT = sum_j L_j / L * T_uniform(format_j), with made-up uniform TPOTs.
+double uniformTpot(Format f)
+{
+    return f == Format::Fp8 ? 12.0 : f == Format::Int8 ? 13.0 : 20.0;
+}
+Prediction fracMix(const Config& c)
+{
+    Prediction p;
+    const double layers = c.recipe.numLayers();
+    for (const Band& b : c.recipe)
+        p.tpotMs += b.layers() / layers * uniformTpot(b.format);
+    p.admitted = true;
+    return p;
+}
+
+BandRecipe fp8ThenBf16(int cut)
+{
+    return BandRecipe::fromCuts(28, {cut},
+                                {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}});
+}
+
+QAction* findAction(QMenu* menu, const QString& text)
+{
+    for (QAction* a : menu->actions()) {
+        if (a->text() == text)
+            return a;
+        if (a->menu())
+            if (QAction* inner = findAction(a->menu(), text))
+                return inner;
+    }
+    return nullptr;
+}
+} // namespace
+
+class TestBandStrip : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void dragSnapsAndUndoRestores();
+    void dragClampsToNeighbours();
+    void arrowsNudgeByOneLayer();
+    void menuOffersOnlyLegalEdits();
+    void editsAreCanonical();
+
+private:
+    BandEditor* editor_ = nullptr;
+    BandStrip* strip() const { return editor_->strip(); }
+    void drag(int fromX, int toX);
+};
+
+void TestBandStrip::init()
+{
+    editor_ = new BandEditor;
+    editor_->resize(700, 140);
+    editor_->setPredictor(&fracMix);
+    Config c;
+    c.recipe = fp8ThenBf16(10);
+    editor_->setConfig(c, QStringLiteral("Small"), {Format::Int8, Format::Fp8, Format::Bf16});
+    editor_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(editor_));
+}
+
+void TestBandStrip::cleanup()
+{
+    delete editor_;
+}
+
+void TestBandStrip::drag(int fromX, int toX)
+{
+    const int y = strip()->stripRect().center().y();
+    QTest::mousePress(strip(), Qt::LeftButton, {}, QPoint(fromX, y));
+    QTest::mouseMove(strip(), QPoint((fromX + toX) / 2, y));
+    QTest::mouseMove(strip(), QPoint(toX, y));
+    QTest::mouseRelease(strip(), Qt::LeftButton, {}, QPoint(toX, y));
+}
+
+void TestBandStrip::dragSnapsAndUndoRestores()
+{
+    QCOMPARE(editor_->prediction()->tpotMs, (10 * 12.0 + 18 * 20.0) / 28);
+    QSignalSpy predicted(editor_, &BandEditor::configPredicted);
+    // Release 30% of a layer past layer 14's edge: snaps to the cut at 14.
+    const double layerWidth = (strip()->layerX(28) - strip()->layerX(0)) / 28.0;
+    drag(strip()->layerX(10), strip()->layerX(14) + static_cast<int>(0.3 * layerWidth));
+    QCOMPARE(strip()->recipe()[0].end, 14);
+    QVERIFY(strip()->recipe() == fp8ThenBf16(14));
+    QCOMPARE(editor_->prediction()->tpotMs, 16.0); // 14/28 * 12 + 14/28 * 20
+    QVERIFY(predicted.count() >= 1);
+    QCOMPARE(strip()->undoStack()->count(), 1); // the whole drag is one step
+
+    strip()->undoStack()->undo();
+    QVERIFY(strip()->recipe() == fp8ThenBf16(10));
+    QCOMPARE(editor_->prediction()->tpotMs, (10 * 12.0 + 18 * 20.0) / 28);
+    strip()->undoStack()->redo();
+    QVERIFY(strip()->recipe() == fp8ThenBf16(14));
+
+    // 70% of a layer past layer 20's edge rounds to 21.
+    drag(strip()->layerX(14), strip()->layerX(20) + static_cast<int>(0.7 * layerWidth));
+    QCOMPARE(strip()->recipe()[0].end, 21);
+    QCOMPARE(editor_->prediction()->tpotMs, (21 * 12.0 + 7 * 20.0) / 28);
+    // Ctrl+Z through the editor's undo button shortcut path: the stack's action.
+    strip()->undoStack()->undo();
+    QCOMPARE(strip()->recipe()[0].end, 14);
+}
+
+void TestBandStrip::dragClampsToNeighbours()
+{
+    drag(strip()->layerX(10), strip()->layerX(28) + 50); // beyond the right end
+    QCOMPARE(strip()->recipe()[0].end, 27);              // the last band keeps one layer
+    drag(strip()->layerX(27), 0);
+    QCOMPARE(strip()->recipe()[0].end, 1);
+    // A press away from any boundary does not drag.
+    drag(strip()->layerX(5), strip()->layerX(15));
+    QCOMPARE(strip()->recipe()[0].end, 1);
+}
+
+void TestBandStrip::arrowsNudgeByOneLayer()
+{
+    strip()->setFocus();
+    QTest::keyClick(strip(), Qt::Key_Right);
+    QCOMPARE(strip()->recipe()[0].end, 11);
+    QCOMPARE(editor_->prediction()->tpotMs, (11 * 12.0 + 17 * 20.0) / 28);
+    QTest::keyClick(strip(), Qt::Key_Left);
+    QTest::keyClick(strip(), Qt::Key_Left);
+    QCOMPARE(strip()->recipe()[0].end, 9);
+    QCOMPARE(strip()->undoStack()->count(), 3);
+    strip()->undoStack()->undo();
+    QCOMPARE(strip()->recipe()[0].end, 10);
+}
+
+void TestBandStrip::menuOffersOnlyLegalEdits()
+{
+    std::unique_ptr<QMenu> menu(strip()->bandMenu(0, 5, nullptr));
+    // fp8 takes only max calibration, int8 only SmoothQuant: a recipe with both has no
+    // algorithm, so splitting the fp8 band into int8 is not offered.
+    QMenu* split = nullptr;
+    for (QAction* a : menu->actions())
+        if (a->menu() && a->text().startsWith(QStringLiteral("Split at layer 5")))
+            split = a->menu();
+    QVERIFY(split);
+    QVERIFY(findAction(split, QStringLiteral("int8/full")) == nullptr);
+    // A bf16 right part would equal the next band and vanish on merging: not offered either.
+    QVERIFY(findAction(split, QStringLiteral("bf16")) == nullptr);
+    QVERIFY(findAction(split, QStringLiteral("fp8/mlp")) != nullptr);
+    // Changing band 0 to int8 is legal (int8 + bf16: SmoothQuant fits both).
+    QAction* toInt8 = findAction(menu.get(), QStringLiteral("int8"));
+    QVERIFY(toInt8 && toInt8->isEnabled());
+    toInt8->trigger();
+    QVERIFY(strip()->recipe()[0].format == Format::Int8);
+    // Merge band 0 into the right band: uniform bf16.
+    std::unique_ptr<QMenu> again(strip()->bandMenu(0, 5, nullptr));
+    findAction(again.get(), QStringLiteral("Merge into the right band"))->trigger();
+    QVERIFY(strip()->recipe() == BandRecipe::uniform(28, Format::Bf16));
+    QCOMPARE(editor_->prediction()->tpotMs, 20.0);
+    // Split the uniform band at 7 with an fp8/mlp right part.
+    std::unique_ptr<QMenu> third(strip()->bandMenu(0, 7, nullptr));
+    findAction(third.get(), QStringLiteral("fp8/mlp"))->trigger();
+    QCOMPARE(strip()->recipe().size(), 2);
+    QVERIFY(strip()->recipe()[1].format == Format::Fp8 && strip()->recipe()[1].scope == Scope::Mlp);
+    QCOMPARE(strip()->undoStack()->count(), 3);
+    for (int i = 0; i < 3; ++i)
+        strip()->undoStack()->undo();
+    QVERIFY(strip()->recipe() == fp8ThenBf16(10));
+}
+
+void TestBandStrip::editsAreCanonical()
+{
+    const BandRecipe three = BandRecipe::fromCuts(
+        30, {10, 20},
+        {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Mlp}});
+    // Making the middle band fp8/full merges it with the first band.
+    const auto merged = setBand(three, 1, Format::Fp8, Scope::Full);
+    QVERIFY(merged);
+    QCOMPARE(merged->size(), 2);
+    QCOMPARE((*merged)[0].end, 20);
+    // bf16 never carries a partial scope.
+    const auto bf = setBand(three, 2, Format::Bf16, Scope::Mlp);
+    QVERIFY(bf && (*bf)[1].scope == Scope::Full && bf->size() == 2);
+    QVERIFY(!moveCut(three, 2, 5));                                // no third cut
+    QCOMPARE((*moveCut(three, 1, 3))[2].begin, 11);                // clamped: band 1 keeps a layer
+    QVERIFY(!splitBand(three, 0, 5, Format::Int4Wo, Scope::Full)); // 4 bands
+}
+
+QTEST_MAIN(TestBandStrip)
+#include "test_bandstrip.moc"

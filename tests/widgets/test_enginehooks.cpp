@@ -1,0 +1,155 @@
+// The window's widgets on the core search engine (a hand-made ToyEngine from the search tests):
+// moving the TTFT budget slider gives the feasible count and frontier that acsel::Explorer
+// computes for the same request; dragging a band boundary re-predicts with the full gate; the
+// search through SearchRunner returns what the core searcher returns when run directly.
+#include "../core/toyengine.h"
+#include "core/search/explorer.h"
+#include "core/search/gate.h"
+#include "core/search/searcher.h"
+#include "widgets/bandeditor.h"
+#include "widgets/bandstrip.h"
+#include "widgets/budgetslider.h"
+#include "widgets/enginehooks.h"
+#include "widgets/paretoplot.h"
+#include "widgets/slopanel.h"
+
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTest>
+#include <QUndoStack>
+#include <set>
+
+namespace
+{
+using acsel::Format;
+
+std::shared_ptr<acsel::test::ToyEngine> toy()
+{
+    return std::make_shared<acsel::test::ToyEngine>(
+        std::vector<Format>{Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
+}
+} // namespace
+
+class TestEngineHooks : public QObject
+{
+    Q_OBJECT
+private slots:
+    void budgetSliderMatchesCoreExplorer();
+    void dragRepredictsWithFullGate();
+    void searchMatchesCoreSearcher();
+};
+
+void TestEngineHooks::budgetSliderMatchesCoreExplorer()
+{
+    const auto engine = toy();
+    const acsel::gui::ExplorerHooks hooks = acsel::gui::makeEngineHooks(engine);
+    acsel::gui::SloPanel panel;
+    acsel::gui::ParetoPlot plot;
+    panel.setWorkspace(engine->workspace());
+    QObject::connect(
+        &panel, &acsel::gui::SloPanel::requestChanged, &plot,
+        [&plot](const acsel::Request& r) { plot.setBudgets(acsel::gui::budgetsOf(r)); });
+    const acsel::Request q = panel.request();
+    QCOMPARE(q.stack, std::string("toygpu/toy"));
+    const acsel::gui::SpaceFilter filter = panel.filter();
+    QCOMPARE(filter.models.size(), 2u);
+    const auto points = hooks.scoreSpace(q, filter);
+    plot.setPoints(points);
+
+    // The core's own explorer for the same request and space.
+    acsel::Explorer core;
+    acsel::SearchOptions o;
+    o.models = filter.models;
+    o.formats = filter.formats;
+    o.scopes = filter.scopes;
+    const std::atomic<bool> never{false};
+    QVERIFY(core.build(*engine, q, o, 50000, never));
+    QCOMPARE(points->points.size(), core.points().size());
+    std::set<std::size_t> counts;
+    for (int pos = 0; pos <= 1000; pos += 50) {
+        panel.ttftSlider()->slider()->setValue(pos);
+        const acsel::Request r = panel.request();
+        core.applyBudgets(r.ttftBudgetMs, r.tpotBudgetMs, r.memBudgetGiB);
+        QCOMPARE(static_cast<std::size_t>(plot.scored().feasibleCount), core.feasibleCount());
+        const std::vector<std::size_t> front = core.frontier(acsel::LatencyAxis::Ttft);
+        QCOMPARE(plot.scored().frontier.size(), front.size());
+        for (std::size_t k = 0; k < front.size(); ++k)
+            QCOMPARE(static_cast<std::size_t>(plot.scored().frontier[k]), front[k]);
+        counts.insert(core.feasibleCount());
+    }
+    QVERIFY(counts.size() > 3); // the sweep crossed the cloud, not just its empty ends
+}
+
+void TestEngineHooks::dragRepredictsWithFullGate()
+{
+    const auto engine = toy();
+    const acsel::gui::ExplorerHooks hooks = acsel::gui::makeEngineHooks(engine);
+    acsel::Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 512;
+    q.osl = 64;
+    acsel::gui::BandEditor editor;
+    editor.resize(700, 140);
+    editor.setPredictor([&](const acsel::Config& c) { return hooks.predict(c, q); });
+    acsel::Config c;
+    c.model = 1; // 8 layers
+    c.recipe = acsel::BandRecipe::fromCuts(
+        8, {2}, {{Format::Fp8, acsel::Scope::Full}, {Format::Bf16, acsel::Scope::Full}});
+    editor.setConfig(c, QStringLiteral("toy-8"), {Format::Fp8, Format::Bf16});
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    acsel::gui::BandStrip* strip = editor.strip();
+    const int y = strip->stripRect().center().y();
+    QTest::mousePress(strip, Qt::LeftButton, {}, QPoint(strip->layerX(2), y));
+    QTest::mouseMove(strip, QPoint(strip->layerX(6), y));
+    QTest::mouseRelease(strip, Qt::LeftButton, {}, QPoint(strip->layerX(6), y));
+    QCOMPARE(strip->recipe()[0].end, 6);
+    acsel::Config moved = c;
+    moved.recipe = acsel::BandRecipe::fromCuts(
+        8, {6}, {{Format::Fp8, acsel::Scope::Full}, {Format::Bf16, acsel::Scope::Full}});
+    const acsel::GateResult g = acsel::fullGate(*engine, moved, q);
+    QCOMPARE(editor.prediction()->tpotMs, g.prediction.tpotMs);
+    QCOMPARE(editor.prediction()->ttftMs, g.prediction.ttftMs);
+    QCOMPARE(editor.prediction()->admitted, g.admitted());
+    strip->undoStack()->undo();
+    QCOMPARE(editor.prediction()->tpotMs, acsel::fullGate(*engine, c, q).prediction.tpotMs);
+}
+
+void TestEngineHooks::searchMatchesCoreSearcher()
+{
+    const auto engine = toy();
+    const acsel::gui::ExplorerHooks hooks = acsel::gui::makeEngineHooks(engine);
+    acsel::Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 512;
+    q.osl = 64;
+    q.ttftBudgetMs = 40;
+    q.tpotBudgetMs = 2;
+    q.memBudgetGiB = 32;
+    acsel::gui::SpaceFilter f{{0, 1},
+                              {Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16},
+                              {acsel::kAllScopes.begin(), acsel::kAllScopes.end()}};
+    acsel::gui::SearchRunner runner;
+    QSignalSpy done(&runner, &acsel::gui::SearchRunner::finished);
+    runner.start([&](const acsel::gui::SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
+        return std::any(hooks.search(q, f, acsel::gui::SearchAlgorithm::Exact, p, stop));
+    });
+    QVERIFY(done.wait(20000));
+    const auto out = std::any_cast<acsel::gui::SearchOutcome>(done.at(0).at(1).value<std::any>());
+    acsel::SearchOptions o;
+    o.models = f.models;
+    o.formats = f.formats;
+    o.scopes = f.scopes;
+    const std::atomic<bool> never{false};
+    const acsel::SearchResult direct = acsel::makeSearcher("exact")->run(
+        *engine, q, o, [](double) {}, never);
+    QCOMPARE(out.best.has_value(), direct.config.has_value());
+    QVERIFY(out.best.has_value()); // the budgets leave room
+    QVERIFY(*out.best == *direct.config);
+    QCOMPARE(out.bestPrediction.rmqd, direct.gate.prediction.rmqd);
+    QVERIFY(out.bestUniform && out.bestUniform->recipe.isUniform());
+    QVERIFY(out.bestPrediction.rmqd <= out.bestUniformPrediction.rmqd); // bands can only help Exact
+}
+
+QTEST_MAIN(TestEngineHooks)
+#include "test_enginehooks.moc"

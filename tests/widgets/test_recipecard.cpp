@@ -1,0 +1,68 @@
+// RecipeCard: the uniform-vs-band comparison shows the deltas worked out by hand, breakdowns
+// list every operator class of either prediction, and Pin/Export follow the content.
+#include "widgets/recipecard.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+class TestRecipeCard : public QObject
+{
+    Q_OBJECT
+private slots:
+    void showsDeltasAgainstBestUniform();
+    void messageDisablesActions();
+};
+
+void TestRecipeCard::showsDeltasAgainstBestUniform()
+{
+    RecipeCard card;
+    CardContent c;
+    c.title = QStringLiteral("Recommended");
+    c.modelName = QStringLiteral("Qwen3-8B");
+    c.config.recipe =
+        BandRecipe::fromCuts(36, {12}, {{Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Mlp}});
+    c.prediction = {400,
+                    20,
+                    12,
+                    0.030,
+                    true,
+                    "admitted",
+                    {{"gemm", 300}, {"attention", 100}},
+                    {{"gemm", 15}},
+                    {{"weights", 10}}};
+    c.uniform = Config{};
+    c.uniform->recipe = BandRecipe::uniform(36, Format::Fp8);
+    c.uniformPrediction = Prediction{
+        320, 16, 9, 0.040, true, "admitted", {{"gemm", 320}}, {{"gemm", 16}}, {{"weights", 8}}};
+    card.setContent(c);
+    QTableWidget* m = card.metricsTable();
+    QCOMPARE(m->rowCount(), 4);
+    QCOMPARE(m->item(0, 3)->text(), QStringLiteral("+80 (25.0%)"));    // TTFT 400 vs 320
+    QCOMPARE(m->item(1, 3)->text(), QStringLiteral("+4 (25.0%)"));     // TPOT 20 vs 16
+    QCOMPARE(m->item(2, 3)->text(), QStringLiteral("+3 (33.3%)"));     // memory 12 vs 9
+    QCOMPARE(m->item(3, 3)->text(), QStringLiteral("-0.01 (-25.0%)")); // RMQD 0.030 vs 0.040
+    auto* ops = card.findChildren<QTableWidget*>().at(1);
+    QCOMPARE(ops->rowCount(), 2); // gemm and attention, from either breakdown
+    QSignalSpy pin(&card, &RecipeCard::pinRequested);
+    for (QPushButton* b : card.findChildren<QPushButton*>())
+        if (b->text() == QStringLiteral("Pin"))
+            QTest::mouseClick(b, Qt::LeftButton);
+    QCOMPARE(pin.count(), 1);
+}
+
+void TestRecipeCard::messageDisablesActions()
+{
+    RecipeCard card;
+    card.showMessage(QStringLiteral("No configuration meets this request."));
+    QVERIFY(!card.content());
+    for (QPushButton* b : card.findChildren<QPushButton*>())
+        QVERIFY(!b->isEnabled());
+}
+
+QTEST_MAIN(TestRecipeCard)
+#include "test_recipecard.moc"

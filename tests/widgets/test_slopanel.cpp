@@ -1,0 +1,143 @@
+// SloPanel: slider and spin box stay in step (log mapping worked out by hand), one edit emits
+// one requestChanged and, after the hand rests, one requestSettled; the memory budget is capped
+// at the device capacity; and a budget slider wired to the plot as MainWindow wires it moves
+// the feasible count to the brute-force count for the same request.
+#include "widgetfixtures.h"
+#include "widgets/budgetslider.h"
+#include "widgets/paretoplot.h"
+#include "widgets/slopanel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTest>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+class TestSloPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sliderAndSpinBoxLinked();
+    void oneSignalPerEditAndDebouncedSettle();
+    void memoryCappedAtDeviceCapacity();
+    void budgetSliderMovesFeasibleCount();
+    void requestRoundTrip();
+};
+
+void TestSloPanel::sliderAndSpinBoxLinked()
+{
+    BudgetSlider b(1, 100000, true, QStringLiteral("ms"), 1);
+    QSignalSpy spy(&b, &BudgetSlider::valueChanged);
+    b.slider()->setValue(500); // half way on a log scale from 1 to 1e5: sqrt(1e5) = 316.23
+    QCOMPARE(b.spinBox()->value(), 316.2);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toDouble(), 316.2);
+    b.spinBox()->setValue(1000); // 1e3 is 3/5 of the way: position 600
+    QCOMPARE(b.slider()->value(), 600);
+    QCOMPARE(spy.count(), 2);
+    b.setValue(10); // programmatic: silent
+    QCOMPARE(b.slider()->value(), 200);
+    QCOMPARE(spy.count(), 2);
+
+    BudgetSlider lin(0, 80, false, QStringLiteral("GiB"), 1);
+    lin.slider()->setValue(250);
+    QCOMPARE(lin.value(), 20.0);
+}
+
+void TestSloPanel::oneSignalPerEditAndDebouncedSettle()
+{
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QSignalSpy changed(&panel, &SloPanel::requestChanged);
+    QSignalSpy settled(&panel, &SloPanel::requestSettled);
+    panel.tpotSlider()->slider()->setValue(300);
+    QCOMPARE(changed.count(), 1);
+    const auto r = changed.at(0).at(0).value<Request>();
+    QCOMPARE(r.tpotBudgetMs, panel.tpotSlider()->value());
+    QCOMPARE(r.stack, std::string("test_gpu/trtllm"));
+    for (int pos : {310, 320, 330}) // a drag: one signal each, still one settle
+        panel.tpotSlider()->slider()->setValue(pos);
+    QCOMPARE(changed.count(), 4);
+    QCOMPARE(settled.count(), 0);
+    QVERIFY(settled.wait(2000));
+    QTest::qWait(SloPanel::kSettleMs + 100);
+    QCOMPARE(settled.count(), 1);
+    QCOMPARE(settled.at(0).at(0).value<Request>().tpotBudgetMs, panel.tpotSlider()->value());
+}
+
+void TestSloPanel::memoryCappedAtDeviceCapacity()
+{
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QCOMPARE(panel.memorySlider()->maximum(), 80e9 / (1024.0 * 1024.0 * 1024.0));
+    panel.memorySlider()->spinBox()->setValue(500);
+    QCOMPARE(panel.request().memBudgetGiB, 74.5); // 80e9 bytes = 74.5 GiB, spin box clamps
+    const SpaceFilter f = panel.filter();
+    QCOMPARE(f.models.size(), 2u); // the qwen3 family: Small and Big
+    QCOMPARE(f.formats.size(), 3u);
+    QCOMPARE(f.scopes.size(), 3u);
+}
+
+void TestSloPanel::budgetSliderMovesFeasibleCount()
+{
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    ParetoPlot plot;
+    panel.setWorkspace(ws);
+    const auto set = fixtures::randomPoints(20000, 3);
+    plot.setPoints(set);
+    QObject::connect(&panel, &SloPanel::requestChanged, &plot,
+                     [&plot](const Request& r) { plot.setBudgets(budgetsOf(r)); });
+    auto bruteForce = [&](const Request& r) {
+        std::int64_t n = 0;
+        for (const PlotPoint& p : set->points)
+            n += p.ttftMs <= r.ttftBudgetMs && p.tpotMs <= r.tpotBudgetMs &&
+                 p.memoryGiB <= r.memBudgetGiB;
+        return n;
+    };
+    panel.memorySlider()->spinBox()->setValue(40);
+    std::int64_t previous = -1;
+    for (int pos : {300, 500, 700, 900}) {
+        panel.ttftSlider()->slider()->setValue(pos);
+        const Request r = panel.request();
+        QCOMPARE(plot.scored().feasibleCount, bruteForce(r));
+        QVERIFY(plot.scored().feasibleCount >= previous); // a looser budget never admits fewer
+        previous = plot.scored().feasibleCount;
+    }
+    QVERIFY(previous > 0);
+}
+
+void TestSloPanel::requestRoundTrip()
+{
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QSignalSpy changed(&panel, &SloPanel::requestChanged);
+    Request r;
+    r.stack = "test_gpu/trtllm";
+    r.isl = 2048;
+    r.osl = 128;
+    r.concurrency = 8;
+    r.ttftBudgetMs = 450;
+    r.tpotBudgetMs = 12.5;
+    r.memBudgetGiB = 30;
+    r.mode = ServingMode::Continuous;
+    panel.setRequest(r);
+    QCOMPARE(changed.count(), 0);
+    const Request back = panel.request();
+    QCOMPARE(back.isl, 2048);
+    QCOMPARE(back.osl, 128);
+    QCOMPARE(back.concurrency, 8);
+    QCOMPARE(back.ttftBudgetMs, 450.0);
+    QCOMPARE(back.tpotBudgetMs, 12.5);
+    QCOMPARE(back.memBudgetGiB, 30.0);
+    QVERIFY(back.mode == ServingMode::Continuous);
+}
+
+QTEST_MAIN(TestSloPanel)
+#include "test_slopanel.moc"

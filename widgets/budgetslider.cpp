@@ -1,0 +1,81 @@
+#include "widgets/budgetslider.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <algorithm>
+#include <cmath>
+
+namespace acsel::gui
+{
+
+BudgetSlider::BudgetSlider(double minimum, double maximum, bool logScale, const QString& unit,
+                           int decimals, QWidget* parent)
+    : QWidget(parent), min_(minimum), max_(maximum), log_(logScale)
+{
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setRange(0, kSteps);
+    spin_ = new QDoubleSpinBox(this);
+    spin_->setDecimals(decimals);
+    spin_->setRange(minimum, maximum);
+    spin_->setSuffix(QLatin1Char(' ') + unit);
+    spin_->setKeyboardTracking(false);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(slider_, 1);
+    layout->addWidget(spin_);
+    connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
+        {
+            const QSignalBlocker block(spin_);
+            spin_->setValue(valueAt(pos));
+        }
+        emit valueChanged(spin_->value());
+    });
+    connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        {
+            const QSignalBlocker block(slider_);
+            slider_->setValue(positionOf(v));
+        }
+        emit valueChanged(v);
+    });
+}
+
+double BudgetSlider::valueAt(int position) const
+{
+    const double f = static_cast<double>(position) / kSteps;
+    return log_ ? min_ * std::pow(max_ / min_, f) : min_ + (max_ - min_) * f;
+}
+
+int BudgetSlider::positionOf(double value) const
+{
+    value = std::clamp(value, min_, max_);
+    const double f =
+        log_ ? std::log(value / min_) / std::log(max_ / min_) : (value - min_) / (max_ - min_);
+    return static_cast<int>(std::lround(f * kSteps));
+}
+
+double BudgetSlider::value() const
+{
+    return spin_->value();
+}
+
+void BudgetSlider::setValue(double v)
+{
+    const QSignalBlocker b1(slider_);
+    const QSignalBlocker b2(spin_);
+    spin_->setValue(v);
+    slider_->setValue(positionOf(spin_->value()));
+}
+
+void BudgetSlider::setRange(double minimum, double maximum)
+{
+    min_ = minimum;
+    max_ = maximum;
+    const double v = std::clamp(value(), minimum, maximum);
+    const QSignalBlocker b(spin_);
+    spin_->setRange(minimum, maximum);
+    setValue(v);
+}
+
+} // namespace acsel::gui

@@ -1,0 +1,57 @@
+// Up to four pinned configurations side by side: one row each, one column per metric.
+// Rows are numbered in the vertical header (the plot labels pinned points the same way).
+// Numeric columns carry the value and its fraction of the column's largest value, which the
+// bar delegate draws as a bar behind the number.
+#pragma once
+
+#include "widgets/explorertypes.h"
+
+#include <QAbstractTableModel>
+#include <vector>
+
+namespace acsel::gui
+{
+
+struct PinnedConfig {
+    QString label; // "Recommended", "Best uniform", "Edited 1"
+    QString modelName;
+    acsel::Config config;
+    Prediction prediction;
+};
+
+class CompareModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxPinned = 4;
+    enum Column { Label, Recipe, Ttft, Tpot, Memory, Rmqd, Verdict, ColumnCount };
+    enum Role {
+        ValueRole = Qt::UserRole + 1, // double for numeric columns
+        FractionRole,                 // value / largest value of the column, in [0, 1]
+    };
+
+    explicit CompareModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+    // Adds a configuration; when four are pinned the oldest is dropped. An identical
+    // configuration already pinned is updated in place instead.
+    void pin(const PinnedConfig& p);
+    void unpin(int row);
+    void clear();
+    const std::vector<PinnedConfig>& pinned() const { return pinned_; }
+
+signals:
+    void pinnedChanged();
+
+private:
+    double value(const PinnedConfig& p, int column) const;
+    double columnMax(int column) const;
+
+    std::vector<PinnedConfig> pinned_;
+};
+
+} // namespace acsel::gui

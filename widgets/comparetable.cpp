@@ -1,0 +1,41 @@
+#include "widgets/comparetable.h"
+
+#include "widgets/bardelegate.h"
+#include "widgets/comparemodel.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QKeyEvent>
+
+namespace acsel::gui
+{
+
+CompareTable::CompareTable(CompareModel* model, QWidget* parent) : QTableView(parent), model_(model)
+{
+    setModel(model);
+    setItemDelegate(new BarDelegate(this));
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* unpin = new QAction(tr("Unpin"), this);
+    connect(unpin, &QAction::triggered, this, &CompareTable::unpinCurrent);
+    addAction(unpin);
+}
+
+void CompareTable::keyPressEvent(QKeyEvent* e)
+{
+    if (e->key() == Qt::Key_Delete || e->key() == Qt::Key_Backspace)
+        unpinCurrent();
+    else
+        QTableView::keyPressEvent(e);
+}
+
+void CompareTable::unpinCurrent()
+{
+    if (currentIndex().isValid())
+        model_->unpin(currentIndex().row());
+}
+
+} // namespace acsel::gui

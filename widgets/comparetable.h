@@ -1,0 +1,26 @@
+// The comparison table: a CompareModel shown with metric bars; Delete or the context menu
+// unpins the selected row.
+#pragma once
+
+#include <QTableView>
+
+namespace acsel::gui
+{
+
+class CompareModel;
+
+class CompareTable : public QTableView
+{
+    Q_OBJECT
+public:
+    explicit CompareTable(CompareModel* model, QWidget* parent = nullptr);
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    void unpinCurrent();
+    CompareModel* model_;
+};
+
+} // namespace acsel::gui

@@ -1,0 +1,141 @@
+#include "widgets/enginehooks.h"
+
+#include "core/search/explorer.h"
+#include "core/search/gate.h"
+#include "core/search/searcher.h"
+
+#include <algorithm>
+
+namespace acsel::gui
+{
+
+namespace
+{
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+SearchOptions optionsOf(const SpaceFilter& f)
+{
+    SearchOptions o;
+    o.models = f.models;
+    o.formats = f.formats;
+    o.scopes = f.scopes;
+    return o;
+}
+
+// Core treats an empty list as "everything"; in the panel an empty list means nothing checked.
+bool emptySelection(const SpaceFilter& f)
+{
+    return f.models.empty() || f.formats.empty() || f.scopes.empty();
+}
+
+Prediction fromGate(const GateResult& g)
+{
+    Prediction p;
+    p.ttftMs = g.prediction.ttftMs;
+    p.tpotMs = g.prediction.tpotMs;
+    p.memoryGiB = g.prediction.memoryBytes / kGiB;
+    p.rmqd = g.prediction.rmqd;
+    p.admitted = g.admitted();
+    p.verdict = g.admitted() ? "admitted" : g.reason;
+    p.ttftBreakdownMs = {{"calibrated (FMC)", g.prediction.ttftMs},
+                         {"raw estimate", g.prediction.rawTtftMs}};
+    p.tpotBreakdownMs = {{"calibrated (FMC)", g.prediction.tpotMs},
+                         {"raw estimate", g.prediction.rawTpotMs}};
+    p.memoryBreakdownGiB = {{"total", p.memoryGiB}};
+    return p;
+}
+
+const char* searcherName(SearchAlgorithm a)
+{
+    switch (a) {
+    case SearchAlgorithm::BandPareto:
+        return "bp";
+    case SearchAlgorithm::Exact:
+        return "exact";
+    case SearchAlgorithm::HillClimb:
+        return "hc";
+    case SearchAlgorithm::Random:
+        return "rand";
+    }
+    return "bp";
+}
+
+std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const SpaceFilter& f,
+                                      std::size_t maxBandPoints)
+{
+    auto set = std::make_shared<PointSet>();
+    set->provenance = "Predicted by the search engine's explorer: FracMix + FMC latency, memory, "
+                      "surrogate RMQD";
+    set->synthetic = e.workspace().qualitySynthetic;
+    if (emptySelection(f))
+        return set;
+    Explorer ex;
+    const std::atomic<bool> never{false};
+    ex.build(e, q, optionsOf(f), maxBandPoints, never);
+    std::vector<int> slotOf(e.workspace().models.size(), -1);
+    for (int m : f.models) {
+        slotOf[static_cast<std::size_t>(m)] = static_cast<int>(set->modelNames.size());
+        set->modelNames.push_back(e.workspace().models[static_cast<std::size_t>(m)].name);
+    }
+    const auto& pts = ex.points();
+    set->points.reserve(pts.size());
+    set->configs.reserve(pts.size());
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        const ExplorerPoint& p = pts[i];
+        const int slot = slotOf[static_cast<std::size_t>(ex.context(i).model)];
+        set->points.push_back(
+            {p.ttftMs, p.tpotMs, p.rmqd, p.memoryGiB, static_cast<std::uint32_t>(i),
+             static_cast<std::uint16_t>(std::max(0, slot)), formatFamily(p.recipe), p.uniform});
+        set->configs.push_back(ex.config(i));
+    }
+    return set;
+}
+
+SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                     const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop)
+{
+    SearchOutcome out;
+    out.stats.algorithm = a;
+    if (emptySelection(f))
+        return out;
+    SearchOptions o = optionsOf(f);
+    // The recommendation takes most of the time; the uniform comparison is one band only.
+    const SearchResult r = makeSearcher(searcherName(a))
+                               ->run(
+                                   e, q, o, [&progress](double x) { progress(0.9 * x); }, stop);
+    if (stop.load())
+        return out;
+    o.maxBands = 1;
+    const SearchResult u = makeSearcher("exact")->run(
+        e, q, o, [&progress](double x) { progress(0.9 + 0.1 * x); }, stop);
+    out.best = r.config;
+    if (r.config)
+        out.bestPrediction = fromGate(r.gate);
+    out.bestUniform = u.config;
+    if (u.config)
+        out.bestUniformPrediction = fromGate(u.gate);
+    out.stats.candidates = r.candidates;
+    out.stats.screened = r.softEvaluations;
+    out.stats.gated = r.fullEvaluations;
+    out.stats.seconds = r.wallSeconds;
+    return out;
+}
+} // namespace
+
+ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t maxBandPoints)
+{
+    ExplorerHooks h;
+    h.scoreSpace = [engine, maxBandPoints](const Request& q, const SpaceFilter& f) {
+        return score(*engine, q, f, maxBandPoints);
+    };
+    h.predict = [engine](const Config& c, const Request& q) {
+        return fromGate(fullGate(*engine, c, q));
+    };
+    h.search = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                        const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
+        return search(*engine, q, f, a, p, stop);
+    };
+    return h;
+}
+
+} // namespace acsel::gui

@@ -1,0 +1,33 @@
+// What the explorer window needs from an engine, as plain callables: the window and its
+// widgets never hold engine objects, so the real engine (or a demo, or a test) plugs in here.
+// Every callable must be safe to call from a worker thread (they only read shared data).
+#pragma once
+
+#include "core/model/config.h"
+#include "widgets/explorertypes.h"
+#include "widgets/plotdata.h"
+#include "widgets/searchrunner.h"
+
+#include <functional>
+#include <memory>
+
+namespace acsel::gui
+{
+
+struct ExplorerHooks {
+    // Every candidate configuration of the request within the filter, cheaply scored.
+    std::function<std::shared_ptr<const PointSet>(const acsel::Request&, const SpaceFilter&)>
+        scoreSpace;
+    // The full prediction of one configuration, with breakdowns and the gate's verdict.
+    std::function<Prediction(const acsel::Config&, const acsel::Request&)> predict;
+    // The recommendation; polls stop, reports progress in [0, 1].
+    std::function<SearchOutcome(const acsel::Request&, const SpaceFilter&, SearchAlgorithm,
+                                const SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>
+        search;
+    // Shown in the banner when the numbers are not predictions of the real engine.
+    std::string syntheticNote;
+
+    bool connected() const { return scoreSpace && predict && search; }
+};
+
+} // namespace acsel::gui

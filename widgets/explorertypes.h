@@ -1,0 +1,58 @@
+// Plain results the widgets display: a full prediction of one configuration, a search outcome,
+// and the part of the space the user asked for. Filled by the engine (or a test), read by the
+// widgets; no engine object crosses into widgets/.
+#pragma once
+
+#include "core/model/config.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace acsel::gui
+{
+
+using Breakdown = std::vector<std::pair<std::string, double>>; // name -> value, display order
+
+struct Prediction {
+    double ttftMs = 0;
+    double tpotMs = 0;
+    double memoryGiB = 0;
+    double rmqd = 0;
+    bool admitted = false;
+    std::string verdict;       // the gate's reason ("admitted" or why not)
+    Breakdown ttftBreakdownMs; // per operator class
+    Breakdown tpotBreakdownMs;
+    Breakdown memoryBreakdownGiB;
+};
+
+enum class SearchAlgorithm : std::uint8_t { BandPareto, Exact, HillClimb, Random };
+const char* toDisplayString(SearchAlgorithm a);
+
+struct SearchStats {
+    SearchAlgorithm algorithm = SearchAlgorithm::BandPareto;
+    std::int64_t candidates = 0; // enumerated / drawn
+    std::int64_t screened = 0;   // survived the cheap screen
+    std::int64_t gated = 0;      // full gate evaluations
+    double seconds = 0;
+};
+
+struct SearchOutcome {
+    std::optional<acsel::Config> best; // empty: no configuration meets the request
+    Prediction bestPrediction;
+    std::optional<acsel::Config> bestUniform; // the best admitted uniform configuration
+    Prediction bestUniformPrediction;
+    SearchStats stats;
+};
+
+// The part of the space to consider (SloPanel's check lists).
+struct SpaceFilter {
+    std::vector<int> models; // Workspace::models indices
+    std::vector<acsel::Format> formats;
+    std::vector<acsel::Scope> scopes;
+    bool operator==(const SpaceFilter&) const = default;
+};
+
+} // namespace acsel::gui

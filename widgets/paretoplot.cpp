@@ -1,0 +1,631 @@
+#include "widgets/paretoplot.h"
+
+#include "widgets/plotcolours.h"
+#include "widgets/pointcloud.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <qcustomplot.h>
+
+namespace acsel::gui
+{
+
+namespace
+{
+// Log axes cannot show 0 (bf16 matches the oracle exactly): such points sit on this floor.
+constexpr double kLogFloor = 1e-5;
+constexpr int kFadedAlpha = 45;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// Cloud markers as pixmaps: blitting is ~20x faster than QPainter::drawEllipse per point
+// (measured in bench_gui_plot), which is what keeps 50k points within a frame.
+QPixmap markerPixmap(bool diamond, const QColor& colour, double size, qreal dpr)
+{
+    const int px = static_cast<int>(std::ceil((size + 2) * dpr));
+    QPixmap pm(px, px);
+    pm.setDevicePixelRatio(dpr);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    const double c = px / dpr / 2.0;
+    const double r = size / 2.0;
+    if (diamond)
+        p.drawPolygon(QPolygonF(
+            {QPointF(c, c - r), QPointF(c + r, c), QPointF(c, c + r), QPointF(c - r, c)}));
+    else
+        p.drawEllipse(QPointF(c, c), r, r);
+    return pm;
+}
+} // namespace
+
+ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
+{
+    plot_ = new QCustomPlot(this);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->setPlottingHint(QCP::phFastPolylines, true);
+    plot_->setNoAntialiasingOnDrag(true);
+    plot_->xAxis->setLabel(tr("Predicted TTFT (ms)"));
+    plot_->yAxis->setLabel(tr("Predicted RMQD (mean KL to the oracle)"));
+    plot_->legend->setVisible(true);
+    // Legend in its own column right of the axis rect, so it never hides points.
+    plot_->plotLayout()->addElement(0, 1, plot_->legend);
+    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+
+    plot_->addLayer(QStringLiteral("hover"), plot_->layer(QStringLiteral("main")),
+                    QCustomPlot::limAbove);
+    hoverLayer_ = plot_->layer(QStringLiteral("hover"));
+    hoverLayer_->setMode(QCPLayer::lmBuffered); // hover repaints only this layer
+
+    infeasibleRegion_ = new QCPItemRect(plot_);
+    infeasibleRegion_->setLayer(QStringLiteral("background"));
+    infeasibleRegion_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    infeasibleRegion_->bottomRight->setType(QCPItemPosition::ptAxisRectRatio);
+    infeasibleRegion_->bottomRight->setCoords(1, 1);
+    infeasibleRegion_->setPen(Qt::NoPen);
+    budgetLine_ = new QCPItemStraightLine(plot_);
+    budgetLine_->point1->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    budgetLine_->point2->setTypeY(QCPItemPosition::ptAxisRectRatio);
+
+    cloud_ = new PointCloud(plot_->xAxis, plot_->yAxis);
+    cloud_->setLayer(QStringLiteral("main"));
+    frontier_ = plot_->addGraph();
+    frontier_->setName(tr("Pareto frontier"));
+    frontier_->setLineStyle(QCPGraph::lsStepLeft);
+    frontier_->setAdaptiveSampling(false);
+    uniformKey_ = plot_->addGraph();
+    uniformKey_->setName(tr("uniform"));
+    uniformKey_->setLineStyle(QCPGraph::lsNone);
+    bandKey_ = plot_->addGraph();
+    bandKey_->setName(tr("band (2-3 bands)"));
+    bandKey_->setLineStyle(QCPGraph::lsNone);
+    markGraph(pinned_, tr("pinned"));
+    markGraph(selected_, tr("selected"));
+    markGraph(recommended_, tr("recommended"));
+    markGraph(hover_, QString());
+    hover_->setLayer(hoverLayer_);
+    hover_->removeFromLegend();
+    // Marks on their own layer above the cloud, whatever order graphs are created in.
+    plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")),
+                    QCustomPlot::limAbove);
+    for (QCPGraph* g : {frontier_, pinned_, selected_, recommended_})
+        g->setLayer(QStringLiteral("marks"));
+
+    connect(plot_, &QCustomPlot::mouseMove, this, &ParetoPlot::onMouseMove);
+    connect(plot_, &QCustomPlot::mousePress, this, &ParetoPlot::onMousePress);
+    connect(plot_, &QCustomPlot::mouseRelease, this, &ParetoPlot::onMouseRelease);
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this] { autoFit_ = false; });
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { updateBudgetItems(); });
+
+    buildControls();
+    applyPalette();
+    rebuildSeries();
+}
+
+ParetoPlot::~ParetoPlot() = default;
+
+QCPGraph* ParetoPlot::markGraph(QCPGraph*& g, const QString& name)
+{
+    g = plot_->addGraph();
+    g->setName(name);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setAdaptiveSampling(false);
+    return g;
+}
+
+void ParetoPlot::buildControls()
+{
+    auto* bar = new QHBoxLayout;
+    axisBox_ = new QComboBox(this);
+    axisBox_->addItem(tr("x: TTFT (ms)"));
+    axisBox_->addItem(tr("x: TPOT (ms)"));
+    axisBox_->addItem(tr("x: max(TTFT/L1, TPOT/L2)"));
+    axisBox_->setToolTip(tr("Latency axis"));
+    colourBox_ = new QComboBox(this);
+    colourBox_->addItem(tr("Colour by model"));
+    colourBox_->addItem(tr("Colour by format family"));
+    logYBox_ = new QCheckBox(tr("Log RMQD"), this);
+    logXBox_ = new QCheckBox(tr("Log latency"), this);
+    auto* reset = new QToolButton(this);
+    reset->setText(tr("Reset view"));
+    provenance_ = new QLabel(this);
+    provenance_->setWordWrap(true);
+    bar->addWidget(axisBox_);
+    bar->addWidget(colourBox_);
+    bar->addWidget(logXBox_);
+    bar->addWidget(logYBox_);
+    bar->addWidget(reset);
+    bar->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(provenance_);
+    layout->addWidget(plot_, 1);
+    connect(axisBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { setAxis(static_cast<LatencyAxis>(i)); });
+    connect(colourBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { setColourBy(i == 0 ? ColourBy::Model : ColourBy::FormatFamily); });
+    connect(logYBox_, &QCheckBox::toggled, this, &ParetoPlot::setLogY);
+    connect(logXBox_, &QCheckBox::toggled, this, &ParetoPlot::setLogX);
+    connect(reset, &QToolButton::clicked, this, &ParetoPlot::resetView);
+}
+
+void ParetoPlot::setPoints(std::shared_ptr<const PointSet> points)
+{
+    points_ = std::move(points);
+    scored_.orderSource = nullptr; // a new set may reuse the old one's address
+    hovered_.reset();
+    autoFit_ = true;
+    const bool synthetic = points_ && points_->synthetic;
+    provenance_->setText(points_ ? qs(points_->provenance) : QString());
+    provenance_->setVisible(points_ && !points_->provenance.empty());
+    provenance_->setStyleSheet(synthetic ? QStringLiteral("font-weight: bold; color: #b00020")
+                                         : QString());
+    rebuildSeries();
+    rescore();
+}
+
+void ParetoPlot::setBudgets(const Budgets& budgets)
+{
+    if (budgets == budgets_)
+        return;
+    budgets_ = budgets;
+    rescore();
+}
+
+void ParetoPlot::setAxis(LatencyAxis axis)
+{
+    if (axisBox_->currentIndex() != static_cast<int>(axis)) {
+        axisBox_->setCurrentIndex(static_cast<int>(axis)); // re-enters via the signal
+        return;
+    }
+    axis_ = axis;
+    static const char* const labels[] = {"Predicted TTFT (ms)", "Predicted TPOT (ms)",
+                                         "Normalised latency max(TTFT/L1, TPOT/L2)"};
+    plot_->xAxis->setLabel(tr(labels[static_cast<int>(axis)]));
+    autoFit_ = true;
+    rescore();
+}
+
+void ParetoPlot::setLogY(bool on)
+{
+    logYBox_->setChecked(on);
+    if (logY_ == on)
+        return;
+    logY_ = on;
+    plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                               : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    autoFit_ = true;
+    rescore();
+}
+
+void ParetoPlot::setLogX(bool on)
+{
+    logXBox_->setChecked(on);
+    if (logX_ == on)
+        return;
+    logX_ = on;
+    plot_->xAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->xAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                               : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    autoFit_ = true;
+    rescore();
+}
+
+void ParetoPlot::setColourBy(ColourBy by)
+{
+    colourBox_->setCurrentIndex(by == ColourBy::Model ? 0 : 1);
+    if (colourBy_ == by)
+        return;
+    colourBy_ = by;
+    rebuildSeries();
+    rescore();
+}
+
+void ParetoPlot::setRecommended(std::optional<MarkedPoint> p)
+{
+    recommendedMark_ = p;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ParetoPlot::setSelected(std::optional<MarkedPoint> p)
+{
+    selectedMark_ = p;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ParetoPlot::setPinned(const std::vector<MarkedPoint>& pins)
+{
+    pinnedMarks_ = pins;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+double ParetoPlot::plotY(double rmqd) const
+{
+    return logY_ ? std::max(rmqd, kLogFloor) : rmqd;
+}
+
+// Styles of the cloud: category x (uniform, band) x (feasible, faded); legend entries are empty
+// graphs that are kept and renamed, never rebuilt.
+void ParetoPlot::rebuildSeries()
+{
+    const int categories =
+        colourBy_ == ColourBy::FormatFamily
+            ? kFormatCount
+            : std::max<int>(1, points_ ? static_cast<int>(points_->modelNames.size()) : 1);
+    const QPalette pal = palette();
+    const qreal dpr = devicePixelRatioF();
+    std::vector<PointCloud::Style> styles;
+    while (static_cast<int>(legendKeys_.size()) < categories) {
+        QCPGraph* g = plot_->addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        legendKeys_.push_back(g);
+    }
+    for (int c = 0; c < static_cast<int>(legendKeys_.size()); ++c) {
+        const QColor colour = colourBy_ == ColourBy::FormatFamily
+                                  ? formatColour(static_cast<Format>(c), pal)
+                                  : categoryColour(c, pal);
+        QColor faded = colour;
+        faded.setAlpha(kFadedAlpha);
+        styles.push_back({colour, true, 10});
+        styles.push_back({faded, true, 10});
+        styles.push_back({colour, false, 4.5});
+        styles.push_back({faded, false, 4.5});
+        QCPGraph* key = legendKeys_[static_cast<std::size_t>(c)];
+        key->setScatterStyle(QCPScatterStyle(markerPixmap(false, colour, 7, dpr)));
+        QString name;
+        if (colourBy_ == ColourBy::FormatFamily)
+            name = qs(toString(static_cast<Format>(c)));
+        else if (points_ && c < static_cast<int>(points_->modelNames.size()))
+            name = QString::fromStdString(points_->modelNames[static_cast<std::size_t>(c)]);
+        key->setName(name);
+        key->removeFromLegend();
+        if (c < categories && !name.isEmpty())
+            key->addToLegend();
+    }
+    cloud_->setStyles(std::move(styles));
+}
+
+void ParetoPlot::rescore()
+{
+    QElapsedTimer timer;
+    timer.start();
+    static const std::vector<PlotPoint> kNone;
+    const std::vector<PlotPoint>& pts = points_ ? points_->points : kNone;
+    scorePoints(pts, axis_, budgets_, scored_);
+
+    // Faded points first, then feasible bands, then feasible uniform ones on top.
+    std::vector<PointCloud::Point>& cloud = cloud_->points();
+    cloud.clear();
+    const bool byFormat = colourBy_ == ColourBy::FormatFamily;
+    const std::size_t categories = legendKeys_.size();
+    for (int pass = 0; pass < 3; ++pass)
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            const PlotPoint& p = pts[i];
+            const bool ok = scored_.feasible[i] != 0;
+            if ((pass == 0) == ok || (pass == 1 && p.uniform) || (pass == 2 && !p.uniform))
+                continue;
+            const std::size_t cat = std::min<std::size_t>(
+                byFormat ? static_cast<std::size_t>(p.family) : p.model, categories - 1);
+            const auto style =
+                static_cast<std::uint16_t>(cat * 4 + (p.uniform ? 0u : 2u) + (ok ? 0u : 1u));
+            cloud.push_back({scored_.x[i], plotY(p.rmqd), style});
+        }
+    QVector<QCPGraphData> front;
+    front.reserve(static_cast<qsizetype>(scored_.frontier.size()));
+    for (const std::uint32_t i : scored_.frontier)
+        front.append(QCPGraphData(scored_.x[i], plotY(pts[i].rmqd)));
+    frontier_->data()->set(front, true);
+    updateMarks();
+    updateBudgetItems();
+    if (autoFit_)
+        fitView();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    emit rescored(static_cast<qint64>(pts.size()), scored_.feasibleCount,
+                  static_cast<double>(timer.nsecsElapsed()) / 1e6);
+}
+
+double ParetoPlot::rescoreAndReplotNow()
+{
+    QElapsedTimer timer;
+    timer.start();
+    rescore();
+    plot_->replot(QCustomPlot::rpImmediateRefresh);
+    return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+void ParetoPlot::updateMarks()
+{
+    auto mark = [this](const MarkedPoint& m) {
+        PlotPoint p;
+        p.ttftMs = m.ttftMs;
+        p.tpotMs = m.tpotMs;
+        return QCPGraphData(latencyX(p, axis_, budgets_), plotY(m.rmqd));
+    };
+    auto setOne = [&](QCPGraph* g, const std::optional<MarkedPoint>& m) {
+        QVector<QCPGraphData> d;
+        if (m)
+            d.append(mark(*m));
+        g->data()->set(d);
+    };
+    setOne(recommended_, recommendedMark_);
+    setOne(selected_, selectedMark_);
+    QVector<QCPGraphData> pins;
+    while (pinLabels_.size() < pinnedMarks_.size()) {
+        auto* t = new QCPItemText(plot_);
+        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        t->setClipToAxisRect(true);
+        pinLabels_.push_back(t);
+    }
+    for (std::size_t i = 0; i < pinLabels_.size(); ++i) {
+        QCPItemText* t = pinLabels_[i];
+        t->setVisible(i < pinnedMarks_.size());
+        if (i >= pinnedMarks_.size())
+            continue;
+        const QCPGraphData d = mark(pinnedMarks_[i]);
+        pins.append(d);
+        t->position->setCoords(d.key, d.value);
+        t->setText(QStringLiteral(" %1").arg(i + 1));
+        t->setColor(palette().color(QPalette::WindowText));
+    }
+    pinned_->data()->set(pins);
+}
+
+void ParetoPlot::updateBudgetItems()
+{
+    const double bx = budgetX(axis_, budgets_);
+    budgetLine_->point1->setCoords(bx, 0);
+    budgetLine_->point2->setCoords(bx, 1);
+    infeasibleRegion_->topLeft->setCoords(bx, 0);
+    // The shaded side is right of the budget; hide it when the budget is off the right edge
+    // (the rect would otherwise flip to the left side).
+    infeasibleRegion_->setVisible(bx < plot_->xAxis->range().upper);
+}
+
+void ParetoPlot::fitView()
+{
+    const std::vector<PlotPoint>* pts = points_ ? &points_->points : nullptr;
+    if (!pts || pts->empty()) {
+        plot_->xAxis->setRange(logX_ ? 0.1 : 0, budgetX(axis_, budgets_) * 1.5);
+        plot_->yAxis->setRange(logY_ ? kLogFloor : 0, 1);
+        return;
+    }
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    for (std::size_t i = 0; i < pts->size(); ++i) {
+        x0 = std::min(x0, scored_.x[i]);
+        x1 = std::max(x1, scored_.x[i]);
+        const double y = plotY((*pts)[i].rmqd);
+        y0 = std::min(y0, y);
+        y1 = std::max(y1, y);
+    }
+    // Keep the budget line in view when it is near the cloud.
+    const double bx = budgetX(axis_, budgets_);
+    if (bx <= x1 * 3)
+        x1 = std::max(x1, bx);
+    auto pad = [](double lo, double hi, bool log) {
+        if (log)
+            return QCPRange(lo / 1.25, hi * 1.25);
+        const double m = (hi - lo) * 0.05 + 1e-9;
+        return QCPRange(lo - m, hi + m);
+    };
+    plot_->xAxis->setRange(pad(x0, x1, logX_));
+    plot_->yAxis->setRange(pad(y0, y1, logY_));
+}
+
+void ParetoPlot::resetView()
+{
+    autoFit_ = true;
+    fitView();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QPoint ParetoPlot::pixelOf(std::uint32_t configId) const
+{
+    if (!points_)
+        return {};
+    for (std::size_t i = 0; i < points_->points.size(); ++i)
+        if (points_->points[i].configId == configId) {
+            const double px = plot_->xAxis->coordToPixel(scored_.x[i]);
+            const double py = plot_->yAxis->coordToPixel(plotY(points_->points[i].rmqd));
+            return plot_->mapTo(
+                this, QPoint(static_cast<int>(std::lround(px)), static_cast<int>(std::lround(py))));
+        }
+    return {};
+}
+
+std::optional<std::uint32_t> ParetoPlot::configAt(QPoint pos, int radius) const
+{
+    if (!points_ || scored_.order.empty())
+        return std::nullopt;
+    const QPoint local = plot_->mapFrom(this, pos);
+    const double r = radius;
+    double lo = plot_->xAxis->pixelToCoord(local.x() - r);
+    double hi = plot_->xAxis->pixelToCoord(local.x() + r);
+    if (lo > hi)
+        std::swap(lo, hi);
+    // Only points whose x is within the radius: a binary search in the x order.
+    const double* x = scored_.x.data();
+    auto first = std::lower_bound(scored_.order.begin(), scored_.order.end(), lo,
+                                  [x](std::uint32_t i, double v) { return x[i] < v; });
+    std::optional<std::uint32_t> best;
+    double bestD = r * r;
+    for (auto it = first; it != scored_.order.end() && x[*it] <= hi; ++it) {
+        const PlotPoint& p = points_->points[*it];
+        const double dx = plot_->xAxis->coordToPixel(x[*it]) - local.x();
+        const double dy = plot_->yAxis->coordToPixel(plotY(p.rmqd)) - local.y();
+        const double d = dx * dx + dy * dy;
+        if (d <= bestD) {
+            bestD = d;
+            best = p.configId;
+        }
+    }
+    return best;
+}
+
+QString ParetoPlot::describe(std::uint32_t configId) const
+{
+    if (!points_ || configId >= points_->configs.size())
+        return {};
+    const Config& c = points_->configs[configId];
+    const PlotPoint* p = nullptr;
+    for (const PlotPoint& q : points_->points)
+        if (q.configId == configId) {
+            p = &q;
+            break;
+        }
+    QString model =
+        c.model >= 0 && static_cast<std::size_t>(p ? p->model : 0) < points_->modelNames.size()
+            ? QString::fromStdString(points_->modelNames[p ? p->model : 0])
+            : QString();
+    QString text = tr("<b>%1</b>, batch %2, %3%4%5<br>%6")
+                       .arg(model.toHtmlEscaped())
+                       .arg(c.batch)
+                       .arg(qs(toString(c.algorithm)))
+                       .arg(c.lmHeadQuantized ? tr(", lm_head quantized") : QString())
+                       .arg(c.kv == KvFormat::Fp8 ? tr(", fp8 KV") : QString())
+                       .arg(QString::fromStdString(c.recipe.describe()).toHtmlEscaped());
+    if (p)
+        text += tr("<br>TTFT %1 ms, TPOT %2 ms, memory %3 GiB, RMQD %4")
+                    .arg(p->ttftMs, 0, 'f', 1)
+                    .arg(p->tpotMs, 0, 'f', 2)
+                    .arg(p->memoryGiB, 0, 'f', 1)
+                    .arg(p->rmqd, 0, 'g', 3);
+    if (points_->synthetic)
+        text += tr("<br><i>synthetic data</i>");
+    return text;
+}
+
+void ParetoPlot::onMouseMove(QMouseEvent* e)
+{
+    if (e->buttons() != Qt::NoButton) {
+        autoFit_ = false; // a drag pans the view
+        return;
+    }
+    const QPoint pos = plot_->mapTo(this, e->pos());
+    const std::optional<std::uint32_t> id = configAt(pos);
+    if (id == hovered_)
+        return;
+    hovered_ = id;
+    QVector<QCPGraphData> d;
+    if (id) {
+        const QPoint px = plot_->mapFrom(this, pixelOf(*id));
+        d.append(
+            QCPGraphData(plot_->xAxis->pixelToCoord(px.x()), plot_->yAxis->pixelToCoord(px.y())));
+        QToolTip::showText(e->globalPosition().toPoint(), describe(*id), plot_);
+    } else {
+        QToolTip::hideText();
+    }
+    hover_->data()->set(d);
+    hoverLayer_->replot();
+}
+
+void ParetoPlot::onMousePress(QMouseEvent* e)
+{
+    pressPos_ = e->pos();
+}
+
+void ParetoPlot::onMouseRelease(QMouseEvent* e)
+{
+    if (e->button() != Qt::LeftButton || (e->pos() - pressPos_).manhattanLength() > 3)
+        return;
+    if (const std::optional<std::uint32_t> id = configAt(plot_->mapTo(this, e->pos())))
+        emit pointClicked(*id);
+}
+
+bool ParetoPlot::saveImage(const QString& fileName, int width, int height)
+{
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return plot_->savePng(fileName, width, height);
+    if (suffix == QLatin1String("pdf"))
+        return plot_->savePdf(fileName, width, height);
+    if (suffix != QLatin1String("svg"))
+        return false;
+    const int w = width > 0 ? width : plot_->width();
+    const int h = height > 0 ? height : plot_->height();
+    QSvgGenerator svg;
+    svg.setFileName(fileName);
+    svg.setSize(QSize(w, h));
+    svg.setViewBox(QRect(0, 0, w, h));
+    svg.setTitle(tr("ACSeL Studio quality-latency plot"));
+    QCPPainter painter;
+    if (!painter.begin(&svg))
+        return false;
+    plot_->toPainter(&painter, w, h);
+    painter.end();
+    return QFileInfo(fileName).size() > 0;
+}
+
+void ParetoPlot::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        applyPalette();
+        rebuildSeries();
+        rescore();
+    }
+}
+
+void ParetoPlot::applyPalette()
+{
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(90);
+    plot_->setBackground(pal.brush(QPalette::Base));
+    plot_->legend->setBrush(pal.brush(QPalette::Base));
+    plot_->legend->setTextColor(text);
+    plot_->legend->setBorderPen(QPen(grid));
+    for (QCPAxis* a : {plot_->xAxis, plot_->yAxis}) {
+        a->setBasePen(QPen(text));
+        a->setTickPen(QPen(text));
+        a->setSubTickPen(QPen(text));
+        a->setTickLabelColor(text);
+        a->setLabelColor(text);
+        a->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+    }
+    const QColor bad = isDarkPalette(pal) ? QColor(255, 90, 90) : QColor(200, 0, 0);
+    QColor shade = bad;
+    shade.setAlpha(28);
+    infeasibleRegion_->setBrush(shade);
+    budgetLine_->setPen(QPen(bad, 1.5, Qt::DashLine));
+    frontier_->setPen(QPen(text, 1.8));
+    const QColor neutral = pal.color(QPalette::WindowText);
+    uniformKey_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, neutral, neutral, 9));
+    bandKey_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, neutral, 5));
+    const QColor rec = recommendedColour(pal);
+    recommended_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(rec, 2.5), Qt::NoBrush, 18));
+    selected_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                               QPen(selectedColour(pal), 2.5), Qt::NoBrush, 16));
+    pinned_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(text, 2), Qt::NoBrush, 13));
+    hover_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 12));
+}
+
+} // namespace acsel::gui

@@ -1,0 +1,136 @@
+// The quality-latency plot: every candidate configuration as a point (x = predicted latency on
+// a chosen axis, y = predicted RMQD), uniform and band configurations as two marker shapes,
+// coloured by model or format family; infeasible points faded; the latency budget as a line
+// with the infeasible side shaded; the Pareto frontier as a step line; recommended, selected
+// and pinned configurations marked. Hover shows the configuration, click selects it.
+#pragma once
+
+#include "widgets/plotdata.h"
+#include "widgets/plotscoring.h"
+
+#include <QVector>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QCustomPlot;
+class QCPGraph;
+class QCPGraphData;
+class QCPItemStraightLine;
+class QCPItemRect;
+class QCPItemText;
+class QCPLayer;
+class QComboBox;
+class QCheckBox;
+class QLabel;
+class QMouseEvent;
+
+namespace acsel::gui
+{
+
+class PointCloud;
+
+// A configuration drawn on top of the cloud (recommended, being edited, pinned); it may be
+// outside the point set (a hand-edited recipe), so it carries its own numbers.
+struct MarkedPoint {
+    double ttftMs = 0;
+    double tpotMs = 0;
+    double rmqd = 0;
+};
+
+class ParetoPlot : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class ColourBy { Model, FormatFamily };
+
+    explicit ParetoPlot(QWidget* parent = nullptr);
+    ~ParetoPlot() override;
+
+    void setPoints(std::shared_ptr<const PointSet> points); // refits the view
+    void setBudgets(const Budgets& budgets);
+    void setAxis(LatencyAxis axis);
+    void setLogY(bool on);
+    void setLogX(bool on);
+    void setColourBy(ColourBy by);
+    void setRecommended(std::optional<MarkedPoint> p);
+    void setSelected(std::optional<MarkedPoint> p);
+    void setPinned(const std::vector<MarkedPoint>& pins); // labelled 1..n
+
+    LatencyAxis axis() const { return axis_; }
+    const Budgets& budgets() const { return budgets_; }
+    const ScoredView& scored() const { return scored_; }
+    const PointSet* pointSet() const { return points_.get(); }
+    // Position of a configuration's point in this widget's coordinates (after a replot).
+    QPoint pixelOf(std::uint32_t configId) const;
+    // The configuration whose point is nearest to pos within radius pixels.
+    std::optional<std::uint32_t> configAt(QPoint pos, int radius = 6) const;
+    QString describe(std::uint32_t configId) const;
+    // PNG, SVG or PDF by suffix; width/height 0 = current size. False on failure.
+    bool saveImage(const QString& fileName, int width = 0, int height = 0);
+    void resetView();
+    // Re-scores and redraws synchronously (what a slider move costs); returns milliseconds.
+    double rescoreAndReplotNow();
+    QCustomPlot* customPlot() const { return plot_; }
+
+signals:
+    void pointClicked(std::uint32_t configId);
+    // After every re-score: points, feasible points, milliseconds spent re-scoring and
+    // rebuilding the plot data (the replot itself is queued).
+    void rescored(qint64 total, qint64 feasible, double milliseconds);
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void buildControls();
+    void applyPalette();
+    void rescore();
+    void rebuildSeries();
+    void updateBudgetItems();
+    void updateMarks();
+    void fitView();
+    double plotY(double rmqd) const;
+    QCPGraph* markGraph(QCPGraph*& g, const QString& name);
+    void onMouseMove(QMouseEvent* e);
+    void onMousePress(QMouseEvent* e);
+    void onMouseRelease(QMouseEvent* e);
+
+    QCustomPlot* plot_ = nullptr;
+    QComboBox* axisBox_ = nullptr;
+    QComboBox* colourBox_ = nullptr;
+    QCheckBox* logYBox_ = nullptr;
+    QCheckBox* logXBox_ = nullptr;
+    QLabel* provenance_ = nullptr;
+
+    std::shared_ptr<const PointSet> points_;
+    ScoredView scored_;
+    Budgets budgets_;
+    LatencyAxis axis_ = LatencyAxis::Ttft;
+    ColourBy colourBy_ = ColourBy::Model;
+    bool logY_ = false;
+    bool logX_ = false;
+    bool autoFit_ = true; // until the user pans or zooms
+
+    PointCloud* cloud_ = nullptr;       // every point, styled by category x uniform x feasible
+    std::vector<QCPGraph*> legendKeys_; // empty graphs: one legend entry per colour category
+    QCPGraph* frontier_ = nullptr;
+    QCPGraph* recommended_ = nullptr;
+    QCPGraph* selected_ = nullptr;
+    QCPGraph* pinned_ = nullptr;
+    QCPGraph* hover_ = nullptr;
+    QCPGraph* uniformKey_ = nullptr; // legend-only entries explaining the marker shapes
+    QCPGraph* bandKey_ = nullptr;
+    QCPLayer* hoverLayer_ = nullptr;
+    QCPItemStraightLine* budgetLine_ = nullptr;
+    QCPItemRect* infeasibleRegion_ = nullptr;
+    std::vector<QCPItemText*> pinLabels_;
+    std::optional<MarkedPoint> recommendedMark_;
+    std::optional<MarkedPoint> selectedMark_;
+    std::vector<MarkedPoint> pinnedMarks_;
+    QPoint pressPos_;
+    std::optional<std::uint32_t> hovered_;
+};
+
+} // namespace acsel::gui

@@ -1,0 +1,78 @@
+// Re-scoring a point set for a request's budgets: the x coordinate on the chosen latency axis,
+// feasibility and the Pareto frontier. Runs on every slider move, so it reuses the caller's
+// buffers (no allocation once they have grown) and is plain C++.
+#pragma once
+
+#include "widgets/plotdata.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace acsel::gui
+{
+
+enum class LatencyAxis : std::uint8_t { Ttft, Tpot, Normalised };
+
+struct Budgets {
+    double ttftMs = 1000;
+    double tpotMs = 50;
+    double memoryGiB = 80;
+    bool operator==(const Budgets&) const = default;
+};
+
+inline Budgets budgetsOf(const acsel::Request& r)
+{
+    return {r.ttftBudgetMs, r.tpotBudgetMs, r.memBudgetGiB};
+}
+
+// The x of a point on an axis: TTFT, TPOT, or max(TTFT/L1, TPOT/L2) (METHOD.md 4).
+inline double latencyX(const PlotPoint& p, LatencyAxis axis, const Budgets& b)
+{
+    switch (axis) {
+    case LatencyAxis::Ttft:
+        return p.ttftMs;
+    case LatencyAxis::Tpot:
+        return p.tpotMs;
+    case LatencyAxis::Normalised:
+        break;
+    }
+    const double t = p.ttftMs / b.ttftMs;
+    const double d = p.tpotMs / b.tpotMs;
+    return t > d ? t : d;
+}
+// Where the latency budget sits on that axis.
+double budgetX(LatencyAxis axis, const Budgets& b);
+// A point meets the request when its predicted TTFT, TPOT and memory are all within budget.
+inline bool isFeasible(const PlotPoint& p, const Budgets& b)
+{
+    return p.ttftMs <= b.ttftMs && p.tpotMs <= b.tpotMs && p.memoryGiB <= b.memoryGiB;
+}
+
+struct ScoredView {
+    std::vector<double> x;              // x[i] for points[i]
+    std::vector<std::uint8_t> feasible; // 1 if points[i] meets every budget
+    std::vector<std::uint32_t> order;   // point indices sorted by (x, rmqd)
+    // Pareto frontier of (x, rmqd), both minimised, over the feasible points, as the core's
+    // Explorer::frontier defines it: point indices by ascending x; points equal in both
+    // objectives are all kept.
+    std::vector<std::uint32_t> frontier;
+    std::int64_t feasibleCount = 0;
+    std::int64_t fitsMemoryCount = 0;
+
+    // The TTFT and TPOT orders do not depend on the budgets: they are kept between calls for
+    // the same points (identified by address and size; point sets are immutable once scored).
+    const void* orderSource = nullptr;
+    std::size_t orderSize = 0;
+    LatencyAxis orderAxis = LatencyAxis::Normalised;
+    struct SortKey {
+        double x;
+        double rmqd;
+        std::uint32_t index;
+    };
+    std::vector<SortKey> keys; // scratch: sorting contiguous keys avoids cache misses
+};
+
+void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const Budgets& budgets,
+                 ScoredView& out);
+
+} // namespace acsel::gui

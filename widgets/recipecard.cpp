@@ -1,0 +1,164 @@
+#include "widgets/recipecard.h"
+
+#include "widgets/predictiontext.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace acsel::gui
+{
+
+namespace
+{
+QTableWidget* makeTable(QWidget* parent, const QStringList& headers)
+{
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+    t->setHorizontalHeaderLabels(headers);
+    t->verticalHeader()->setVisible(false);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionMode(QAbstractItemView::NoSelection);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+void setRow(QTableWidget* t, int row, const QStringList& cells)
+{
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        if (c > 0)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        t->setItem(row, c, item);
+    }
+}
+
+// Breakdowns of two predictions side by side, in first-seen order of names.
+void fillBreakdown(QTableWidget* t, const Breakdown& a, const Breakdown& b)
+{
+    std::vector<std::string> names;
+    for (const Breakdown* bd : {&a, &b})
+        for (const auto& [name, v] : *bd)
+            if (std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(name);
+    auto value = [](const Breakdown& bd, const std::string& n) {
+        for (const auto& [name, v] : bd)
+            if (name == n)
+                return QString::number(v, 'f', 3);
+        return QStringLiteral("-");
+    };
+    t->setRowCount(static_cast<int>(names.size()));
+    for (std::size_t i = 0; i < names.size(); ++i)
+        setRow(t, static_cast<int>(i),
+               {QString::fromStdString(names[i]), value(a, names[i]), value(b, names[i])});
+}
+} // namespace
+
+RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
+{
+    title_ = new QLabel(this);
+    QFont f = title_->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    title_->setFont(f);
+    recipe_ = new QLabel(this);
+    uniform_ = new QLabel(this);
+    verdict_ = new QLabel(this);
+    stats_ = new QLabel(this);
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_}) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best uniform"), tr("Delta")});
+    ops_ = makeTable(this, {tr("Operator class (ms)"), tr("Prefill (TTFT)"), tr("Decode (TPOT)")});
+    memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform GiB")});
+    pin_ = new QPushButton(tr("Pin"), this);
+    pin_->setToolTip(tr("Add to the comparison table"));
+    export_ = new QPushButton(tr("Export..."), this);
+    export_->setToolTip(tr("Write the recipe as a ModelOpt recipe"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(pin_);
+    buttons->addWidget(export_);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(title_);
+    layout->addWidget(recipe_);
+    layout->addWidget(verdict_);
+    layout->addWidget(metrics_);
+    layout->addWidget(uniform_);
+    layout->addWidget(ops_, 1);
+    layout->addWidget(memory_, 1);
+    layout->addWidget(stats_);
+    layout->addLayout(buttons);
+    connect(pin_, &QPushButton::clicked, this, &RecipeCard::pinRequested);
+    connect(export_, &QPushButton::clicked, this, &RecipeCard::exportRequested);
+    showMessage(tr("No recommendation yet."));
+}
+
+void RecipeCard::showMessage(const QString& message)
+{
+    content_.reset();
+    title_->setText(message);
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_})
+        l->clear();
+    for (QTableWidget* t : {metrics_, ops_, memory_})
+        t->setRowCount(0);
+    pin_->setEnabled(false);
+    export_->setEnabled(false);
+}
+
+void RecipeCard::setContent(const CardContent& c)
+{
+    content_ = c;
+    const Prediction& p = c.prediction;
+    title_->setText(c.title);
+    recipe_->setText(configSummary(c.config, c.modelName));
+    verdict_->setText(p.admitted ? tr("Gate: admitted")
+                                 : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
+    const bool hasUniform = c.uniform && c.uniformPrediction;
+    const Prediction u = hasUniform ? *c.uniformPrediction : Prediction{};
+    uniform_->setText(hasUniform
+                          ? tr("Best uniform: %1").arg(configSummary(*c.uniform, c.modelName))
+                          : tr("No uniform configuration meets this request."));
+    struct Row {
+        QString name;
+        double a, b;
+        QString (*fmt)(double);
+    };
+    const Row rows[] = {{tr("TTFT"), p.ttftMs, u.ttftMs, &formatMs},
+                        {tr("TPOT"), p.tpotMs, u.tpotMs, &formatMs},
+                        {tr("Memory"), p.memoryGiB, u.memoryGiB, &formatGiB},
+                        {tr("RMQD"), p.rmqd, u.rmqd, &formatRmqd}};
+    metrics_->setRowCount(4);
+    for (int i = 0; i < 4; ++i) {
+        const Row& r = rows[i];
+        QString delta = QStringLiteral("-");
+        if (hasUniform) {
+            const double d = r.a - r.b;
+            delta = (d > 0 ? QStringLiteral("+") : QString()) + QString::number(d, 'g', 3);
+            if (r.b != 0)
+                delta += QStringLiteral(" (%1%)").arg(100.0 * d / r.b, 0, 'f', 1);
+        }
+        setRow(metrics_, i,
+               {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});
+    }
+    fillBreakdown(ops_, p.ttftBreakdownMs, p.tpotBreakdownMs);
+    fillBreakdown(memory_, p.memoryBreakdownGiB, u.memoryBreakdownGiB);
+    if (c.stats)
+        stats_->setText(tr("%1: %2 candidates, %3 screened, %4 full gate evaluations, %5 s")
+                            .arg(QString::fromLatin1(toDisplayString(c.stats->algorithm)))
+                            .arg(c.stats->candidates)
+                            .arg(c.stats->screened)
+                            .arg(c.stats->gated)
+                            .arg(c.stats->seconds, 0, 'f', 3));
+    else
+        stats_->clear();
+    pin_->setEnabled(true);
+    export_->setEnabled(true);
+}
+
+} // namespace acsel::gui

@@ -1,0 +1,57 @@
+// The recommendation (or any chosen configuration) in full: recipe, predicted TTFT / TPOT /
+// memory / RMQD with the gate's verdict, the operator and memory breakdowns, the search's
+// counts and time, and the best uniform configuration beside it with the deltas.
+#pragma once
+
+#include "widgets/explorertypes.h"
+
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace acsel::gui
+{
+
+struct CardContent {
+    QString title; // "Recommended by BandPareto", "Selected", ...
+    acsel::Config config;
+    QString modelName;
+    Prediction prediction;
+    std::optional<acsel::Config> uniform; // best uniform configuration for the same request
+    std::optional<Prediction> uniformPrediction;
+    std::optional<SearchStats> stats;
+};
+
+class RecipeCard : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RecipeCard(QWidget* parent = nullptr);
+    void setContent(const CardContent& content);
+    void showMessage(const QString& message); // nothing to show, and why
+    const std::optional<CardContent>& content() const { return content_; }
+    // Read back for tests and accessibility: the metrics table.
+    QTableWidget* metricsTable() const { return metrics_; }
+
+signals:
+    void pinRequested();
+    void exportRequested();
+
+private:
+    QLabel* title_ = nullptr;
+    QLabel* recipe_ = nullptr;
+    QLabel* uniform_ = nullptr;
+    QLabel* verdict_ = nullptr;
+    QLabel* stats_ = nullptr;
+    QTableWidget* metrics_ = nullptr;
+    QTableWidget* ops_ = nullptr;
+    QTableWidget* memory_ = nullptr;
+    QPushButton* pin_ = nullptr;
+    QPushButton* export_ = nullptr;
+    std::optional<CardContent> content_;
+};
+
+} // namespace acsel::gui

@@ -1,0 +1,64 @@
+// Runs one background job at a time on the thread pool (QtConcurrent + QPromise): each job has
+// an id, starting a new one cancels and supersedes the running one, progress and the result
+// arrive in the GUI thread, and only the newest job's result is delivered. The work is plain
+// C++: it gets a progress callback and a stop flag, and never sees Qt (see core searchers).
+#pragma once
+
+#include <QFuture>
+#include <QObject>
+#include <any>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace acsel::gui
+{
+
+class SearchRunner : public QObject
+{
+    Q_OBJECT
+public:
+    // Fraction done in [0, 1]; cheap, callable from the worker as often as it likes.
+    using ProgressFn = std::function<void(double)>;
+    // The work polls stop and returns early when it is set (its result is then discarded).
+    using Work = std::function<std::any(const ProgressFn& progress, const std::atomic<bool>& stop)>;
+
+    explicit SearchRunner(QObject* parent = nullptr);
+    // Stops every job still running and waits for them (their results are dropped).
+    ~SearchRunner() override;
+
+    // Cancels the running job (if any) and starts this one; returns its id (> 0).
+    int start(Work work);
+    // Asks the running job to stop; it is reported as cancelled at once.
+    void cancel();
+    bool isRunning() const { return running_; }
+    int currentJob() const { return current_; }
+
+signals:
+    void started(int job);
+    void progressChanged(int job, double fraction);
+    void finished(int job, const std::any& result);
+    void failed(int job, const QString& message);
+    void cancelled(int job);
+
+private:
+    struct Outcome {
+        std::any value;
+        std::string error;
+    };
+    struct Active {
+        int id;
+        std::shared_ptr<std::atomic<bool>> stop;
+        QFuture<Outcome> future;
+    };
+    void complete(int id, const Outcome& outcome);
+
+    std::vector<Active> active_; // the current job and superseded ones still winding down
+    int nextId_ = 0;
+    int current_ = 0;
+    bool running_ = false;
+};
+
+} // namespace acsel::gui

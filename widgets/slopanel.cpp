@@ -1,0 +1,271 @@
+#include "widgets/slopanel.h"
+
+#include "widgets/budgetslider.h"
+#include "widgets/predictiontext.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QListWidget>
+#include <QScopedValueRollback>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <set>
+
+namespace acsel::gui
+{
+
+namespace
+{
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kDefaultCapacityGiB = 192; // when a platform does not state its memory
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, int v)
+{
+    auto* s = new QSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setValue(v);
+    s->setKeyboardTracking(false);
+    return s;
+}
+
+std::vector<int> checkedValues(const QListWidget* list)
+{
+    std::vector<int> out;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked)
+            out.push_back(list->item(i)->data(Qt::UserRole).toInt());
+    return out;
+}
+} // namespace
+
+SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
+{
+    stack_ = new QComboBox(this);
+    family_ = new QComboBox(this);
+    mode_ = new QComboBox(this);
+    mode_->addItem(tr("Static batch"));
+    mode_->addItem(tr("Continuous batching"));
+    algorithm_ = new QComboBox(this);
+    for (SearchAlgorithm a : {SearchAlgorithm::BandPareto, SearchAlgorithm::Exact,
+                              SearchAlgorithm::HillClimb, SearchAlgorithm::Random})
+        algorithm_->addItem(QString::fromLatin1(toDisplayString(a)));
+    isl_ = spin(this, 1, 131072, 1024);
+    osl_ = spin(this, 1, 131072, 256);
+    concurrency_ = spin(this, 1, 1024, 1);
+    isl_->setSuffix(tr(" tokens"));
+    osl_->setSuffix(tr(" tokens"));
+    ttft_ = new BudgetSlider(1, 100000, true, tr("ms"), 1, this);
+    tpot_ = new BudgetSlider(0.5, 2000, true, tr("ms"), 2, this);
+    memory_ = new BudgetSlider(0.5, kDefaultCapacityGiB, false, tr("GiB"), 1, this);
+    const Request defaults;
+    ttft_->setValue(defaults.ttftBudgetMs);
+    tpot_->setValue(defaults.tpotBudgetMs);
+    memory_->setValue(defaults.memBudgetGiB);
+    models_ = new QListWidget(this);
+    formats_ = new QListWidget(this);
+    scopes_ = new QListWidget(this);
+    for (QListWidget* l : {models_, formats_, scopes_})
+        l->setMaximumHeight(110);
+    fillChecks(scopes_, {QStringLiteral("full"), QStringLiteral("mlp"), QStringLiteral("attn")},
+               {0, 1, 2});
+
+    auto* target = new QGroupBox(tr("Target"), this);
+    auto* tf = new QFormLayout(target);
+    tf->addRow(tr("Stack"), stack_);
+    tf->addRow(tr("Input length"), isl_);
+    tf->addRow(tr("Output length"), osl_);
+    tf->addRow(tr("Concurrency"), concurrency_);
+    tf->addRow(tr("Serving"), mode_);
+    auto* budgets = new QGroupBox(tr("Budgets"), this);
+    auto* bf = new QFormLayout(budgets);
+    bf->addRow(tr("TTFT"), ttft_);
+    bf->addRow(tr("TPOT"), tpot_);
+    bf->addRow(tr("Memory"), memory_);
+    auto* space = new QGroupBox(tr("Space"), this);
+    auto* sf = new QFormLayout(space);
+    sf->addRow(tr("Family"), family_);
+    sf->addRow(tr("Models"), models_);
+    sf->addRow(tr("Formats"), formats_);
+    sf->addRow(tr("Scopes"), scopes_);
+    sf->addRow(tr("Search"), algorithm_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(target);
+    layout->addWidget(budgets);
+    layout->addWidget(space);
+    layout->addStretch(1);
+
+    settle_ = new QTimer(this);
+    settle_->setSingleShot(true);
+    settle_->setInterval(kSettleMs);
+    connect(settle_, &QTimer::timeout, this, [this] { emit requestSettled(request()); });
+    for (BudgetSlider* b : {ttft_, tpot_, memory_})
+        connect(b, &BudgetSlider::valueChanged, this, &SloPanel::onEdited);
+    for (QSpinBox* s : {isl_, osl_, concurrency_})
+        connect(s, &QSpinBox::valueChanged, this, &SloPanel::onEdited);
+    connect(mode_, &QComboBox::currentIndexChanged, this, &SloPanel::onEdited);
+    connect(stack_, &QComboBox::currentIndexChanged, this, &SloPanel::onStackChanged);
+    connect(family_, &QComboBox::currentIndexChanged, this, &SloPanel::onFamilyChanged);
+    for (QListWidget* l : {models_, formats_, scopes_})
+        connect(l, &QListWidget::itemChanged, this, [this] {
+            if (!updating_)
+                emit filterChanged(filter());
+        });
+    connect(algorithm_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { emit algorithmChanged(static_cast<SearchAlgorithm>(i)); });
+}
+
+void SloPanel::fillChecks(QListWidget* list, const QStringList& names,
+                          const std::vector<int>& values)
+{
+    const QScopedValueRollback<bool> guard(updating_, true);
+    list->clear();
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        auto* item = new QListWidgetItem(names[i], list);
+        item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+        item->setCheckState(Qt::Checked);
+        item->setData(Qt::UserRole, values[static_cast<std::size_t>(i)]);
+    }
+}
+
+void SloPanel::setWorkspace(const Workspace& ws)
+{
+    ws_ = &ws;
+    {
+        const QScopedValueRollback<bool> guard(updating_, true);
+        const QSignalBlocker b1(stack_);
+        const QSignalBlocker b2(family_);
+        stack_->clear();
+        for (const Stack& s : ws.stacks)
+            stack_->addItem(QStringLiteral("%1 (%2 %3)")
+                                .arg(QString::fromStdString(s.id),
+                                     QString::fromStdString(ws.platformOf(s).name),
+                                     QString::fromStdString(s.version)),
+                            QString::fromStdString(s.id));
+        std::set<std::string> families;
+        family_->clear();
+        for (const ModelArch& m : ws.models)
+            if (families.insert(m.family).second)
+                family_->addItem(QString::fromStdString(m.family));
+    }
+    onFamilyChanged();
+    onStackChanged();
+}
+
+void SloPanel::onFamilyChanged()
+{
+    if (!ws_)
+        return;
+    QStringList names;
+    std::vector<int> values;
+    const std::string family = family_->currentText().toStdString();
+    for (std::size_t i = 0; i < ws_->models.size(); ++i)
+        if (ws_->models[i].family == family) {
+            names << QString::fromStdString(ws_->models[i].name);
+            values.push_back(static_cast<int>(i));
+        }
+    fillChecks(models_, names, values);
+    if (!updating_)
+        emit filterChanged(filter());
+}
+
+void SloPanel::onStackChanged()
+{
+    if (!ws_ || stack_->currentIndex() < 0) {
+        fillChecks(formats_, {}, {});
+        return;
+    }
+    const Stack& s = ws_->stacks[static_cast<std::size_t>(stack_->currentIndex())];
+    QStringList names;
+    std::vector<int> values;
+    for (Format f : s.formats) {
+        names << fromView(toString(f));
+        values.push_back(static_cast<int>(f));
+    }
+    fillChecks(formats_, names, values);
+    const double cap = ws_->platformOf(s).memCapacityBytes;
+    memory_->setRange(0.5, cap > 0 ? cap / kGiB : kDefaultCapacityGiB);
+    memory_->setToolTip(cap > 0 ? tr("Up to the device capacity")
+                                : tr("The platform does not state its capacity"));
+    if (!updating_) {
+        emit filterChanged(filter());
+        onEdited();
+    }
+}
+
+void SloPanel::onEdited()
+{
+    if (updating_)
+        return;
+    emit requestChanged(request());
+    settle_->start(); // restarts while edits keep coming
+}
+
+Request SloPanel::request() const
+{
+    Request r;
+    r.stack = stack_->currentData().toString().toStdString();
+    r.isl = isl_->value();
+    r.osl = osl_->value();
+    r.concurrency = concurrency_->value();
+    r.ttftBudgetMs = ttft_->value();
+    r.tpotBudgetMs = tpot_->value();
+    r.memBudgetGiB = memory_->value();
+    r.mode = mode_->currentIndex() == 1 ? ServingMode::Continuous : ServingMode::Static;
+    return r;
+}
+
+SpaceFilter SloPanel::filter() const
+{
+    SpaceFilter f;
+    f.models = checkedValues(models_);
+    for (int v : checkedValues(formats_))
+        f.formats.push_back(static_cast<Format>(v));
+    for (int v : checkedValues(scopes_))
+        f.scopes.push_back(static_cast<Scope>(v));
+    return f;
+}
+
+SearchAlgorithm SloPanel::algorithm() const
+{
+    return static_cast<SearchAlgorithm>(algorithm_->currentIndex());
+}
+
+void SloPanel::setRequest(const Request& r)
+{
+    const QScopedValueRollback<bool> guard(updating_, true);
+    const int i = stack_->findData(QString::fromStdString(r.stack));
+    if (i >= 0)
+        stack_->setCurrentIndex(i);
+    onStackChanged();
+    isl_->setValue(r.isl);
+    osl_->setValue(r.osl);
+    concurrency_->setValue(r.concurrency);
+    mode_->setCurrentIndex(r.mode == ServingMode::Continuous ? 1 : 0);
+    ttft_->setValue(r.ttftBudgetMs);
+    tpot_->setValue(r.tpotBudgetMs);
+    memory_->setValue(r.memBudgetGiB);
+}
+
+void SloPanel::setFilter(const SpaceFilter& f)
+{
+    const QScopedValueRollback<bool> guard(updating_, true);
+    auto apply = [](QListWidget* list, auto contains) {
+        for (int i = 0; i < list->count(); ++i)
+            list->item(i)->setCheckState(
+                contains(list->item(i)->data(Qt::UserRole).toInt()) ? Qt::Checked : Qt::Unchecked);
+    };
+    apply(models_,
+          [&](int v) { return std::find(f.models.begin(), f.models.end(), v) != f.models.end(); });
+    apply(formats_, [&](int v) {
+        return std::find(f.formats.begin(), f.formats.end(), static_cast<Format>(v)) !=
+               f.formats.end();
+    });
+    apply(scopes_, [&](int v) {
+        return std::find(f.scopes.begin(), f.scopes.end(), static_cast<Scope>(v)) != f.scopes.end();
+    });
+}
+
+} // namespace acsel::gui

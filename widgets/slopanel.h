@@ -1,0 +1,75 @@
+// The request panel: stack, workload, concurrency, serving mode, the three budgets, the part
+// of the space to consider (models, formats, scopes) and the search algorithm. Every user edit
+// emits requestChanged once (slider drags continuously, for the cheap re-scoring), and
+// requestSettled once the hand rests (a single-shot timer, for the search).
+#pragma once
+
+#include "core/model/config.h"
+#include "core/model/workspace.h"
+#include "widgets/explorertypes.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QListWidget;
+class QSpinBox;
+class QTimer;
+
+namespace acsel::gui
+{
+
+class BudgetSlider;
+
+class SloPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kSettleMs = 300;
+
+    explicit SloPanel(QWidget* parent = nullptr);
+
+    // Fills the stack and model choices (all models of the first family checked).
+    void setWorkspace(const acsel::Workspace& ws);
+    // Programmatic (e.g. restoring settings): emits nothing. Unknown stacks are ignored.
+    void setRequest(const acsel::Request& r);
+    void setFilter(const SpaceFilter& f);
+    acsel::Request request() const;
+    SpaceFilter filter() const;
+    SearchAlgorithm algorithm() const;
+
+    BudgetSlider* ttftSlider() const { return ttft_; }
+    BudgetSlider* tpotSlider() const { return tpot_; }
+    BudgetSlider* memorySlider() const { return memory_; }
+    QComboBox* stackBox() const { return stack_; }
+
+signals:
+    void requestChanged(const acsel::Request& r);
+    void requestSettled(const acsel::Request& r);
+    void filterChanged(const acsel::gui::SpaceFilter& f);
+    void algorithmChanged(acsel::gui::SearchAlgorithm a);
+
+private:
+    void onEdited();
+    void onStackChanged();
+    void onFamilyChanged();
+    void fillChecks(QListWidget* list, const QStringList& names, const std::vector<int>& values);
+
+    const acsel::Workspace* ws_ = nullptr;
+    QComboBox* stack_ = nullptr;
+    QComboBox* family_ = nullptr;
+    QComboBox* mode_ = nullptr;
+    QComboBox* algorithm_ = nullptr;
+    QSpinBox* isl_ = nullptr;
+    QSpinBox* osl_ = nullptr;
+    QSpinBox* concurrency_ = nullptr;
+    BudgetSlider* ttft_ = nullptr;
+    BudgetSlider* tpot_ = nullptr;
+    BudgetSlider* memory_ = nullptr;
+    QListWidget* models_ = nullptr;
+    QListWidget* formats_ = nullptr;
+    QListWidget* scopes_ = nullptr;
+    QTimer* settle_ = nullptr;
+    bool updating_ = false; // set while the panel itself changes controls
+};
+
+} // namespace acsel::gui
