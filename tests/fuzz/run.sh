@@ -27,7 +27,7 @@ cxx="${ACSEL_FUZZ_CXX:-$(command -v clang++-14 || command -v clang++ || true)}"
 build=build/fuzz
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DACSEL_FUZZ=ON -DACSEL_SANITIZE=address -DACSEL_BUILD_GUI=OFF -DACSEL_WERROR=OFF >/dev/null
-cmake --build "$build" -j 2 --target "${targets[@]/#/fuzz_}"
+cmake --build "$build" -j "${ACSEL_FUZZ_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
 status=0
 for t in "${targets[@]}"; do
