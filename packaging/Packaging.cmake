@@ -40,7 +40,7 @@ if(ACSEL_BUILD_GUI)
        "libqt6printsupport6 (>= 6.4.0)"
        "libqt6svg6 (>= 6.4.0)"
        "libqt6concurrent6 (>= 6.4.0)"
-       "libqcustomplot2.1-qt6 (>= 2.1.0)"
+       "libqcustomplot2.1-qt6 (>= 2.1.0+dfsg1)"
        # Not linked, loaded at start: without a platform plugin the window cannot open.
        "qt6-qpa-plugins (>= 6.4.0)")
 endif()
