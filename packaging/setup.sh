@@ -7,6 +7,8 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev
   xvfb xauth
+  # The package test: dpkg-shlibdeps checks Depends; the validators check the desktop files.
+  dpkg-dev desktop-file-utils appstream
 )
 [[ "${ACSEL_WITH_FUZZ:-0}" == 1 ]] && packages+=(clang libclang-rt-14-dev)
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -24,15 +25,35 @@ bool isDir(const fs::path& p)
 
 } // namespace
 
+std::string executableDir()
+{
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+std::string installedDataDir()
+{
+    const std::string dir = executableDir();
+    if (dir.empty())
+        return {};
+    return (fs::path(dir).parent_path() / "share" / "acsel-studio").string();
+}
+
 std::string resolveWorkspacePath(const std::string& explicitPath)
 {
     if (!explicitPath.empty())
         return explicitPath;
     if (const std::string e = env("ACSEL_WORKSPACE"); !e.empty())
         return e;
-    for (const fs::path& candidate :
-         {fs::path(ACSEL_SOURCE_DIR) / "datasets" / "workspace.json",
-          fs::path(ACSEL_INSTALL_DATADIR) / "datasets" / "workspace.json"}) {
+    // The copy beside the executable comes first, so an installed binary never reads the
+    // build machine's source tree even when that still exists.
+    std::vector<fs::path> candidates;
+    if (const std::string installed = installedDataDir(); !installed.empty())
+        candidates.push_back(fs::path(installed) / "datasets" / "workspace.json");
+    candidates.push_back(fs::path(ACSEL_SOURCE_DIR) / "datasets" / "workspace.json");
+    candidates.push_back(fs::path(ACSEL_INSTALL_DATADIR) / "datasets" / "workspace.json");
+    for (const fs::path& candidate : candidates) {
         std::error_code ec;
         if (fs::exists(candidate, ec))
             return candidate.string();

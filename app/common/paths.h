@@ -6,8 +6,16 @@
 namespace acsel::app
 {
 
-// --workspace value, else $ACSEL_WORKSPACE, else the source tree's datasets/, else the
-// installed share/acsel-studio/datasets/. Empty if none exists.
+// The folder holding the running executable (from /proc/self/exe); empty if unknown.
+std::string executableDir();
+
+// <exe_dir>/../share/acsel-studio: where an installed copy keeps its data, wherever the
+// package was unpacked (a temporary root works as well as /usr). Empty if unknown.
+std::string installedDataDir();
+
+// --workspace value, else $ACSEL_WORKSPACE, else the installed datasets/ beside the
+// executable, else the source tree's datasets/, else the configured install prefix's.
+// Empty if none exists.
 std::string resolveWorkspacePath(const std::string& explicitPath);
 
 struct TablesChoice {

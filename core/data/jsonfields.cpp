@@ -14,6 +14,11 @@ Json parseJsonText(const std::string& text, const std::string& name)
     } catch (const Json::parse_error& e) {
         throw LoadError(name, "byte " + std::to_string(e.byte),
                         "invalid JSON: expected a well-formed document");
+    } catch (const Json::out_of_range& e) {
+        // A number literal beyond a double (1e400): well-formed text, but not readable.
+        std::string what = e.what();
+        what.erase(0, what.find(']') + 1);
+        throw LoadError(name, "", "invalid JSON:" + what + " (expected numbers within a double's range)");
     }
 }
 

@@ -62,8 +62,10 @@ PlatformSpec parsePlatform(const JsonFields& f, const Json& p, const std::string
 
     const std::string tptr = ptr + "/dense_tensor_tflops";
     const Json& tensor = f.object(p, "dense_tensor_tflops", ptr);
-    for (const auto& [key, value] : tensor.items()) {
-        (void)value;
+    for (const auto& item : tensor.items()) {
+        // A named variable, not a structured binding: clang 14 (the fuzz build) cannot
+        // capture a binding in a lambda.
+        const std::string& key = item.key();
         const auto known = std::find_if(kClassKeys.begin(), kClassKeys.end(),
                                         [&](const ClassKey& c) { return c.key == key; });
         if (known == kClassKeys.end())
