@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/workspace.h"
+#include "core/search/workspaceengine.h"
 #include "widgets/explorerhooks.h"
 #include "widgets/searchrunner.h"
 
@@ -53,11 +54,32 @@ private:
     acsel::gui::SearchRunner* search_ = nullptr;
 };
 
-// What the banner above the plot says: synthetic numbers, missing engine or tables, the
-// workspace's own notes. Empty when there is nothing to warn about.
+// A workspace with its real engine: the workspace (spec-only stacks join it), the engine over
+// it (FMC from fmcFile if given, the quality surrogate fitted on the workspace's quality set)
+// and the hooks the window runs. Throws LoadError (or another std::exception) on bad input.
+struct LoadedEngine {
+    std::shared_ptr<const acsel::WorkspaceEngine> engine;
+    std::shared_ptr<const acsel::Workspace> workspace; // aliases engine->workspace()
+    acsel::gui::ExplorerHooks hooks;
+};
+LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
+                        const std::string& fmcFile);
+
+// What the banner above the plot says: synthetic numbers, missing tables, the workspace's own
+// notes and where the quality surrogate comes from. Empty when there is nothing to warn about.
 QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks);
 
-// The stack a new session starts on: the one with the most formats (ties: the first).
+// The stack a new session starts on: the first of the preferred stacks the workspace has,
+// else the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);
+
+// The Qwen3 models (else the first family), every format of the stack, every scope.
+acsel::gui::SpaceFilter defaultFilter(const acsel::Workspace& ws, const std::string& stack);
+
+// isl 1024, osl 256, concurrency 4, budgets 10 % above the predicted TTFT, TPOT and memory of
+// the largest filtered model quantized uniformly to fp8 (else int8) that fits the device, so
+// the frontier straddles them. Without a prediction hook, the Request defaults.
+acsel::Request defaultRequest(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
+                              const acsel::gui::SpaceFilter& filter, const std::string& stack);
 
 } // namespace acsel::studio
