@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <string>
 
 namespace acsel::studio
 {
@@ -18,6 +20,43 @@ struct Scored {
     std::shared_ptr<const PointSet> points;
     double seconds;
 };
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// The raw estimate's operator classes, plus what calibration and the serving model add on top
+// (so each column sums to the prediction shown above it).
+Breakdown operatorRows(const StepBreakdown& s, int bands, double predictedMs)
+{
+    Breakdown rows;
+    double sum = 0;
+    auto add = [&rows, &sum](std::string name, double ms) {
+        rows.emplace_back(std::move(name), ms);
+        sum += ms;
+    };
+    for (int b = 0; b < bands; ++b)
+        add("GEMMs, band " + std::to_string(b + 1), s.gemmByBand[static_cast<std::size_t>(b)]);
+    add("attention", s.attention);
+    add("norms, residuals, activation", s.memoryOps);
+    add("lm_head", s.lmHead);
+    add("embedding", s.embedding);
+    add("band-boundary conversions", s.conversion);
+    if (std::abs(predictedMs - sum) > 1e-6 * std::max(1.0, predictedMs))
+        rows.emplace_back("calibration and serving", predictedMs - sum);
+    return rows;
+}
+
+// The engine's operator and memory breakdowns in place of the gate's totals.
+void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, Prediction& p)
+{
+    const LatencyEstimate l = e.latencyEstimate(c, q);
+    p.ttftBreakdownMs = operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
+    p.tpotBreakdownMs = operatorRows(l.decode, c.recipe.size(), p.tpotMs);
+    const MemoryEstimate m = e.memoryEstimate(c, q);
+    p.memoryBreakdownGiB = {
+        {"decoder weights", m.weightBytes / kGiB}, {"embedding", m.embeddingBytes / kGiB},
+        {"lm_head", m.lmHeadBytes / kGiB},         {"KV cache", m.kvCacheBytes / kGiB},
+        {"activations", m.activationBytes / kGiB}, {"runtime", m.runtimeBytes / kGiB}};
+}
+
 bool sameSpace(const Request& a, const Request& b)
 {
     return a.stack == b.stack && a.isl == b.isl && a.osl == b.osl &&
@@ -107,22 +146,42 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
     auto engine =
         std::make_shared<const WorkspaceEngine>(loadWorkspace(workspaceFile, tablesDir), sources);
     std::shared_ptr<const Workspace> ws(engine, &engine->workspace());
-    return {engine, std::move(ws), makeEngineHooks(engine)};
+    ExplorerHooks hooks = makeEngineHooks(engine);
+    hooks.predict = [engine, gate = hooks.predict](const Config& c, const Request& q) {
+        Prediction p = gate(c, q);
+        addBreakdowns(*engine, c, q, p);
+        return p;
+    };
+    hooks.search = [engine, run = hooks.search](
+                       const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                       const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
+        SearchOutcome o = run(q, f, a, progress, stop);
+        if (o.best)
+            addBreakdowns(*engine, *o.best, q, o.bestPrediction);
+        if (o.bestUniform)
+            addBreakdowns(*engine, *o.bestUniform, q, o.bestUniformPrediction);
+        return o;
+    };
+    return {engine, std::move(ws), std::move(hooks)};
 }
 
-QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks)
+QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded)
 {
+    // What makes the numbers less than measured first, then the workspace's own notes.
     QStringList lines;
     if (!hooks.syntheticNote.empty())
         lines << QString::fromStdString(hooks.syntheticNote);
-    for (const std::string& n : ws.notes)
-        lines << QString::fromStdString(n);
     if (!hooks.connected())
         lines << QObject::tr("No prediction engine: the plot stays empty.");
     if (ws.qualitySynthetic)
         lines << QObject::tr("RMQD comes from the quality surrogate fitted on this workspace's "
                              "SYNTHETIC quality set: the quality axis is illustrative, not "
                              "measured.");
+    if (hooks.connected() && !fmcLoaded)
+        lines << QObject::tr("Latency is the raw operator-model estimate: no FMC calibration "
+                             "loaded (File > Open FMC calibration...).");
+    for (const std::string& n : ws.notes)
+        lines << QString::fromStdString(n);
     return lines;
 }
 
@@ -173,7 +232,7 @@ Request defaultRequest(const Workspace& ws, const ExplorerHooks& hooks, const Sp
     const Format anchor = has(Format::Fp8) ? Format::Fp8 : Format::Int8;
     if (!has(anchor))
         return r;
-    const double capGiB = ws.platformOf(s).memCapacityBytes / (1024.0 * 1024.0 * 1024.0);
+    const double capGiB = ws.platformOf(s).memCapacityBytes / kGiB;
     std::vector<int> models = filter.models;
     std::sort(models.begin(), models.end(), [&ws](int a, int b) {
         return ws.models[static_cast<std::size_t>(a)].paramCount() >

@@ -65,9 +65,10 @@ struct LoadedEngine {
 LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
                         const std::string& fmcFile);
 
-// What the banner above the plot says: synthetic numbers, missing tables, the workspace's own
-// notes and where the quality surrogate comes from. Empty when there is nothing to warn about.
-QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks);
+// What the banner above the plot says: synthetic quality, uncalibrated latency, missing
+// engine, then the workspace's own notes. Empty when there is nothing to say.
+QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
+                        bool fmcLoaded);
 
 // The stack a new session starts on: the first of the preferred stacks the workspace has,
 // else the one with the most formats (ties: the first).

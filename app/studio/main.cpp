@@ -82,8 +82,12 @@ int main(int argc, char** argv)
         window.setStartupNote(note);
         tablesDir.clear();
     } else if (!tablesDir.isEmpty()) {
-        window.setStartupNote(QStringLiteral("Operator tables from %1 (%2).")
-                                  .arg(tablesDir, QString::fromStdString(tables.origin)));
+        // The default is named as such, not by this machine's absolute path.
+        window.setStartupNote(
+            tables.origin.starts_with("default")
+                ? QStringLiteral("Operator tables from ../shared/aic (the default).")
+                : QStringLiteral("Operator tables from %1 (%2).")
+                      .arg(tablesDir, QString::fromStdString(tables.origin)));
     }
     window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
     window.show();

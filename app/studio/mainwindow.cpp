@@ -90,6 +90,7 @@ void MainWindow::buildDocks()
     QDockWidget* fitDock = dock(fits_, tr("Surrogate fit"), "fit", Qt::RightDockWidgetArea);
     tabifyDockWidget(cardDock, fitDock);
     cardDock->raise();
+    resizeDocks({cardDock}, {420}, Qt::Horizontal); // the card's tables have four columns
     QDockWidget* editDock = dock(editor_, tr("Band editor"), "bands", Qt::BottomDockWidgetArea);
     QDockWidget* cmpDock = dock(compareView_, tr("Compare"), "compare", Qt::BottomDockWidgetArea);
     splitDockWidget(editDock, cmpDock, Qt::Horizontal);
@@ -317,13 +318,18 @@ QString MainWindow::modelName(int model) const
 
 void MainWindow::updateBanner()
 {
-    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks());
+    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty());
     if (!startupNote_.isEmpty())
-        lines.prepend(startupNote_);
-    if (fmcFile_.isEmpty())
-        lines << tr("Latency is the raw operator-model estimate: no FMC calibration loaded "
-                    "(File > Open FMC calibration...).");
-    banner_->setText(lines.join(QLatin1Char('\n')));
+        lines.append(startupNote_);
+    // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
+    constexpr qsizetype kMaxChars = 170;
+    QStringList shown;
+    for (const QString& l : lines)
+        shown << (l.size() <= kMaxChars
+                      ? l
+                      : l.left(l.lastIndexOf(QLatin1Char(' '), kMaxChars)) + tr(" ... (hover)"));
+    banner_->setText(shown.join(QLatin1Char('\n')));
+    banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
     banner_->setVisible(!lines.isEmpty());
     QPalette pal = banner_->palette();
     pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
