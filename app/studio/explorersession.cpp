@@ -1,7 +1,9 @@
 #include "explorersession.h"
 
+#include "core/data/qualityset.h"
 #include "core/data/workspacefile.h"
 #include "core/model/configspace.h"
+#include "core/quality/qualityreport.h"
 #include "widgets/enginehooks.h"
 
 #include <algorithm>
@@ -163,6 +165,24 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
         return o;
     };
     return {engine, std::move(ws), std::move(hooks)};
+}
+
+std::optional<double> heldoutQualityMdape(const WorkspaceEngine& engine)
+{
+    const Workspace& ws = engine.workspace();
+    if (ws.qualityFile.empty())
+        return std::nullopt;
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    std::vector<double> predicted, measured;
+    for (const QualityRow& row : set.rows)
+        if (row.split == Split::Heldout) {
+            predicted.push_back(engine.surrogate().predict(
+                qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row)));
+            measured.push_back(row.rmqd);
+        }
+    if (measured.empty())
+        return std::nullopt;
+    return mdapePercent(predicted, measured);
 }
 
 QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded)

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QStringList>
 #include <memory>
+#include <optional>
 
 namespace acsel::studio
 {
@@ -64,6 +65,10 @@ struct LoadedEngine {
 };
 LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
                         const std::string& fmcFile);
+
+// The quality surrogate's MdAPE (percent) on the held-out rows of the workspace's quality set;
+// nullopt when the workspace names no quality set or it has no held-out row.
+std::optional<double> heldoutQualityMdape(const acsel::WorkspaceEngine& engine);
 
 // What the banner above the plot says: synthetic quality, uncalibrated latency, missing
 // engine, then the workspace's own notes. Empty when there is nothing to say.

@@ -199,10 +199,12 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
     acsel::studio::LoadedEngine loaded;
     Request r;
     SpaceFilter filter;
+    std::optional<double> qualityMdape;
     try {
         loaded = acsel::studio::loadEngine(workspaceFile.toStdString(), tablesDir.toStdString(),
                                            fmcFile.toStdString());
         const Workspace& ws = *loaded.workspace;
+        qualityMdape = acsel::studio::heldoutQualityMdape(*loaded.engine);
         const auto saved = acsel::studio::loadStudioSettings(QSettings());
         const std::string stack = acsel::studio::defaultStack(ws);
         filter = acsel::studio::defaultFilter(ws, stack);
@@ -235,7 +237,7 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
     session_->setFilter(panel_->filter());
     card_->showMessage(tr("Searching..."));
     fits_->setFits(
-        {}, std::nullopt,
+        {}, qualityMdape,
         tr("Latency: %1. Quality: %2.")
             .arg(QString::fromStdString(engine_->calibrationSource(panel_->request().stack)),
                  QString::fromStdString(engine_->surrogateSource())));
