@@ -113,7 +113,7 @@ void MainWindow::buildMenus()
     });
     file->addAction(tr("Open &FMC calibration..."), this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
-                                                       tr("FMC (*.json *.csv);;All files (*)"));
+                                                       tr("FMC coefficients (*.json)"));
         if (!f.isEmpty())
             openWorkspace(workspaceFile_, tablesDir_, f);
     });
