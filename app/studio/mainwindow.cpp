@@ -213,7 +213,12 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
         else // the anchor prediction may load operator tables: a bad table fails here
             r = acsel::studio::defaultRequest(ws, loaded.hooks, filter, stack);
     } catch (const std::exception& e) {
-        QMessageBox::critical(this, tr("Cannot open workspace"), QString::fromStdString(e.what()));
+        // Window-modal but not blocking: a --screenshot run still finishes.
+        auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open workspace"),
+                                    QString::fromStdString(e.what()), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        qWarning("Cannot open workspace: %s", e.what());
         return false;
     }
     if (opened_) // the startup note was about the first session's tables
