@@ -64,9 +64,11 @@ std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const S
                                       std::size_t maxBandPoints)
 {
     auto set = std::make_shared<PointSet>();
-    set->provenance = "Predicted by the search engine's explorer: FracMix + FMC latency, memory, "
-                      "surrogate RMQD";
     set->synthetic = e.workspace().qualitySynthetic;
+    set->provenance = "Predicted by the search engine's explorer: FracMix latency (FMC-calibrated "
+                      "when a calibration is loaded), memory, surrogate RMQD";
+    if (set->synthetic)
+        set->provenance += " fitted on SYNTHETIC quality data";
     if (emptySelection(f))
         return set;
     Explorer ex;

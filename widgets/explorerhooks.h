@@ -1,5 +1,5 @@
 // What the explorer window needs from an engine, as plain callables: the window and its
-// widgets never hold engine objects, so the real engine (or a demo, or a test) plugs in here.
+// widgets never hold engine objects, so the real engine (or a test engine) plugs in here.
 // Every callable must be safe to call from a worker thread (they only read shared data).
 #pragma once
 

@@ -252,6 +252,17 @@ void SloPanel::setRequest(const Request& r)
 void SloPanel::setFilter(const SpaceFilter& f)
 {
     const QScopedValueRollback<bool> guard(updating_, true);
+    // The model list shows one family: switch to the family of the first model asked for.
+    if (ws_ && !f.models.empty() && f.models.front() >= 0 &&
+        static_cast<std::size_t>(f.models.front()) < ws_->models.size()) {
+        const QString family =
+            QString::fromStdString(ws_->models[static_cast<std::size_t>(f.models.front())].family);
+        if (family != family_->currentText()) {
+            const QSignalBlocker block(family_);
+            family_->setCurrentText(family);
+            onFamilyChanged();
+        }
+    }
     auto apply = [](QListWidget* list, auto contains) {
         for (int i = 0; i < list->count(); ++i)
             list->item(i)->setCheckState(

@@ -1,6 +1,15 @@
 #include "explorersession.h"
 
+#include "core/data/qualityset.h"
+#include "core/data/workspacefile.h"
+#include "core/model/configspace.h"
+#include "core/quality/qualityreport.h"
+#include "widgets/enginehooks.h"
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <string>
 
 namespace acsel::studio
 {
@@ -13,6 +22,43 @@ struct Scored {
     std::shared_ptr<const PointSet> points;
     double seconds;
 };
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// The raw estimate's operator classes, plus what calibration and the serving model add on top
+// (so each column sums to the prediction shown above it).
+Breakdown operatorRows(const StepBreakdown& s, int bands, double predictedMs)
+{
+    Breakdown rows;
+    double sum = 0;
+    auto add = [&rows, &sum](std::string name, double ms) {
+        rows.emplace_back(std::move(name), ms);
+        sum += ms;
+    };
+    for (int b = 0; b < bands; ++b)
+        add("GEMMs, band " + std::to_string(b + 1), s.gemmByBand[static_cast<std::size_t>(b)]);
+    add("attention", s.attention);
+    add("norms, residuals, activation", s.memoryOps);
+    add("lm_head", s.lmHead);
+    add("embedding", s.embedding);
+    add("band-boundary conversions", s.conversion);
+    if (std::abs(predictedMs - sum) > 1e-6 * std::max(1.0, predictedMs))
+        rows.emplace_back("calibration and serving", predictedMs - sum);
+    return rows;
+}
+
+// The engine's operator and memory breakdowns in place of the gate's totals.
+void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, Prediction& p)
+{
+    const LatencyEstimate l = e.latencyEstimate(c, q);
+    p.ttftBreakdownMs = operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
+    p.tpotBreakdownMs = operatorRows(l.decode, c.recipe.size(), p.tpotMs);
+    const MemoryEstimate m = e.memoryEstimate(c, q);
+    p.memoryBreakdownGiB = {
+        {"decoder weights", m.weightBytes / kGiB}, {"embedding", m.embeddingBytes / kGiB},
+        {"lm_head", m.lmHeadBytes / kGiB},         {"KV cache", m.kvCacheBytes / kGiB},
+        {"activations", m.activationBytes / kGiB}, {"runtime", m.runtimeBytes / kGiB}};
+}
+
 bool sameSpace(const Request& a, const Request& b)
 {
     return a.stack == b.stack && a.isl == b.isl && a.osl == b.osl &&
@@ -94,28 +140,146 @@ std::optional<Prediction> ExplorerSession::predict(const Config& c) const
     return hooks_.predict(c, request_);
 }
 
-QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks)
+LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
+                        const std::string& fmcFile)
 {
+    EngineSources sources;
+    sources.fmcFile = fmcFile;
+    auto engine =
+        std::make_shared<const WorkspaceEngine>(loadWorkspace(workspaceFile, tablesDir), sources);
+    std::shared_ptr<const Workspace> ws(engine, &engine->workspace());
+    ExplorerHooks hooks = makeEngineHooks(engine);
+    hooks.predict = [engine, gate = hooks.predict](const Config& c, const Request& q) {
+        Prediction p = gate(c, q);
+        addBreakdowns(*engine, c, q, p);
+        return p;
+    };
+    hooks.search = [engine, run = hooks.search](
+                       const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                       const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
+        SearchOutcome o = run(q, f, a, progress, stop);
+        if (o.best)
+            addBreakdowns(*engine, *o.best, q, o.bestPrediction);
+        if (o.bestUniform)
+            addBreakdowns(*engine, *o.bestUniform, q, o.bestUniformPrediction);
+        return o;
+    };
+    return {engine, std::move(ws), std::move(hooks)};
+}
+
+std::optional<double> heldoutQualityMdape(const WorkspaceEngine& engine)
+{
+    const Workspace& ws = engine.workspace();
+    if (ws.qualityFile.empty())
+        return std::nullopt;
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    std::vector<double> predicted, measured;
+    for (const QualityRow& row : set.rows)
+        if (row.split == Split::Heldout) {
+            predicted.push_back(engine.surrogate().predict(
+                qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row)));
+            measured.push_back(row.rmqd);
+        }
+    if (measured.empty())
+        return std::nullopt;
+    return mdapePercent(predicted, measured);
+}
+
+QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded)
+{
+    // What makes the numbers less than measured first, then the workspace's own notes.
     QStringList lines;
     if (!hooks.syntheticNote.empty())
         lines << QString::fromStdString(hooks.syntheticNote);
+    if (!hooks.connected())
+        lines << QObject::tr("No prediction engine: the plot stays empty.");
+    if (ws.qualitySynthetic)
+        lines << QObject::tr("RMQD comes from the quality surrogate fitted on this workspace's "
+                             "SYNTHETIC quality set: the quality axis is illustrative, not "
+                             "measured.");
+    if (hooks.connected() && !fmcLoaded)
+        lines << QObject::tr("Latency is the raw operator-model estimate: no FMC calibration "
+                             "loaded (File > Open FMC calibration...).");
     for (const std::string& n : ws.notes)
         lines << QString::fromStdString(n);
-    if (!hooks.connected())
-        lines << QObject::tr("Prediction engine not connected yet: the plot stays empty. Run with "
-                             "--demo to try the explorer on synthetic numbers.");
-    if (ws.qualitySynthetic)
-        lines << QObject::tr("The quality measurements of this workspace are synthetic.");
     return lines;
 }
 
 std::string defaultStack(const Workspace& ws)
 {
+    for (const char* id : {"jetson_agx_thor/vllm", "rtx_a6000/trtllm", "h100_sxm/trtllm"})
+        if (ws.findStack(id))
+            return id;
     const Stack* best = nullptr;
     for (const Stack& s : ws.stacks)
         if (!best || s.formats.size() > best->formats.size())
             best = &s;
     return best ? best->id : std::string();
+}
+
+SpaceFilter defaultFilter(const Workspace& ws, const std::string& stack)
+{
+    SpaceFilter f;
+    std::string family = "qwen3";
+    if (std::none_of(ws.models.begin(), ws.models.end(),
+                     [&](const ModelArch& m) { return m.family == family; }) &&
+        !ws.models.empty())
+        family = ws.models.front().family;
+    for (std::size_t i = 0; i < ws.models.size(); ++i)
+        if (ws.models[i].family == family)
+            f.models.push_back(static_cast<int>(i));
+    if (const auto s = ws.findStack(stack))
+        f.formats = ws.stacks[static_cast<std::size_t>(*s)].formats;
+    f.scopes = {Scope::Full, Scope::Mlp, Scope::Attn};
+    return f;
+}
+
+Request defaultRequest(const Workspace& ws, const ExplorerHooks& hooks, const SpaceFilter& filter,
+                       const std::string& stack)
+{
+    Request r;
+    r.stack = stack;
+    r.isl = 1024;
+    r.osl = 256;
+    r.concurrency = 4;
+    const auto si = ws.findStack(stack);
+    if (!hooks.predict || !si)
+        return r;
+    const Stack& s = ws.stacks[static_cast<std::size_t>(*si)];
+    const auto has = [&s](Format f) {
+        return std::find(s.formats.begin(), s.formats.end(), f) != s.formats.end();
+    };
+    const Format anchor = has(Format::Fp8) ? Format::Fp8 : Format::Int8;
+    if (!has(anchor))
+        return r;
+    const double capGiB = ws.platformOf(s).memCapacityBytes / kGiB;
+    std::vector<int> models = filter.models;
+    std::sort(models.begin(), models.end(), [&ws](int a, int b) {
+        return ws.models[static_cast<std::size_t>(a)].paramCount() >
+               ws.models[static_cast<std::size_t>(b)].paramCount();
+    });
+    Request open = r; // budgets that admit anything: only the predictions matter here
+    open.ttftBudgetMs = open.tpotBudgetMs = open.memBudgetGiB = 1e12;
+    for (const int m : models) {
+        Config c;
+        c.model = m;
+        c.batch = r.concurrency;
+        c.recipe = BandRecipe::uniform(ws.models[static_cast<std::size_t>(m)].layers, anchor);
+        const auto fits = ConfigSpace::fittingAlgorithms(c.recipe);
+        if (fits.empty())
+            continue;
+        c.algorithm = fits.front();
+        const Prediction p = hooks.predict(c, open);
+        if (capGiB > 0 && p.memoryGiB > 0.9 * capGiB)
+            continue;
+        constexpr double kMargin = 1.1;
+        r.ttftBudgetMs = p.ttftMs * kMargin;
+        r.tpotBudgetMs = p.tpotMs * kMargin;
+        r.memBudgetGiB =
+            capGiB > 0 ? std::min(capGiB, p.memoryGiB * kMargin) : p.memoryGiB * kMargin;
+        break;
+    }
+    return r;
 }
 
 } // namespace acsel::studio

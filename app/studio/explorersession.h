@@ -4,12 +4,14 @@
 #pragma once
 
 #include "core/model/workspace.h"
+#include "core/search/workspaceengine.h"
 #include "widgets/explorerhooks.h"
 #include "widgets/searchrunner.h"
 
 #include <QObject>
 #include <QStringList>
 #include <memory>
+#include <optional>
 
 namespace acsel::studio
 {
@@ -53,11 +55,37 @@ private:
     acsel::gui::SearchRunner* search_ = nullptr;
 };
 
-// What the banner above the plot says: synthetic numbers, missing engine or tables, the
-// workspace's own notes. Empty when there is nothing to warn about.
-QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks);
+// A workspace with its real engine: the workspace (spec-only stacks join it), the engine over
+// it (FMC from fmcFile if given, the quality surrogate fitted on the workspace's quality set)
+// and the hooks the window runs. Throws LoadError (or another std::exception) on bad input.
+struct LoadedEngine {
+    std::shared_ptr<const acsel::WorkspaceEngine> engine;
+    std::shared_ptr<const acsel::Workspace> workspace; // aliases engine->workspace()
+    acsel::gui::ExplorerHooks hooks;
+};
+LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
+                        const std::string& fmcFile);
 
-// The stack a new session starts on: the one with the most formats (ties: the first).
+// The quality surrogate's MdAPE (percent) on the held-out rows of the workspace's quality set;
+// nullopt when the workspace names no quality set or it has no held-out row.
+std::optional<double> heldoutQualityMdape(const acsel::WorkspaceEngine& engine);
+
+// What the banner above the plot says: synthetic quality, uncalibrated latency, missing
+// engine, then the workspace's own notes. Empty when there is nothing to say.
+QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
+                        bool fmcLoaded);
+
+// The stack a new session starts on: the first of the preferred stacks the workspace has,
+// else the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);
+
+// The Qwen3 models (else the first family), every format of the stack, every scope.
+acsel::gui::SpaceFilter defaultFilter(const acsel::Workspace& ws, const std::string& stack);
+
+// isl 1024, osl 256, concurrency 4, budgets 10 % above the predicted TTFT, TPOT and memory of
+// the largest filtered model quantized uniformly to fp8 (else int8) that fits the device, so
+// the frontier straddles them. Without a prediction hook, the Request defaults.
+acsel::Request defaultRequest(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
+                              const acsel::gui::SpaceFilter& filter, const std::string& stack);
 
 } // namespace acsel::studio

@@ -57,21 +57,39 @@ int main(int argc, char** argv)
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QStringLiteral("Save a PNG of the window and quit."),
                                      QStringLiteral("file"));
-    const QCommandLineOption demoOpt(
-        QStringLiteral("demo"),
-        QStringLiteral("Use the synthetic stand-in engine (roofline latency, made-up quality)."));
-    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, demoOpt});
+    parser.addOptions({workspaceOpt, tablesOpt, shotOpt});
     parser.process(app);
 
-    const auto saved = acsel::studio::loadStudioSettings(QSettings());
+    // A screenshot shows the defaults, not whatever the last session left in the settings.
+    const bool restore = !parser.isSet(shotOpt);
+    const auto saved =
+        restore ? acsel::studio::loadStudioSettings(QSettings()) : acsel::studio::StudioSettings{};
     std::string wsArg = parser.value(workspaceOpt).toStdString();
     if (wsArg.empty() && !saved.workspaceFile.isEmpty() && QFileInfo::exists(saved.workspaceFile))
         wsArg = saved.workspaceFile.toStdString();
-    MainWindow window(parser.isSet(demoOpt));
+    MainWindow window(restore);
     const auto wsPath = acsel::app::resolveWorkspacePath(wsArg);
     const auto tables = acsel::app::resolveTablesDir(parser.value(tablesOpt).toStdString(),
                                                      saved.tablesDir.toStdString());
-    window.openWorkspace(QString::fromStdString(wsPath), QString::fromStdString(tables.dir));
+    QString tablesDir = QString::fromStdString(tables.dir);
+    if (!tablesDir.isEmpty() && !QFileInfo(tablesDir).isDir()) {
+        // Said on stderr and in the banner: the window then runs on the spec-only stacks.
+        const QString note =
+            QStringLiteral("The operator tables folder %1 (from %2) does not exist: running on "
+                           "the spec-only stacks.")
+                .arg(tablesDir, QString::fromStdString(tables.origin));
+        std::fprintf(stderr, "%s\n", qPrintable(note));
+        window.setStartupNote(note);
+        tablesDir.clear();
+    } else if (!tablesDir.isEmpty()) {
+        // The default is named as such, not by this machine's absolute path.
+        window.setStartupNote(
+            tables.origin.starts_with("default")
+                ? QStringLiteral("Operator tables from ../shared/aic (the default).")
+                : QStringLiteral("Operator tables from %1 (%2).")
+                      .arg(tablesDir, QString::fromStdString(tables.origin)));
+    }
+    window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
     window.show();
     if (parser.isSet(shotOpt))
         screenshotWhenIdle(window, parser.value(shotOpt), sinceStart);

@@ -2,12 +2,12 @@
 
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
-#include "demoexplorer.h"
 #include "studiosettings.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
+#include "widgets/exportdialog.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/predictiontext.h"
@@ -39,7 +39,8 @@ MarkedPoint markOf(const Prediction& p)
 }
 } // namespace
 
-MainWindow::MainWindow(bool demo, QWidget* parent) : QMainWindow(parent), demo_(demo)
+MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
+    : QMainWindow(parent), restoreSettings_(restoreSettings)
 {
     setWindowTitle(tr("ACSeL Studio"));
     session_ = new acsel::studio::ExplorerSession(this);
@@ -60,6 +61,8 @@ MainWindow::MainWindow(bool demo, QWidget* parent) : QMainWindow(parent), demo_(
     statusBar()->addWidget(counts_, 1);
     statusBar()->addPermanentWidget(new SearchProgress(session_->searchRunner(), this));
     resize(1500, 950);
+    if (!restoreSettings_)
+        return;
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -87,12 +90,10 @@ void MainWindow::buildDocks()
     QDockWidget* fitDock = dock(fits_, tr("Surrogate fit"), "fit", Qt::RightDockWidgetArea);
     tabifyDockWidget(cardDock, fitDock);
     cardDock->raise();
+    resizeDocks({cardDock}, {420}, Qt::Horizontal); // the card's tables have four columns
     QDockWidget* editDock = dock(editor_, tr("Band editor"), "bands", Qt::BottomDockWidgetArea);
     QDockWidget* cmpDock = dock(compareView_, tr("Compare"), "compare", Qt::BottomDockWidgetArea);
     splitDockWidget(editDock, cmpDock, Qt::Horizontal);
-    fits_->setFits(
-        {}, std::nullopt,
-        tr("No fitted surrogates: the latency (FMC) and quality engines are not connected yet."));
 }
 
 void MainWindow::buildMenus()
@@ -102,14 +103,21 @@ void MainWindow::buildMenus()
         const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
                                                        tr("Workspace (*.json)"));
         if (!f.isEmpty())
-            openWorkspace(f, tablesDir_);
+            openWorkspace(f, tablesDir_, fmcFile_);
     });
     file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString d =
             QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
         if (!d.isEmpty())
-            openWorkspace(workspaceFile_, d);
+            openWorkspace(workspaceFile_, d, fmcFile_);
     });
+    file->addAction(tr("Open &FMC calibration..."), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
+                                                       tr("FMC coefficients (*.json)"));
+        if (!f.isEmpty())
+            openWorkspace(workspaceFile_, tablesDir_, f);
+    });
+    file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportShown);
     file->addAction(tr("&Save plot as..."), QKeySequence::Save, this, [this] {
         const QString f =
             QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
@@ -176,6 +184,7 @@ void MainWindow::wire()
                 plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
             });
     connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
+    connect(card_, &RecipeCard::exportRequested, this, &MainWindow::exportShown);
     connect(compare_, &CompareModel::pinnedChanged, this, [this] {
         std::vector<MarkedPoint> marks;
         for (const PinnedConfig& p : compare_->pinned())
@@ -184,35 +193,59 @@ void MainWindow::wire()
     });
 }
 
-bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir)
+bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir,
+                               const QString& fmcFile)
 {
-    std::shared_ptr<Workspace> ws;
+    acsel::studio::LoadedEngine loaded;
+    Request r;
+    SpaceFilter filter;
+    std::optional<double> qualityMdape;
     try {
-        ws = std::make_shared<Workspace>(
-            loadWorkspace(workspaceFile.toStdString(), tablesDir.toStdString()));
-    } catch (const LoadError& e) {
-        QMessageBox::critical(this, tr("Cannot open workspace"), QString::fromStdString(e.what()));
+        loaded = acsel::studio::loadEngine(workspaceFile.toStdString(), tablesDir.toStdString(),
+                                           fmcFile.toStdString());
+        const Workspace& ws = *loaded.workspace;
+        qualityMdape = acsel::studio::heldoutQualityMdape(*loaded.engine);
+        const auto saved = acsel::studio::loadStudioSettings(QSettings());
+        const std::string stack = acsel::studio::defaultStack(ws);
+        filter = acsel::studio::defaultFilter(ws, stack);
+        if (restoreSettings_ && saved.request && ws.findStack(saved.request->stack))
+            r = *saved.request;
+        else // the anchor prediction may load operator tables: a bad table fails here
+            r = acsel::studio::defaultRequest(ws, loaded.hooks, filter, stack);
+    } catch (const std::exception& e) {
+        // Window-modal but not blocking: a --screenshot run still finishes.
+        auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open workspace"),
+                                    QString::fromStdString(e.what()), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        qWarning("Cannot open workspace: %s", e.what());
         return false;
     }
-    ws_ = ws;
+    if (opened_) // the startup note was about the first session's tables
+        startupNote_ =
+            tablesDir.isEmpty() ? QString() : tr("Operator tables from %1.").arg(tablesDir);
+    opened_ = true;
+    engine_ = loaded.engine;
+    ws_ = loaded.workspace;
     workspaceFile_ = workspaceFile;
     tablesDir_ = tablesDir;
-    session_->setWorkspace(ws_, demo_ ? acsel::studio::makeDemoExplorer(ws_) : ExplorerHooks{});
-    if (session_->hooks().predict)
-        editor_->setPredictor([this](const Config& c) { return *session_->predict(c); });
-    else
-        editor_->setPredictor({});
+    fmcFile_ = fmcFile;
+    session_->setWorkspace(ws_, loaded.hooks);
+    editor_->setPredictor([this](const Config& c) { return *session_->predict(c); });
     panel_->setWorkspace(*ws_);
-    const auto saved = acsel::studio::loadStudioSettings(QSettings());
-    Request r = saved.request.value_or(Request{});
-    if (!ws_->findStack(r.stack))
-        r.stack = acsel::studio::defaultStack(*ws_);
     panel_->setRequest(r);
+    if (!panel_->request().stack.empty())
+        filter = acsel::studio::defaultFilter(*ws_, panel_->request().stack);
+    panel_->setFilter(filter);
     session_->setRequest(panel_->request());
     plot_->setBudgets(budgetsOf(panel_->request()));
     session_->setFilter(panel_->filter());
-    card_->showMessage(session_->hooks().connected() ? tr("Searching...")
-                                                     : tr("No search engine connected."));
+    card_->showMessage(tr("Searching..."));
+    fits_->setFits(
+        {}, qualityMdape,
+        tr("Latency: %1. Quality: %2.")
+            .arg(QString::fromStdString(engine_->calibrationSource(panel_->request().stack)),
+                 QString::fromStdString(engine_->surrogateSource())));
     updateBanner();
     return true;
 }
@@ -224,15 +257,14 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         plot_->setRecommended(std::nullopt);
         return;
     }
-    CardContent c{tr("Recommended by %1%2")
-                      .arg(QString::fromLatin1(toDisplayString(o.stats.algorithm)),
-                           demo_ ? tr(" (demo: brute-force minimum)") : QString()),
-                  *o.best,
-                  modelName(o.best->model),
-                  o.bestPrediction,
-                  o.bestUniform,
-                  o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
-                  o.stats};
+    CardContent c{
+        tr("Recommended by %1").arg(QString::fromLatin1(toDisplayString(o.stats.algorithm))),
+        *o.best,
+        modelName(o.best->model),
+        o.bestPrediction,
+        o.bestUniform,
+        o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
+        o.stats};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
     const Stack* s = ws_ ? &ws_->stacks[static_cast<std::size_t>(
@@ -264,6 +296,26 @@ void MainWindow::pinCurrentCard()
          modelName(c.model), c, *editor_->prediction()});
 }
 
+void MainWindow::exportShown()
+{
+    // Exports what the band editor shows (the recommendation, a clicked point or an edit).
+    if (!ws_ || !editor_->prediction()) {
+        QMessageBox::information(this, tr("Export"), tr("Select a configuration first."));
+        return;
+    }
+    const Config& c = editor_->config();
+    const Request& q = session_->request();
+    const Prediction& p = *editor_->prediction();
+    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+    if (ws_->qualitySynthetic)
+        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
+    const auto s = ws_->findStack(q.stack);
+    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
+                        s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
+                        this);
+    dialog.exec();
+}
+
 QString MainWindow::modelName(int model) const
 {
     return ws_ && model >= 0 && static_cast<std::size_t>(model) < ws_->models.size()
@@ -273,8 +325,18 @@ QString MainWindow::modelName(int model) const
 
 void MainWindow::updateBanner()
 {
-    const QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks());
-    banner_->setText(lines.join(QLatin1Char('\n')));
+    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty());
+    if (!startupNote_.isEmpty())
+        lines.append(startupNote_);
+    // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
+    constexpr qsizetype kMaxChars = 170;
+    QStringList shown;
+    for (const QString& l : lines)
+        shown << (l.size() <= kMaxChars
+                      ? l
+                      : l.left(l.lastIndexOf(QLatin1Char(' '), kMaxChars)) + tr(" ... (hover)"));
+    banner_->setText(shown.join(QLatin1Char('\n')));
+    banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
     banner_->setVisible(!lines.isEmpty());
     QPalette pal = banner_->palette();
     pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/model/workspace.h"
+#include "core/search/workspaceengine.h"
 #include "explorersession.h"
 #include "widgets/explorertypes.h"
 
@@ -27,10 +28,15 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    // demo: use the synthetic stand-in engine (see demoexplorer.h) until the real one is wired.
-    explicit MainWindow(bool demo, QWidget* parent = nullptr);
-    // Replaces the current workspace; on error the old one stays and a dialog says why.
-    bool openWorkspace(const QString& workspaceFile, const QString& tablesDir);
+    // restoreSettings: geometry and the last request from QSettings (off for --screenshot, so
+    // screenshots do not depend on the last session).
+    explicit MainWindow(bool restoreSettings, QWidget* parent = nullptr);
+    // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration); on
+    // error the old session stays untouched and a dialog says why.
+    bool openWorkspace(const QString& workspaceFile, const QString& tablesDir,
+                       const QString& fmcFile = {});
+    // A line about how the window was started (e.g. where the tables come from), for the banner.
+    void setStartupNote(const QString& note) { startupNote_ = note; }
     // True while points are being scored or a search runs (used by --screenshot).
     bool isBusy() const;
 
@@ -44,14 +50,19 @@ private:
     void showOutcome(const acsel::gui::SearchOutcome& o);
     void selectPoint(std::uint32_t configId);
     void pinCurrentCard();
+    void exportShown();
     void updateBanner();
     void updateStatus();
     QString modelName(int model) const;
 
-    bool demo_;
-    std::shared_ptr<const acsel::Workspace> ws_;
+    bool restoreSettings_;
+    std::shared_ptr<const acsel::WorkspaceEngine> engine_;
+    std::shared_ptr<const acsel::Workspace> ws_; // the engine's own workspace
     QString workspaceFile_;
     QString tablesDir_;
+    QString fmcFile_;
+    QString startupNote_;
+    bool opened_ = false;
     acsel::studio::ExplorerSession* session_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;

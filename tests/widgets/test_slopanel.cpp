@@ -25,6 +25,7 @@ private slots:
     void memoryCappedAtDeviceCapacity();
     void budgetSliderMovesFeasibleCount();
     void requestRoundTrip();
+    void setFilterSwitchesFamily();
 };
 
 void TestSloPanel::sliderAndSpinBoxLinked()
@@ -137,6 +138,27 @@ void TestSloPanel::requestRoundTrip()
     QCOMPARE(back.tpotBudgetMs, 12.5);
     QCOMPARE(back.memBudgetGiB, 30.0);
     QVERIFY(back.mode == ServingMode::Continuous);
+}
+
+void TestSloPanel::setFilterSwitchesFamily()
+{
+    // The model list shows one family: a filter naming another family's model switches to it.
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QSignalSpy filterSpy(&panel, &SloPanel::filterChanged);
+    gui::SpaceFilter llama;
+    llama.models = {2}; // "Other", the only llama model
+    llama.formats = {Format::Fp8};
+    llama.scopes = {Scope::Mlp};
+    panel.setFilter(llama);
+    QVERIFY(panel.filter() == llama);
+    gui::SpaceFilter qwen = llama;
+    qwen.models = {1}; // "Big" only; "Small" is listed but unchecked
+    qwen.formats = {Format::Int8, Format::Bf16};
+    panel.setFilter(qwen);
+    QVERIFY(panel.filter() == qwen);
+    QCOMPARE(filterSpy.count(), 0); // programmatic, like setRequest
 }
 
 QTEST_MAIN(TestSloPanel)
