@@ -1,7 +1,7 @@
 // acsel export end to end through the CLI's dispatcher: the three formats written from a
 // config.json equal the golden files byte for byte, atomic writes that never overwrite
 // without --force, and exit code 2 with a clear message for every bad input.
-#include "app/cli/command.h"
+#include "clirun.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -16,18 +16,8 @@ using namespace acsel::cli;
 namespace
 {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run run(std::vector<std::string> argv)
-{
-    std::ostringstream out, err;
-    CommandIo io{out, err};
-    const int code = runCommand(argv, io);
-    return {code, out.str(), err.str()};
-}
+using acsel::cli::test::Run;
+using acsel::cli::test::run;
 
 std::string readAll(const std::string& path)
 {

@@ -1,5 +1,5 @@
 // acsel info end to end through the CLI's dispatcher: output, JSON, and bad input.
-#include "app/cli/command.h"
+#include "clirun.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,18 +12,8 @@ using namespace acsel::cli;
 namespace
 {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run run(std::vector<std::string> argv)
-{
-    std::ostringstream out, err;
-    CommandIo io{out, err};
-    const int code = runCommand(argv, io);
-    return {code, out.str(), err.str()};
-}
+using acsel::cli::test::Run;
+using acsel::cli::test::run;
 
 const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 const std::string kTables = ACSEL_SHARED_DIR "/aic";

@@ -1,6 +1,6 @@
 // acsel calibrate / predict / report latency / bench latency end to end: outputs, the
 // overwrite guard, row mapping with reasons, and bad input.
-#include "app/cli/command.h"
+#include "clirun.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -14,18 +14,8 @@ using namespace acsel::cli;
 namespace
 {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run run(std::vector<std::string> argv)
-{
-    std::ostringstream out, err;
-    CommandIo io{out, err};
-    const int code = runCommand(argv, io);
-    return {code, out.str(), err.str()};
-}
+using acsel::cli::test::Run;
+using acsel::cli::test::run;
 
 const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 const std::string kTables = ACSEL_SHARED_DIR "/aic";

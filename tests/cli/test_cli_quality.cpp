@@ -1,5 +1,5 @@
 // acsel rmqd, generate quality and report quality end to end through the dispatcher.
-#include "app/cli/command.h"
+#include "clirun.h"
 #include "core/data/safetensors.h"
 #include "core/quality/ridgesurrogate.h"
 
@@ -15,18 +15,8 @@ using namespace acsel::cli;
 namespace
 {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run run(std::vector<std::string> argv)
-{
-    std::ostringstream out, err;
-    CommandIo io{out, err};
-    const int code = runCommand(argv, io);
-    return {code, out.str(), err.str()};
-}
+using acsel::cli::test::Run;
+using acsel::cli::test::run;
 
 const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 

@@ -1,6 +1,6 @@
 // acsel search / recommend end to end: the answer passes the gate, --json is what acsel export
 // reads, and bad requests are exit 2.
-#include "app/cli/command.h"
+#include "clirun.h"
 #include "core/data/configjson.h"
 
 #include <QFileInfo>
@@ -14,18 +14,8 @@ using namespace acsel::cli;
 namespace
 {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run run(std::vector<std::string> argv)
-{
-    std::ostringstream out, err;
-    CommandIo io{out, err};
-    const int code = runCommand(argv, io);
-    return {code, out.str(), err.str()};
-}
+using acsel::cli::test::Run;
+using acsel::cli::test::run;
 
 const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 
