@@ -89,7 +89,7 @@ constexpr std::uint8_t algorithmMask(Format f)
 }
 constexpr bool algorithmFits(Algorithm a, Format f)
 {
-    return (algorithmMask(f) >> static_cast<unsigned>(a)) & 1u;
+    return ((static_cast<unsigned>(algorithmMask(f)) >> static_cast<unsigned>(a)) & 1u) != 0;
 }
 
 enum class KvFormat : std::uint8_t { Bf16, Fp8 };

@@ -162,7 +162,7 @@ std::pair<Algorithm, double> FracMixTable::bestQuality(int context, const BandRe
     double bestLog = 0;
     bool found = false;
     for (Algorithm a : kAllAlgorithms) {
-        if (!((mask >> static_cast<unsigned>(a)) & 1u))
+        if (((static_cast<unsigned>(mask) >> static_cast<unsigned>(a)) & 1u) == 0)
             continue;
         const double v = qualityLog(context, a, r);
         if (!found || v < bestLog) {
