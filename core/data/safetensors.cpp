@@ -365,11 +365,13 @@ std::uint16_t floatToHalf(float f)
     if (absx < 0x38800000u) { // subnormal half (or zero)
         if (absx < 0x33000000u)
             return sign;
+        // value = mant x 2^(e - 150); in half-subnormal units of 2^-24 that is
+        // mant x 2^(e - 126): a right shift by 126 - e, between 14 and 24 here.
         const std::uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
-        const int shift = 126 - static_cast<int>(absx >> 23);
-        const std::uint32_t half = mant >> (shift + 11);
-        const std::uint32_t rem = mant & ((1u << (shift + 11)) - 1u);
-        const std::uint32_t mid = 1u << (shift + 10);
+        const auto shift = static_cast<unsigned>(126 - static_cast<int>(absx >> 23));
+        const std::uint32_t half = mant >> shift;
+        const std::uint32_t rem = mant & ((1u << shift) - 1u);
+        const std::uint32_t mid = 1u << (shift - 1u);
         const std::uint32_t rounded = half + ((rem > mid || (rem == mid && (half & 1u))) ? 1u : 0u);
         return static_cast<std::uint16_t>(sign | rounded);
     }
