@@ -114,6 +114,14 @@ const ConfigSpace& FracMixTable::space(int context) const
     return spaces_[static_cast<std::size_t>(spaceOfContext_[static_cast<std::size_t>(context)])];
 }
 
+std::int64_t FracMixTable::recipeCount() const
+{
+    std::int64_t n = 0;
+    for (int c : spaceOfContext_)
+        n += spaces_[static_cast<std::size_t>(c)].recipeCount();
+    return n;
+}
+
 SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
 {
     const ContextTable& t = tables_[static_cast<std::size_t>(context)];

@@ -61,6 +61,8 @@ public:
     const std::vector<SearchContext>& contexts() const { return contexts_; }
     const ConfigSpace& space(int context) const;
     std::int64_t uniformEstimates() const { return uniformEstimates_; }
+    // Legal recipes over every context: the size of the space a searcher explores.
+    std::int64_t recipeCount() const;
 
     SoftScore soft(int context, const BandRecipe& r) const;
     LatencyMs calibrated(const SoftScore& s) const

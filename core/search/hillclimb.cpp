@@ -163,8 +163,7 @@ SearchResult HillClimb::run(const Engine& e, const Request& q, const SearchOptio
     const FracMixTable table(e, q, o);
     std::mt19937_64 rng(o.seed);
     const auto contexts = static_cast<int>(table.contexts().size());
-    for (int c = 0; c < contexts; ++c)
-        result.candidates += table.space(c).recipeCount();
+    result.candidates = table.recipeCount();
 
     std::vector<Format> ladder = searchFormats(table.stack(), o);
     std::sort(ladder.begin(), ladder.end(), [](Format a, Format b) {

@@ -66,8 +66,7 @@ SearchResult RandomSearch::run(const Engine& e, const Request& q, const SearchOp
     const FracMixTable table(e, q, o);
     std::mt19937_64 rng(o.seed);
     const auto contexts = static_cast<int>(table.contexts().size());
-    for (int c = 0; c < contexts; ++c)
-        result.candidates += table.space(c).recipeCount();
+    result.candidates = table.recipeCount();
     while (!budget.exhausted(result.fullEvaluations)) {
         if (stop.load(std::memory_order_relaxed)) {
             result.cancelled = true;
