@@ -58,6 +58,12 @@ struct KvCapacity {
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults);
 
+// The mean TTFT of the benchmark's first round: n prompts of isl tokens arrive at once and are
+// prefilled first come first served in steps of at most the step token budget (whole prompts
+// only, at least one, without chunked prefill; any token split with it). A prompt's TTFT is
+// the end of the step holding its last token. n = 1: prefillStepMs(1, isl).
+double firstWaveMeanTtftMs(const StepModel& model, int n, int isl, const ServingDefaults& d);
+
 struct ServingEstimate {
     LatencyEstimate latency; // ttftMs, tpotMs; prefill = own prefill step, decode = mean step
     KvCapacity kv;
