@@ -14,11 +14,12 @@ namespace acsel
 ServingDefaults servingDefaults(std::string_view backend)
 {
     ServingDefaults d;
-    if (backend == "trtllm") {
+    if (backend == "trtllm")
         d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
-    } else if (backend != "vllm" && backend != "sglang") {
-        d.known = false;
-    }
+    else if (backend == "vllm" || backend == "sglang")
+        d.reservesFullLength = false; // paged KV, blocks taken as tokens arrive
+    else
+        d.known = false; // chunked prefill, full-length reservation (the conservative side)
     return d;
 }
 
@@ -39,8 +40,10 @@ KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request
                         m.lmHeadBytes - activations - m.runtimeBytes;
     KvCapacity k;
     k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
-    k.bytesPerRequest =
-        (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
+    const double perToken = kvBytesPerToken(arch, config.kv);
+    k.bytesFullLength = (static_cast<double>(request.isl) + request.osl) * perToken;
+    k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
+                                                    : (request.isl + request.osl / 2.0) * perToken;
     k.requestsThatFit =
         static_cast<int>(std::min(std::floor(k.availableBytes / k.bytesPerRequest), 1e9));
     return k;
@@ -82,10 +85,10 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     const ServingDefaults d = servingDefaults(backendOf(request.stack));
     ServingEstimate e;
     e.kv = kvCapacity(arch, config, request, costs.platform(), d);
-    if (e.kv.requestsThatFit < 1) {
+    if (e.kv.availableBytes < e.kv.bytesFullLength || e.kv.requestsThatFit < 1) {
         std::ostringstream s;
         s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
-          << e.kv.bytesPerRequest / kGiB << " GiB) does not fit next to the weights ("
+          << e.kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
           << e.kv.availableBytes / kGiB << " GiB left for KV)";
         throw std::invalid_argument(s.str());
     }
