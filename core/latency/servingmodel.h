@@ -11,10 +11,10 @@
 //   TTFT = slot queueing + the step in progress when it arrives (none when n = 1) + its own
 //          `chunks` mixed steps (+ a prefill backlog when the step token budget is exceeded);
 //   slot queueing (c > n, Little's law on the closed loop) = cycle time x (c - n) / n.
-// The measured TTFT is a benchmark mean: its first round starts all n requests at once (one
-// static prefill of n prompts), so the mean over kBenchmarkRounds rounds (AIC's assumption:
-// 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady state the
-// rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
+// The measured TTFT is a benchmark mean: its first round starts all n requests at once (their
+// prompts prefilled in budget-sized steps), so the mean over kBenchmarkRounds rounds (AIC
+// assumes 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady
+// state the rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
 // reduces to the static estimate exactly.
 #pragma once
 
