@@ -111,7 +111,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     auto specs = workspaceOptions();
     specs.push_back({"measurements", "FILE", "end-to-end measurements (AIC silicon CSV format)"});
     specs.push_back({"profiles", "K", "profiles per stack used for fitting (default 5)"});
-    specs.push_back({"seeds", "N", "profile draws averaged (default 3)"});
+    specs.push_back({"seeds", "N", "profile draws averaged (default 30)"});
     specs.push_back({"tau", "Q", "FMC quantile (default 0.5)"});
     specs.push_back(
         {"mode", "MODE", "serving model of the full table: continuous (default) or static"});
@@ -126,7 +126,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     }
     const std::string measurements = args.require("measurements");
     const int k = args.integer("profiles", 5, 1, 1000);
-    const int seeds = args.integer("seeds", 3, 1, 1000);
+    const int seeds = args.integer("seeds", 30, 1, 1000);
     const double tau = args.number("tau", 0.5, 0.01, 0.99);
     const std::string modeName = args.valueOr("mode", "continuous");
     const auto mode = parseServingMode(modeName);
