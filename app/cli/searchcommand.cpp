@@ -69,7 +69,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         }
         const Prediction& p = r.gate.prediction;
         Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
-        if (ws.qualitySynthetic)
+        if (engine.qualitySynthetic())
             pred.note = "RMQD predicted by a surrogate fitted on SYNTHETIC quality data";
         io.out << writeConfigJson(makeConfigDocument(ws, *r.config, run.request, pred));
         return 0;

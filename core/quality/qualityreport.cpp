@@ -156,6 +156,7 @@ QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector
     auto evaluate = [&](bool monotone) {
         options.monotone = monotone;
         SurrogateEvaluation e{RidgeSurrogate::fit(d.trainX, d.trainY, options), 0.0, {}};
+        e.surrogate.setTrainingData({set.file, set.synthetic});
         e.heldoutMdape = heldoutMdape(e.surrogate, d);
         e.monotonicity = checkMonotonicity(e.surrogate, models);
         return e;

@@ -153,6 +153,7 @@ nlohmann::json RidgeSurrogate::toJson() const
                                  {"weight", weights_[static_cast<std::size_t>(k)]},
                                  {"constrained_nonnegative", constrained(k)}});
     j["training_rows"] = trainingRows_;
+    j["training_data"] = {{"file", trainingData_.file}, {"synthetic", trainingData_.synthetic}};
     j["fit_error"] = {{"training_mdape_percent", trainingMdape_}};
     j["cv"] = nlohmann::json::array();
     for (const CvPoint& p : cv_)
@@ -200,6 +201,9 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
         s.weights_[static_cast<std::size_t>(k)] = w;
     }
     s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);
+    const Json& data = f.object(j, "training_data", "");
+    s.trainingData_ = {f.string(data, "file", "/training_data"),
+                       f.boolean(data, "synthetic", "/training_data")};
     s.trainingMdape_ =
         f.number(f.object(j, "fit_error", ""), "training_mdape_percent", "/fit_error", 0.0, 1e12);
     for (std::size_t k = 0; k < f.array(j, "cv", "").size(); ++k) {

@@ -22,7 +22,8 @@
 namespace acsel
 {
 
-// 2: the algorithm features are the quantized share of the layers (1: plain one-hot).
+// 2: the algorithm features are the quantized share of the layers (1: plain one-hot), and the
+// file says which data it was fitted on (training_data).
 inline constexpr int kSurrogateSchemaVersion = 2;
 
 // The search's Engine::qualityTerms (core/search/engine.h) takes the same numbers: slot
@@ -69,6 +70,12 @@ struct SurrogateOptions {
 // Median absolute percentage error, in percent.
 double mdapePercent(const std::vector<double>& predicted, const std::vector<double>& measured);
 
+// What a surrogate was fitted on, so that a saved surrogate keeps its synthetic label.
+struct SurrogateTrainingData {
+    std::string file;
+    bool synthetic = false;
+};
+
 class RidgeSurrogate
 {
 public:
@@ -92,6 +99,8 @@ public:
     int trainingRows() const { return trainingRows_; }
     double trainingMdape() const { return trainingMdape_; }
     const std::vector<CvPoint>& cvCurve() const { return cv_; }
+    const SurrogateTrainingData& trainingData() const { return trainingData_; }
+    void setTrainingData(SurrogateTrainingData d) { trainingData_ = std::move(d); }
 
     nlohmann::json toJson() const;
     static RidgeSurrogate fromJson(const nlohmann::json& j, const std::string& file);
@@ -108,6 +117,7 @@ private:
     int trainingRows_ = 0;
     double trainingMdape_ = 0.0;
     std::vector<CvPoint> cv_;
+    SurrogateTrainingData trainingData_;
 };
 
 } // namespace acsel

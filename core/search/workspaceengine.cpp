@@ -41,7 +41,9 @@ RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
     // (docs/QUALITY.md), which would make the search quantize to "improve" quality.
     SurrogateOptions options;
     options.quantizationNeverHelps = true;
-    return RidgeSurrogate::fit(x, y, options);
+    RidgeSurrogate s = RidgeSurrogate::fit(x, y, options);
+    s.setTrainingData({set.file, set.synthetic});
+    return s;
 }
 
 } // namespace
@@ -54,7 +56,9 @@ WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
         utilisation_ = std::make_unique<UtilisationModel>(loadUtilisationFile(ws_.utilisationFile));
     if (!sources.surrogateFile.empty()) {
         surrogate_ = RidgeSurrogate::load(sources.surrogateFile);
-        surrogateSource_ = "surrogate from " + sources.surrogateFile;
+        const SurrogateTrainingData& data = surrogate_.trainingData();
+        surrogateSource_ = "surrogate from " + sources.surrogateFile + ", fitted on " + data.file +
+                           (data.synthetic ? " (SYNTHETIC quality data)" : "");
     } else {
         surrogate_ = fitOnTrainingSplit(ws_, surrogateSource_);
     }

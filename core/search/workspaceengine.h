@@ -50,6 +50,10 @@ public:
     std::string calibrationSource(const std::string& stackId) const;
     const RidgeSurrogate& surrogate() const { return surrogate_; }
     const std::string& surrogateSource() const { return surrogateSource_; }
+    // Whether the RMQD predictions come from synthetic quality data: the flag of the data the
+    // surrogate was fitted on (the quality set's own, or the saved surrogate's), not the
+    // workspace's.
+    bool qualitySynthetic() const { return surrogate_.trainingData().synthetic; }
 
 private:
     const Stack& stackOf(const Request& q) const;

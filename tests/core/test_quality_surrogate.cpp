@@ -351,6 +351,10 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     QCOMPARE(back.lambda(), s.lambda());
     QCOMPARE(back.trainingRows(), 226);
     QCOMPARE(back.cvCurve().size(), s.cvCurve().size());
+    // The demo set is synthetic: a saved surrogate keeps the label and where it came from.
+    QVERIFY(set.synthetic);
+    QVERIFY(back.trainingData().synthetic);
+    QCOMPARE(back.trainingData().file, ws.qualityFile);
     for (const QualityRow& r : set.rows) {
         const FeatureVector phi = qualityFeatures(ws.models[static_cast<std::size_t>(r.model)], r);
         QCOMPARE(back.predict(phi), s.predict(phi));
@@ -376,6 +380,12 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     j["features"][7]["constrained_nonnegative"] = false;
     QVERIFY(errorOf(j).find("/features/7/constrained_nonnegative: a monotone surrogate bounds "
                             "every bit-deficit weight") != std::string::npos);
+    j = s.toJson();
+    j.erase("training_data");
+    QVERIFY(errorOf(j).find("training_data") != std::string::npos);
+    j = s.toJson();
+    j["training_data"]["synthetic"] = "yes";
+    QVERIFY(errorOf(j).find("/training_data/synthetic") != std::string::npos);
     j = s.toJson();
     j["schema_version"] = 1; // one-hot algorithm features: refused, not misread
     QVERIFY(errorOf(j).find("/schema_version: expected schema_version 2, found 1 (an older "
