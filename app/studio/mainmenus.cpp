@@ -1,8 +1,10 @@
-// The window's menus and the session file dialogs (the session logic is SessionController's).
+// The window's menus and the actions that open dialogs: session files (the session logic is
+// SessionController's) and the export.
 #include "mainwindow.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
+#include "widgets/exportdialog.h"
 #include "widgets/paretoplot.h"
 
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <QMessageBox>
 #include <QUndoStack>
 
+using namespace acsel;
 using namespace acsel::gui;
 
 void MainWindow::buildMenus()
@@ -108,4 +111,24 @@ void MainWindow::openSessionDialog()
         tr("ACSeL session (*.acsel-session)"));
     if (!f.isEmpty())
         sessions_->open(f);
+}
+
+void MainWindow::exportShown()
+{
+    // Exports what the band editor shows (the recommendation, a clicked point or an edit).
+    if (!ws_ || !editor_->prediction()) {
+        QMessageBox::information(this, tr("Export"), tr("Select a configuration first."));
+        return;
+    }
+    const Config& c = editor_->config();
+    const Request& q = session_->request();
+    const Prediction& p = *editor_->prediction();
+    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+    if (ws_->qualitySynthetic)
+        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
+    const auto s = ws_->findStack(q.stack);
+    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
+                        s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
+                        this);
+    dialog.exec();
 }

@@ -6,7 +6,6 @@
 #include "widgets/bandeditor.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
-#include "widgets/exportdialog.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/predictiontext.h"
@@ -259,26 +258,6 @@ void MainWindow::pinCurrentCard()
     compare_->pin(
         {card_->content() && card_->content()->config == c ? tr("Recommended") : tr("Edited"),
          modelName(c.model), c, *editor_->prediction()});
-}
-
-void MainWindow::exportShown()
-{
-    // Exports what the band editor shows (the recommendation, a clicked point or an edit).
-    if (!ws_ || !editor_->prediction()) {
-        QMessageBox::information(this, tr("Export"), tr("Select a configuration first."));
-        return;
-    }
-    const Config& c = editor_->config();
-    const Request& q = session_->request();
-    const Prediction& p = *editor_->prediction();
-    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
-    if (ws_->qualitySynthetic)
-        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
-    const auto s = ws_->findStack(q.stack);
-    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
-                        s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
-                        this);
-    dialog.exec();
 }
 
 QString MainWindow::modelName(int model) const

@@ -81,8 +81,8 @@ private slots:
         {
             QFile f(sessionFile);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray::fromStdString(writeSessionJson(
-                session, sessionFile.toStdString(), SessionPaths::RelativeToFile)));
+            f.write(QByteArray::fromStdString(writeSessionJson(session, sessionFile.toStdString(),
+                                                               SessionPaths::RelativeToFile)));
         }
         const QString autosave =
             home.path() + QStringLiteral("/data/ACSeL/ACSeL Studio/autosave.acsel-session");
@@ -124,8 +124,8 @@ private slots:
         QCOMPARE(studio.exitStatus(), QProcess::CrashExit);
 
         QCOMPARE(restoreCheck(env, &out), 0);
-        const SessionDocument offered = parseSessionJson(
-            Json::parse(out.toStdString()), autosave.toStdString());
+        const SessionDocument offered =
+            parseSessionJson(Json::parse(out.toStdString()), autosave.toStdString());
         QVERIFY(!offered.cleanExit);
         QVERIFY(offered.edited);
         QVERIFY(offered.edited->config == session.edited->config);
