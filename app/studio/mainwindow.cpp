@@ -229,7 +229,7 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         o.stats};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
-    if (!sessions_->takeKeepEdit()) // a restored edit outlives the search it started
+    if (!sessions_->keepsRestoredEdit()) // a restored edit outlives the searches it started
         showInEditor(*o.best);
 }
 

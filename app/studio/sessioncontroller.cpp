@@ -108,6 +108,13 @@ SessionController::SessionController(SessionParts parts, SessionWindowHooks hook
     connect(parts_.editor, &BandEditor::configPredicted, this, &SessionController::markChanged);
     connect(parts_.compare, &CompareModel::pinnedChanged, this, &SessionController::markChanged);
     connect(parts_.panel, &SloPanel::requestSettled, this, &SessionController::markChanged);
+    // A restored edit stays in the band editor until the request, filter or algorithm changes
+    // (the panel may re-announce the restored request; that is no change).
+    connect(parts_.panel, &SloPanel::requestSettled, this,
+            [this](const Request& r) { keepEdit_ = keepEdit_ && r == keptRequest_; });
+    connect(parts_.panel, &SloPanel::filterChanged, this,
+            [this](const SpaceFilter& f) { keepEdit_ = keepEdit_ && f == keptFilter_; });
+    connect(parts_.panel, &SloPanel::algorithmChanged, this, [this] { keepEdit_ = false; });
     connect(parts_.panel, &SloPanel::filterChanged, this, &SessionController::markChanged);
     connect(parts_.panel, &SloPanel::algorithmChanged, this, &SessionController::markChanged);
 }
@@ -251,14 +258,11 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
     if (edited) {
         hooks_.showInEditor(*edited);
         keepEdit_ = true;
+        keptRequest_ = parts_.panel->request();
+        keptFilter_ = parts_.panel->filter();
     }
     dirty_ = true;
     return true;
-}
-
-bool SessionController::takeKeepEdit()
-{
-    return std::exchange(keepEdit_, false);
 }
 
 QString SessionController::autosavePath()

@@ -7,6 +7,7 @@
 
 #include "core/data/sessionfile.h"
 #include "core/model/workspace.h"
+#include "widgets/explorertypes.h"
 
 #include <QObject>
 #include <QString>
@@ -88,8 +89,9 @@ public:
     // Writes the autosave now (clean: marks the exit normal); returns false with a reason.
     bool writeAutosave(bool clean, QString* error = nullptr);
     bool autosaving() const { return autosaving_; }
-    // True once after a restore: the next search outcome must not replace the restored edit.
-    bool takeKeepEdit();
+    // True after a restore until the request, filter or algorithm changes: a search outcome
+    // must not replace the restored edit in the band editor.
+    bool keepsRestoredEdit() const { return keepEdit_; }
 
 signals:
     void fileChanged(const QString& file);
@@ -109,6 +111,8 @@ private:
     bool autosaving_ = false;
     bool dirty_ = false;
     bool keepEdit_ = false;
+    acsel::Request keptRequest_;
+    acsel::gui::SpaceFilter keptFilter_;
 };
 
 // Writes text to file atomically (QSaveFile); false with a reason.
