@@ -21,6 +21,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QVBoxLayout>
+#include <limits>
 #include <qcustomplot.h>
 
 using namespace acsel;
@@ -193,7 +194,21 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     tablesDir_ = tablesDir;
     fmcFile_ = fmcFile;
     session_->setWorkspace(ws_, loaded.hooks);
-    editor_->setPredictor([this](const Config& c) { return *session_->predict(c); });
+    editor_->setPredictor([this](const Config& c) {
+        // A configuration kept from another stack (a new workspace, an opened session) may use
+        // a format this stack has no costs for: said in the verdict, no point drawn (NaN).
+        try {
+            return *session_->predict(c);
+        } catch (const std::exception& e) {
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            return Prediction{
+                nan,   nan,
+                nan,   nan,
+                false, tr("not predicted: %1").arg(QString::fromStdString(e.what())).toStdString(),
+                {},    {},
+                {}};
+        }
+    });
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())

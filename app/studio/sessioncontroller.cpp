@@ -251,8 +251,12 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
     // Pinned numbers are predicted again under the restored request and engine.
     parts_.compare->clear();
     for (PinnedConfig& p : pins) {
-        if (const auto prediction = parts_.session->predict(p.config))
-            p.prediction = *prediction;
+        try {
+            if (const auto prediction = parts_.session->predict(p.config))
+                p.prediction = *prediction;
+        } catch (const std::exception& e) { // e.g. a format this stack has no costs for
+            p.prediction.verdict += std::string(" (not predicted again: ") + e.what() + ")";
+        }
         parts_.compare->pin(p);
     }
     if (edited) {

@@ -9,6 +9,7 @@
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/paretoplot.h"
+#include "widgets/slopanel.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -17,6 +18,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <memory>
 
 using namespace acsel;
@@ -41,12 +43,18 @@ BandEditor* editorOf(MainWindow& w)
     return w.findChild<BandEditor*>();
 }
 
-// A recipe the search would not pick: bf16 head and tail around an fp8 middle.
-BandRecipe handEdit(int layers)
+// A recipe the search would not pick: bf16 head and tail around a middle in the first quantized
+// format the stack offers (the band strip's menu offers only those).
+BandRecipe handEdit(MainWindow& w)
 {
+    const std::vector<Format> formats = w.findChild<SloPanel*>()->filter().formats;
+    const auto middle =
+        std::find_if(formats.begin(), formats.end(), [](Format f) { return f != Format::Bf16; });
+    const int layers = editorOf(w)->config().recipe.numLayers();
     BandRecipe r;
     r.push({0, 2, Format::Bf16, Scope::Full});
-    r.push({2, layers - 2, Format::Fp8, Scope::Mlp});
+    r.push({2, layers - 2, middle == formats.end() ? Format::Bf16 : *middle,
+            middle == formats.end() ? Scope::Full : Scope::Mlp});
     r.push({layers - 2, layers, Format::Bf16, Scope::Full});
     return r;
 }
@@ -91,7 +99,7 @@ private slots:
             QVERIFY(w->sessions()->autosaving());
             BandEditor* ed = editorOf(*w);
             QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy() && ed->prediction().has_value(), kSlowMs);
-            edit = handEdit(ed->config().recipe.numLayers());
+            edit = handEdit(*w);
             QVERIFY(!(edit == ed->config().recipe));
             ed->strip()->edit(edit, QStringLiteral("test edit"));
             QVERIFY(ed->config().recipe == edit);
@@ -154,7 +162,7 @@ private slots:
         w->show();
         BandEditor* ed = editorOf(*w);
         QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy() && ed->prediction().has_value(), kSlowMs);
-        const BandRecipe edit = handEdit(ed->config().recipe.numLayers());
+        const BandRecipe edit = handEdit(*w);
         ed->strip()->edit(edit, QStringLiteral("test edit"));
         auto* compare = w->findChild<CompareModel*>();
         compare->pin(
