@@ -331,7 +331,7 @@ void SessionController::offer(const SessionDocument& doc)
     if (doc.edited)
         what << tr("Band editor: %1 %2")
                     .arg(q(doc.edited->modelName), q(doc.edited->config.recipe.describe()));
-    what << tr("%n pinned configuration(s)", nullptr, static_cast<int>(doc.pinned.size()));
+    what << tr("Pinned configurations: %1").arg(doc.pinned.size());
     auto* box = new QMessageBox(
         QMessageBox::Question, tr("Restore the last session?"),
         tr("ACSeL Studio did not quit normally (it crashed or was killed). Restore the session "
