@@ -129,13 +129,20 @@ private slots:
         for (const char* p : {"/schema_version", "/tool", "/workspace", "/stack", "/request",
                               "/filter", "/search_algorithm", "/view", "/pinned"})
             QTest::newRow(p) << p << p;
-        QTest::newRow("tables_dir") << "/workspace/tables_dir" << "/workspace/tables_dir";
-        QTest::newRow("isl") << "/request/isl" << "/request/isl";
-        QTest::newRow("scopes") << "/filter/scopes" << "/filter/scopes";
-        QTest::newRow("log_y") << "/view/log_y" << "/view/log_y";
-        QTest::newRow("edited bands") << "/edited/config/bands" << "/edited/config/bands";
-        QTest::newRow("pin label") << "/pinned/1/label" << "/pinned/1/label";
-        QTest::newRow("pin config") << "/pinned/0/configuration" << "/pinned/0/configuration";
+        QTest::newRow("tables_dir") << "/workspace/tables_dir"
+                                    << "/workspace/tables_dir";
+        QTest::newRow("isl") << "/request/isl"
+                             << "/request/isl";
+        QTest::newRow("scopes") << "/filter/scopes"
+                                << "/filter/scopes";
+        QTest::newRow("log_y") << "/view/log_y"
+                               << "/view/log_y";
+        QTest::newRow("edited bands") << "/edited/config/bands"
+                                      << "/edited/config/bands";
+        QTest::newRow("pin label") << "/pinned/1/label"
+                                   << "/pinned/1/label";
+        QTest::newRow("pin config") << "/pinned/0/configuration"
+                                    << "/pinned/0/configuration";
         QTest::newRow("pin model") << "/pinned/0/configuration/model"
                                    << "/pinned/0/configuration/model";
     }
@@ -156,22 +163,51 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("value"); // JSON text
         QTest::addColumn<QString>("expected");
-        QTest::newRow("log_x") << "/view/log_x" << "\"yes\"" << "true or false";
-        QTest::newRow("axis") << "/view/latency_axis" << "\"e2e\"" << "ttft, tpot, normalised";
-        QTest::newRow("colour") << "/view/colour_by" << "\"size\"" << "model, format_family";
-        QTest::newRow("algorithm") << "/search_algorithm" << "\"greedy\"" << "band_pareto";
-        QTest::newRow("format") << "/filter/formats/1" << "\"fp4\"" << "nvfp4";
-        QTest::newRow("scope") << "/filter/scopes/0" << "\"all\"" << "full, mlp or attn";
-        QTest::newRow("model") << "/filter/models/0" << "3" << "string";
-        QTest::newRow("concurrency") << "/request/concurrency" << "0" << "";
-        QTest::newRow("mode") << "/request/mode" << "\"batch\"" << "static or continuous";
-        QTest::newRow("clean_exit") << "/clean_exit" << "1" << "true or false";
-        QTest::newRow("pinned") << "/pinned" << "{}" << "array";
-        QTest::newRow("pin") << "/pinned/0" << "[]" << "{label, configuration}";
-        QTest::newRow("pin band")
-            << "/pinned/1/configuration/config/bands/2/format" << "\"fp16\"" << "bf16";
-        QTest::newRow("edited batch") << "/edited/config/batch" << "2" << "concurrency";
-        QTest::newRow("unknown") << "/colour" << "\"red\"" << "unknown field 'colour'";
+        QTest::newRow("log_x") << "/view/log_x"
+                               << "\"yes\""
+                               << "true or false";
+        QTest::newRow("axis") << "/view/latency_axis"
+                              << "\"e2e\""
+                              << "ttft, tpot, normalised";
+        QTest::newRow("colour") << "/view/colour_by"
+                                << "\"size\""
+                                << "model, format_family";
+        QTest::newRow("algorithm") << "/search_algorithm"
+                                   << "\"greedy\""
+                                   << "band_pareto";
+        QTest::newRow("format") << "/filter/formats/1"
+                                << "\"fp4\""
+                                << "nvfp4";
+        QTest::newRow("scope") << "/filter/scopes/0"
+                               << "\"all\""
+                               << "full, mlp or attn";
+        QTest::newRow("model") << "/filter/models/0"
+                               << "3"
+                               << "string";
+        QTest::newRow("concurrency") << "/request/concurrency"
+                                     << "0"
+                                     << "";
+        QTest::newRow("mode") << "/request/mode"
+                              << "\"batch\""
+                              << "static or continuous";
+        QTest::newRow("clean_exit") << "/clean_exit"
+                                    << "1"
+                                    << "true or false";
+        QTest::newRow("pinned") << "/pinned"
+                                << "{}"
+                                << "array";
+        QTest::newRow("pin") << "/pinned/0"
+                             << "[]"
+                             << "{label, configuration}";
+        QTest::newRow("pin band") << "/pinned/1/configuration/config/bands/2/format"
+                                  << "\"fp16\""
+                                  << "bf16";
+        QTest::newRow("edited batch") << "/edited/config/batch"
+                                      << "2"
+                                      << "concurrency";
+        QTest::newRow("unknown") << "/colour"
+                                 << "\"red\""
+                                 << "unknown field 'colour'";
     }
     void mistypedFieldsNameTheirPointer()
     {
@@ -189,8 +225,8 @@ private slots:
     {
         Json j = written(fullSession("/d"), "/d/s.acsel-session");
         j["schema_version"] = kSessionSchemaVersion + 1;
-        j["future_field"] = 1;   // a newer file may carry fields this build does not know
-        j.erase("workspace");    // ... or miss ones it needs
+        j["future_field"] = 1; // a newer file may carry fields this build does not know
+        j.erase("workspace");  // ... or miss ones it needs
         const LoadError e = errorOf(j);
         QCOMPARE(e.where(), std::string("/schema_version"));
         QCOMPARE(e.message(), std::string("written by a newer ACSeL Studio (schema 2, this build "

@@ -168,11 +168,14 @@ private slots:
         compare->pin(
             {QStringLiteral("Edited"), QStringLiteral("m"), ed->config(), *ed->prediction()});
         w->findChild<ParetoPlot*>()->setAxis(LatencyAxis::Normalised);
+        auto* panel = w->findChild<SloPanel*>();
+        panel->setAlgorithm(SearchAlgorithm::Random);
         const QString file = tmp.path() + QStringLiteral("/a.acsel-session");
         QString error;
         QVERIFY2(w->sessions()->saveTo(file, &error), qPrintable(error));
         const SessionDocument saved = loadSessionFile(file.toStdString());
         QCOMPARE(saved.view.latencyAxis, std::string("normalised"));
+        QCOMPARE(saved.searchAlgorithm, std::string("random"));
         QCOMPARE(saved.pinned.size(), std::size_t(1));
         QVERIFY(saved.pinned[0].document.config.recipe == ed->config().recipe);
         QCOMPARE(saved.pinned[0].document.config.batch, ed->config().batch);
@@ -217,8 +220,10 @@ private slots:
         QCOMPARE(compare->rowCount(), 0);
         QVERIFY(w->findChild<ParetoPlot*>()->axis() == LatencyAxis::Ttft);
 
-        // The good one restores the pin, the view and the edit.
+        // The good one restores the pin, the view, the algorithm and the edit.
+        panel->setAlgorithm(SearchAlgorithm::BandPareto);
         QVERIFY(w->sessions()->open(file));
+        QVERIFY(panel->algorithm() == SearchAlgorithm::Random);
         QCOMPARE(compare->rowCount(), 1);
         QVERIFY(w->findChild<ParetoPlot*>()->axis() == LatencyAxis::Normalised);
         QVERIFY(ed->config().recipe == edit);
