@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QWidget>
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -55,9 +56,20 @@ ConfigDocument documentOf(const Workspace& ws, const Config& c, const Request& r
     return makeConfigDocument(ws, c, capped, std::move(p));
 }
 
-Predictions numbersOf(const Prediction& p)
+// None when the engine could not predict it (NaN numbers): JSON has no NaN.
+std::optional<Predictions> numbersOf(const Prediction& p)
 {
-    return {p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+    if (!std::isfinite(p.ttftMs + p.tpotMs + p.memoryGiB + p.rmqd))
+        return std::nullopt;
+    return Predictions{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+}
+
+// A configuration left over from another workspace (its model index or layers do not fit this
+// one) cannot be written as one of this workspace's models.
+bool belongs(const Workspace& ws, const Config& c)
+{
+    return c.model >= 0 && static_cast<std::size_t>(c.model) < ws.models.size() &&
+           c.recipe.validate(ws.models[static_cast<std::size_t>(c.model)].layers).empty();
 }
 
 // Resolves an embedded configuration against the workspace; errors name the session pointer.
@@ -149,11 +161,12 @@ SessionDocument SessionController::capture() const
     d.view.colourBy =
         kSessionColourBy[parts_.plot->colourBy() == ParetoPlot::ColourBy::Model ? 0 : 1];
     const Config& c = parts_.editor->config();
-    if (c.recipe.size() > 0 && parts_.editor->prediction())
+    if (c.recipe.size() > 0 && parts_.editor->prediction() && belongs(ws, c))
         d.edited = documentOf(ws, c, d.request, numbersOf(*parts_.editor->prediction()));
     for (const PinnedConfig& pin : parts_.compare->pinned())
-        d.pinned.push_back({pin.label.toStdString(),
-                            documentOf(ws, pin.config, d.request, numbersOf(pin.prediction))});
+        if (belongs(ws, pin.config))
+            d.pinned.push_back({pin.label.toStdString(),
+                                documentOf(ws, pin.config, d.request, numbersOf(pin.prediction))});
     return d;
 }
 
