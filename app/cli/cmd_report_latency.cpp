@@ -68,6 +68,26 @@ void printSideBySide(const LatencyStudy& st, const LatencyStudy& co, std::ostrea
     out << "\n";
 }
 
+// Residuals per row: what a performance modeller looks at (docs/SERVING.md).
+void printRows(const SiliconPrediction& p, const Workspace& ws, std::ostream& out)
+{
+    out << "stack,model,format,isl,osl,concurrency,running,kv_slots,ttft_ms,ttft_static,"
+           "ttft_cont,tpot_ms,tpot_static,tpot_cont,queue_wait,warmup,arrival,backlog,"
+           "own_prefill_step,chunks,mixed_share,decode_step,mixed_step\n";
+    for (const PredictedSiliconRow& r : p.rows) {
+        const ServingEstimate& s = r.serving;
+        out << ws.stacks[static_cast<std::size_t>(r.stack)].id << ","
+            << ws.models[static_cast<std::size_t>(r.config.model)].name << ","
+            << toString(r.config.recipe[0].format) << "," << r.request.isl << "," << r.request.osl
+            << "," << s.concurrency << "," << s.running << "," << s.kv.requestsThatFit << ","
+            << r.row.ttftMs << "," << r.raw.ttftMs << "," << s.latency.ttftMs << "," << r.row.tpotMs
+            << "," << r.raw.tpotMs << "," << s.latency.tpotMs << "," << s.queueWaitMs << ","
+            << s.warmupPrefillMs << "," << s.arrivalWaitMs << "," << s.backlogWaitMs << ","
+            << s.ownPrefillStepMs << "," << s.prefillChunks << "," << s.mixedShare << ","
+            << s.decodeStepMs << "," << s.mixedStepMs << "\n";
+    }
+}
+
 Json studyJson(const LatencyStudy& st)
 {
     Json j{{"mode", std::string(toString(st.mode))}, {"stacks", Json::array()}};
@@ -96,6 +116,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"mode", "MODE", "serving model of the full table: continuous (default) or static"});
     specs.push_back({"json", "", "print JSON instead of a markdown table"});
+    specs.push_back({"rows", "",
+                     "print one CSV line per row (measured, both raw estimates, the "
+                     "continuous model's terms) instead of the tables"});
     const app::Args args("report latency", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -119,6 +142,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     std::map<std::string, int> rowsPerStack;
     for (const PredictedSiliconRow& r : p.rows)
         ++rowsPerStack[ws.stacks[static_cast<std::size_t>(r.stack)].id];
+    if (args.flag("rows")) {
+        printRows(p, ws, io.out);
+        return 0;
+    }
     if (args.flag("json")) {
         Json j = studyJson(st);
         j["measurements"] = measurements;

@@ -10,8 +10,9 @@ namespace acsel::cli
 {
 
 std::vector<app::OptionSpec> workspaceOptions();
-// Resolves and loads the workspace; a --tables or ACSEL_TABLES that does not exist is an
-// error (LoadError), while no tables at all is allowed and noted in the workspace.
+// Resolves and loads the workspace. A --tables that does not exist is an error (LoadError); an
+// ACSEL_TABLES that is not a folder means "no tables here" and, like no tables at all, is
+// allowed and noted in the workspace (spec-only stacks still load).
 Workspace loadWorkspaceFromArgs(const app::Args& args);
 
 } // namespace acsel::cli

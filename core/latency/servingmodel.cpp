@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,11 +14,12 @@ namespace acsel
 ServingDefaults servingDefaults(std::string_view backend)
 {
     ServingDefaults d;
-    if (backend == "trtllm") {
+    if (backend == "trtllm")
         d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
-    } else if (backend != "vllm" && backend != "sglang") {
-        d.known = false;
-    }
+    else if (backend == "vllm" || backend == "sglang")
+        d.reservesFullLength = false; // paged KV, blocks taken as tokens arrive
+    else
+        d.known = false; // chunked prefill, full-length reservation (the conservative side)
     return d;
 }
 
@@ -38,11 +40,41 @@ KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request
                         m.lmHeadBytes - activations - m.runtimeBytes;
     KvCapacity k;
     k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
-    k.bytesPerRequest =
-        (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
+    const double perToken = kvBytesPerToken(arch, config.kv);
+    k.bytesFullLength = (static_cast<double>(request.isl) + request.osl) * perToken;
+    k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
+                                                    : (request.isl + request.osl / 2.0) * perToken;
     k.requestsThatFit =
         static_cast<int>(std::min(std::floor(k.availableBytes / k.bytesPerRequest), 1e9));
     return k;
+}
+
+double firstWaveMeanTtftMs(const StepModel& model, int n, int isl, const ServingDefaults& d)
+{
+    const auto prompt = static_cast<std::int64_t>(isl);
+    const std::int64_t total = prompt * n;
+    const auto budget = static_cast<std::int64_t>(d.stepTokenBudget);
+    // Tokens per prefill step: whole prompts up to the budget (at least one) without chunked
+    // prefill; the budget's worth of the FCFS token stream with it.
+    const std::int64_t step =
+        std::min(total, d.chunkedPrefill ? std::max<std::int64_t>(1, budget)
+                                         : std::max<std::int64_t>(1, budget / prompt) * prompt);
+    const std::int64_t steps = (total + step - 1) / step;
+    const std::int64_t lastTokens = total - (steps - 1) * step;
+    const double fullMs = model.mixedFixedMs(static_cast<double>(step) / isl, isl, isl, 0.0);
+    const double lastMs =
+        lastTokens == step
+            ? fullMs
+            : model.mixedFixedMs(static_cast<double>(lastTokens) / isl, isl, isl, 0.0);
+    // Prompt k (1-based) is complete after step ceil(k isl / step).
+    double stepSum = 0;
+    int inLast = 0;
+    for (std::int64_t k = 1; k <= n; ++k) {
+        const std::int64_t s = (k * prompt + step - 1) / step;
+        stepSum += static_cast<double>(s);
+        inLast += s == steps ? 1 : 0;
+    }
+    return ((stepSum - inLast) * fullMs + inLast * lastMs) / n;
 }
 
 ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
@@ -53,10 +85,10 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     const ServingDefaults d = servingDefaults(backendOf(request.stack));
     ServingEstimate e;
     e.kv = kvCapacity(arch, config, request, costs.platform(), d);
-    if (e.kv.requestsThatFit < 1) {
+    if (e.kv.availableBytes < e.kv.bytesFullLength || e.kv.requestsThatFit < 1) {
         std::ostringstream s;
         s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
-          << e.kv.bytesPerRequest / kGiB << " GiB) does not fit next to the weights ("
+          << e.kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
           << e.kv.availableBytes / kGiB << " GiB left for KV)";
         throw std::invalid_argument(s.str());
     }
@@ -130,12 +162,11 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     if (demand > chunkRoom)
         e.backlogWaitMs = (n * chunks / chunkRoom - cycleSteps) * meanStepMs;
     const double ttftRun = e.backlogWaitMs + e.arrivalWaitMs + chunks * e.ownPrefillStepMs;
-    // Benchmark warm-up: the first round's n requests arrive together and share one static
-    // prefill (a request waits for (n + 1) / 2n of it on average); the mean over
-    // kBenchmarkRounds rounds carries 1 / rounds of it.
+    // Benchmark warm-up: the first round's n requests arrive together and are prefilled in
+    // budget-sized steps; the mean over kBenchmarkRounds rounds carries 1 / rounds of it.
     double ttftMean = ttftRun;
     if (n > 1) {
-        e.warmupPrefillMs = model.prefillStepMs(n, isl) * (n + 1.0) / (2.0 * n);
+        e.warmupPrefillMs = firstWaveMeanTtftMs(model, n, isl, d);
         ttftMean = (e.warmupPrefillMs + (kBenchmarkRounds - 1.0) * ttftRun) / kBenchmarkRounds;
     }
     e.cycleMs = ttftRun + steps * lat.tpotMs;

@@ -11,10 +11,10 @@
 //   TTFT = slot queueing + the step in progress when it arrives (none when n = 1) + its own
 //          `chunks` mixed steps (+ a prefill backlog when the step token budget is exceeded);
 //   slot queueing (c > n, Little's law on the closed loop) = cycle time x (c - n) / n.
-// The measured TTFT is a benchmark mean: its first round starts all n requests at once (one
-// static prefill of n prompts), so the mean over kBenchmarkRounds rounds (AIC's assumption:
-// 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady state the
-// rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
+// The measured TTFT is a benchmark mean: its first round starts all n requests at once (their
+// prompts prefilled in budget-sized steps), so the mean over kBenchmarkRounds rounds (AIC
+// assumes 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady
+// state the rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
 // reduces to the static estimate exactly.
 #pragma once
 
@@ -35,28 +35,40 @@ struct ServingDefaults {
     double stepTokenBudget = 8192; // max tokens per step (prefill + decode)
     bool chunkedPrefill = true;    // prompts longer than the budget's free part are split
     double kvMemoryFraction = 0.9; // share of the memory left after weights etc. given to KV
-    bool known = true;             // false: generic defaults for an unknown backend
+    // true: a request reserves KV for isl + osl tokens when admitted (TRT-LLM's default
+    // GUARANTEED_NO_EVICT); false: pages are taken as tokens arrive (vLLM, SGLang), so a
+    // running request holds isl + osl / 2 tokens on average over its life.
+    bool reservesFullLength = true;
+    bool known = true; // false: generic defaults for an unknown backend
 };
-// trtllm: max_num_tokens 8192, chunked prefill off, free_gpu_memory_fraction 0.9;
-// vllm: max_num_batched_tokens 8192, chunked prefill on, gpu_memory_utilization 0.9;
-// sglang: chunked_prefill_size 8192, on, mem_fraction_static ~0.9. Other names: the same
-// numbers, known = false.
+// trtllm: max_num_tokens 8192, chunked prefill off, free_gpu_memory_fraction 0.9, full-length
+// reservation; vllm: max_num_batched_tokens 8192, chunked prefill on, gpu_memory_utilization
+// 0.9, paged on demand; sglang: chunked_prefill_size 8192, on, mem_fraction_static ~0.9, paged
+// on demand. Other names: chunked prefill with full-length reservation, known = false.
 ServingDefaults servingDefaults(std::string_view backend);
 
 // The backend of a stack id "system/backend" (the whole id when it has no '/').
 std::string_view backendOf(std::string_view stackId);
 
-// KV cache capacity: bytes left for the KV cache next to the weights and how many requests of
-// isl + osl tokens fit (the engines reserve a request's full length: TRT-LLM's default
-// GUARANTEED_NO_EVICT scheduler does; vLLM and SGLang allocate pages as tokens arrive, so for
-// them this is conservative).
+// KV cache capacity: bytes left for the KV cache next to the weights and how many running
+// requests fit. An engine that reserves a request's full length (TRT-LLM's default
+// GUARANTEED_NO_EVICT) holds isl + osl tokens per request; one that pages on demand (vLLM,
+// SGLang) holds isl + osl / 2 on average in the closed loop's steady state, where the running
+// requests sit uniformly over their output (the last pages are freed as others are taken).
 struct KvCapacity {
     double availableBytes = 0;  // kvMemoryFraction x (capacity - weights - activations - runtime)
-    double bytesPerRequest = 0; // (isl + osl) x kvBytesPerToken
+    double bytesPerRequest = 0; // (isl + osl or isl + osl / 2) x kvBytesPerToken
+    double bytesFullLength = 0; // (isl + osl) x kvBytesPerToken: what one request needs at its end
     int requestsThatFit = 0;    // floor(available / per request), >= 0
 };
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults);
+
+// The mean TTFT of the benchmark's first round: n prompts of isl tokens arrive at once and are
+// prefilled first come first served in steps of at most the step token budget (whole prompts
+// only, at least one, without chunked prefill; any token split with it). A prompt's TTFT is
+// the end of the step holding its last token. n = 1: prefillStepMs(1, isl).
+double firstWaveMeanTtftMs(const StepModel& model, int n, int isl, const ServingDefaults& d);
 
 struct ServingEstimate {
     LatencyEstimate latency; // ttftMs, tpotMs; prefill = own prefill step, decode = mean step
@@ -77,8 +89,8 @@ struct ServingEstimate {
     bool queued() const { return queueWaitMs > 0; }
 };
 
-// Throws std::invalid_argument as estimateLatency, when concurrency < 1, or when not even one
-// request of isl + osl tokens fits in the KV memory (it could never be served).
+// Throws std::invalid_argument as estimateLatency, when concurrency < 1, or when the KV memory
+// cannot hold one request of isl + osl tokens (it could never be completed).
 // Cost: the static estimate's lookups plus one mixed step and a second attention lookup per
 // sampled context (~2x the static estimate, microseconds).
 ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,

@@ -28,9 +28,9 @@ bool isBitDeficitFeature(int index)
            index < layerFeatureIndex(LayerCode::Scope, 0);
 }
 
-bool isLayerFeature(int index)
+bool isQuantizationFeature(int index)
 {
-    return index >= layerFeatureIndex(LayerCode::BitDeficit, 0) && index < kFeatureCount;
+    return index >= 1 && index < kFeatureCount;
 }
 
 double layerCode(LayerCode code, Format f, Scope s)
@@ -62,7 +62,14 @@ FeatureVector qualityFeatures(const ModelArch& model, const BandRecipe& recipe, 
 {
     FeatureVector phi{};
     phi[0] = std::log(static_cast<double>(model.paramCount()));
-    phi[1 + static_cast<std::size_t>(algorithm)] = 1.0;
+    // The algorithm acts on the layers it quantizes: its feature is the quantized share of the
+    // layers, so a bf16 model (nothing to calibrate) carries no algorithm term at all.
+    int quantizedLayers = 0;
+    for (const Band& b : recipe)
+        if (b.format != Format::Bf16)
+            quantizedLayers += b.end - b.begin;
+    phi[1 + static_cast<std::size_t>(algorithm)] =
+        model.layers > 0 ? static_cast<double>(quantizedLayers) / model.layers : 0.0;
     phi[5] = lmHeadQuantized ? 1.0 : 0.0;
     phi[6] = kv == KvFormat::Fp8 ? 1.0 : 0.0;
     const int L = model.layers;

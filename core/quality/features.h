@@ -2,7 +2,8 @@
 // the learned weight of each.
 //
 //  0      log_params                 log(parameter count)
-//  1-4    algo_{max,smoothquant,awq,gptq}   one-hot algorithm
+//  1-4    algo_{max,smoothquant,awq,gptq}   one-hot algorithm times the quantized share of
+//         the layers (0 for a bf16 model, whatever algorithm it names)
 //  5      lm_head_quantized          exclusion flag
 //  6      kv_quantized               exclusion flag (KV cache fp8)
 //  7-18   {bit_deficit,scope,granularity}_{mean,early,middle,late}
@@ -37,8 +38,9 @@ inline constexpr int kFirstLayerFeature = 7;
 std::string_view featureName(int index);
 // The bit-deficit features, on which the constrained surrogate's weights are >= 0.
 bool isBitDeficitFeature(int index);
-// Every per-layer code feature (bit deficit, scope, granularity; each 0 for a bf16 layer).
-bool isLayerFeature(int index);
+// Every feature that is 0 for the bf16 model: the algorithm shares, the exclusion flags and the
+// per-layer codes (everything but log_params).
+bool isQuantizationFeature(int index);
 inline int layerFeatureIndex(LayerCode code, int aggregation)
 {
     return kFirstLayerFeature + static_cast<int>(code) * kAggregationCount + aggregation;

@@ -53,7 +53,8 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     if (options.monotone)
         for (int j = 0; j < kFeatureCount; ++j)
             bounded[static_cast<std::size_t>(j)] =
-                isBitDeficitFeature(j) || (options.monotoneAllLayerCodes && isLayerFeature(j));
+                isBitDeficitFeature(j) ||
+                (options.quantizationNeverHelps && isQuantizationFeature(j));
     const LambdaChoice choice =
         chooseLambda(A, y, bounded, options.lambdas,
                      std::min<int>(options.folds, static_cast<int>(n)), options.seed);
@@ -106,7 +107,8 @@ SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm
     SurrogateTerms t;
     const int L = model.layers;
     t.layers = L;
-    // The constant: every feature that does not depend on the layers.
+    // The constant: every feature that does not depend on the layers (the algorithm's share
+    // does: it goes into the per-layer terms of the quantized formats below).
     const BandRecipe none;
     t.constant = predictLog(qualityFeatures(model, none, algorithm, lmHeadQuantized, kv));
     t.prefix.assign(static_cast<std::size_t>(kFormatCount * kScopeCount * (L + 1)), 0.0);
@@ -122,8 +124,11 @@ SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm
             const std::size_t base =
                 (static_cast<std::size_t>(f) * kScopeCount + static_cast<std::size_t>(s)) *
                 static_cast<std::size_t>(L + 1);
+            const double algorithmTerm =
+                f == Format::Bf16 || L == 0 ? 0.0
+                                            : weights_[1 + static_cast<std::size_t>(algorithm)] / L;
             for (int l = 0; l < L; ++l) {
-                double term = 0.0;
+                double term = algorithmTerm;
                 for (int a = 0; a < kAggregationCount; ++a)
                     term += codeWeight[a] * depthWeight(a, l, L);
                 t.prefix[base + static_cast<std::size_t>(l) + 1] =
@@ -158,9 +163,15 @@ nlohmann::json RidgeSurrogate::toJson() const
 RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::string& file)
 {
     const JsonFields f(file);
-    if (f.integer(j, "schema_version", "", 1, 1000) != kSurrogateSchemaVersion)
+    const int version = f.integer(j, "schema_version", "", 1, 1000);
+    if (version != kSurrogateSchemaVersion)
         f.fail("/schema_version",
-               "expected schema_version " + std::to_string(kSurrogateSchemaVersion));
+               "expected schema_version " + std::to_string(kSurrogateSchemaVersion) + ", found " +
+                   std::to_string(version) +
+                   (version < kSurrogateSchemaVersion
+                        ? " (an older surrogate: its algorithm features differ; refit it with "
+                          "`acsel report quality --save`)"
+                        : " (written by a newer ACSeL Studio)"));
     if (f.string(j, "kind", "") != "acsel-quality-surrogate")
         f.fail("/kind", "expected \"acsel-quality-surrogate\"");
     if (f.string(j, "target", "") != "log_rmqd")

@@ -22,7 +22,8 @@
 namespace acsel
 {
 
-inline constexpr int kSurrogateSchemaVersion = 1;
+// 2: the algorithm features are the quantized share of the layers (1: plain one-hot).
+inline constexpr int kSurrogateSchemaVersion = 2;
 
 // The search's Engine::qualityTerms (core/search/engine.h) takes the same numbers: slot
 // f * kScopeCount + s, prefix over layers 0..L, logTarget = true.
@@ -56,9 +57,10 @@ double predictRecipe(const SurrogateTerms& t, const BandRecipe& r);
 struct SurrogateOptions {
     bool monotone = true;
     // Which weights the monotone fit bounds at >= 0: the bit-deficit features (METHOD.md), or
-    // every layer code (bit deficit, scope, granularity: all 0 for a bf16 layer), which also
-    // guarantees that quantizing a bf16 band never predicts better quality.
-    bool monotoneAllLayerCodes = false;
+    // every feature that is 0 for the bf16 model (layer codes, algorithm shares, lm_head and KV
+    // flags). The latter guarantees that no quantization predicts better quality than the
+    // model's bf16 configuration, nor quantizing one more band or the KV cache better quality.
+    bool quantizationNeverHelps = false;
     std::vector<double> lambdas = defaultLambdaGrid();
     int folds = 5;
     std::uint64_t seed = 1;

@@ -34,13 +34,13 @@ RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
     if (x.size() < 2)
         throw LoadError(set.file, "/rows",
                         "expected at least two training rows to fit the surrogate");
-    source = "ridge (monotone in every layer code) fitted on " + std::to_string(x.size()) +
+    source = "ridge (no quantization predicted to help) fitted on " + std::to_string(x.size()) +
              " training rows of " + set.file + (set.synthetic ? " (SYNTHETIC quality data)" : "");
-    // Every layer code bounded: with only the bit-deficit weights bounded, the fit on the demo
-    // data predicts some quantized recipes better than bf16 (docs/QUALITY.md), which would
-    // make the search quantize to "improve" quality.
+    // Every quantization feature bounded: with only the bit-deficit weights bounded, the fit on
+    // the demo data predicts some quantized recipes (and an fp8 KV cache) better than bf16
+    // (docs/QUALITY.md), which would make the search quantize to "improve" quality.
     SurrogateOptions options;
-    options.monotoneAllLayerCodes = true;
+    options.quantizationNeverHelps = true;
     return RidgeSurrogate::fit(x, y, options);
 }
 

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -45,6 +47,7 @@ private slots:
     void calibrateWritesProvenanceAndGuardsOverwrite();
     void predictWithFmc();
     void reportLatencyFmcBeatsRaw();
+    void reportLatencyRows();
     void benchRuns();
     void badInput();
 };
@@ -158,6 +161,42 @@ void TestCliLatency::reportLatencyFmcBeatsRaw()
     QCOMPARE(text.code, 0);
     QVERIFY(text.out.find("| mean of 5 stacks |") != std::string::npos);
     QVERIFY(text.out.find("excluded row qwen3_32b_qwen3_32b_gb200") != std::string::npos);
+}
+
+// --rows: one CSV line per predicted row with the continuous model's terms.
+void TestCliLatency::reportLatencyRows()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    const Run r = run(base({"report", "latency", "--measurements", kSmall, "--rows"}));
+    QVERIFY2(r.code == 0, r.err.c_str());
+    std::istringstream in(r.out);
+    std::vector<std::vector<std::string>> lines;
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> cells;
+        std::istringstream l(line);
+        for (std::string c; std::getline(l, c, ',');)
+            cells.push_back(c);
+        lines.push_back(cells);
+    }
+    QCOMPARE(lines.size(), std::size_t{3}); // header + the two predictable rows
+    const auto col = [&](const std::string& name) {
+        const auto& h = lines[0];
+        return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
+    };
+    const auto& a = lines[1]; // llama8b_bf16_a: h100_sxm/trtllm, 1024 x 128 at c 8, 200 ms
+    QVERIFY(a[col("stack")] == "h100_sxm/trtllm");
+    QVERIFY(a[col("isl")] == "1024" && a[col("osl")] == "128");
+    QVERIFY(a[col("concurrency")] == "8" && a[col("running")] == "8");
+    QVERIFY(a[col("ttft_ms")] == "200");
+    // 8 x 1,024 tokens fill one whole-prompt step of TRT-LLM's 8,192-token budget: the first
+    // round is exactly the static batch prefill.
+    QVERIFY(a[col("warmup")] == a[col("ttft_static")]);
+    // TTFT = (first round + 9 steady rounds) / 10, steady = backlog + arrival + own chunks.
+    const auto num = [&](const char* name) { return std::stod(a[col(name)]); };
+    const double steady = num("backlog") + num("arrival") + num("chunks") * num("own_prefill_step");
+    QVERIFY(std::abs(num("ttft_cont") - (num("warmup") + 9 * steady) / 10) <
+            1e-4 * num("ttft_cont"));
 }
 
 void TestCliLatency::benchRuns()

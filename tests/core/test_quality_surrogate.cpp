@@ -64,6 +64,7 @@ private slots:
     void prefixSumPredictionEqualsPredict();
     void constraintBindsWhenDataDisagrees();
     void demoFitHasNoNegativeBitWeight();
+    void neverHelpsPriorKeepsBf16Best();
     void resplitStudyCountsBindingSplits();
     void perModelInterceptSeparatesBetweenModelError();
     void jsonRoundTripAndErrors();
@@ -112,8 +113,13 @@ void TestQualitySurrogate::featuresByHand()
         {{Format::Int4Wo, Scope::Mlp}, {Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Attn}});
     const FeatureVector phi = qualityFeatures(m, r, Algorithm::Awq, false, KvFormat::Fp8);
     QCOMPARE(phi[0], std::log(static_cast<double>(m.paramCount())));
-    QCOMPARE(phi[3], 1.0); // algo_awq
+    QCOMPARE(phi[3], 4.0 / 6.0); // algo_awq: 4 of the 6 layers are quantized
     QCOMPARE(phi[1] + phi[2] + phi[4], 0.0);
+    // A bf16 model calibrates nothing: no algorithm term, whatever algorithm it names.
+    const FeatureVector bf16 = qualityFeatures(m, BandRecipe::uniform(6, Format::Bf16, Scope::Full),
+                                               Algorithm::Awq, false, KvFormat::Bf16);
+    for (int k = 1; k < kFeatureCount; ++k)
+        QCOMPARE(bf16[static_cast<std::size_t>(k)], 0.0);
     QCOMPARE(phi[5], 0.0);
     QCOMPARE(phi[6], 1.0);
     auto at = [&](LayerCode c, int a) {
@@ -203,6 +209,43 @@ void TestQualitySurrogate::demoFitHasNoNegativeBitWeight()
     QVERIFY(rep.constrained.heldoutMdape > 0.0);
     QCOMPARE(rep.constrained.monotonicity.moves, rep.unconstrained.monotonicity.moves);
     QVERIFY(rep.constrained.monotonicity.moves > 100000);
+}
+
+void TestQualitySurrogate::neverHelpsPriorKeepsBf16Best()
+{
+    // With every quantization feature bounded, no configuration of a model (any recipe,
+    // algorithm, lm_head, KV) is predicted better than its bf16 configuration, and quantizing the
+    // KV cache or lm_head on top of a recipe never predicts better either. Checked on random
+    // recipes against the direct prediction, not the fast path.
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    std::vector<FeatureVector> X;
+    std::vector<double> y;
+    for (const QualityRow& row : set.rows) {
+        X.push_back(qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row));
+        y.push_back(row.rmqd);
+    }
+    SurrogateOptions opt;
+    opt.quantizationNeverHelps = true;
+    const RidgeSurrogate s = RidgeSurrogate::fit(X, y, opt);
+    for (int k = 1; k < kFeatureCount; ++k)
+        QVERIFY(s.constrained(k) && s.weights()[static_cast<std::size_t>(k)] >= 0.0);
+    QVERIFY(!s.constrained(0));
+    const std::vector<FormatScope> choices =
+        ConfigSpace(2, {.formats = {kAllFormats.begin(), kAllFormats.end()}}).bandChoices();
+    SplitMix64 rng(7);
+    for (const ModelArch& m : ws.models) {
+        const double bf16 = s.predict(m, BandRecipe::uniform(m.layers, Format::Bf16, Scope::Full),
+                                      Algorithm::Max, false, KvFormat::Bf16);
+        for (int k = 0; k < 500; ++k) {
+            const BandRecipe r = randomRecipe(rng, m.layers, choices);
+            const auto a = static_cast<Algorithm>(rng.next() % kAlgorithmCount);
+            const double plain = s.predict(m, r, a, false, KvFormat::Bf16);
+            QVERIFY2(plain >= bf16 * (1 - 1e-12), r.describe().c_str());
+            QVERIFY(s.predict(m, r, a, false, KvFormat::Fp8) >= plain * (1 - 1e-12));
+            QVERIFY(s.predict(m, r, a, true, KvFormat::Bf16) >= plain * (1 - 1e-12));
+        }
+    }
 }
 
 namespace
@@ -334,8 +377,11 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     QVERIFY(errorOf(j).find("/features/7/constrained_nonnegative: a monotone surrogate bounds "
                             "every bit-deficit weight") != std::string::npos);
     j = s.toJson();
-    j["schema_version"] = 2;
-    QVERIFY(errorOf(j).find("/schema_version") != std::string::npos);
+    j["schema_version"] = 1; // one-hot algorithm features: refused, not misread
+    QVERIFY(errorOf(j).find("/schema_version: expected schema_version 2, found 1 (an older "
+                            "surrogate") != std::string::npos);
+    j["schema_version"] = 3;
+    QVERIFY(errorOf(j).find("found 3 (written by a newer ACSeL Studio)") != std::string::npos);
 }
 
 QTEST_APPLESS_MAIN(TestQualitySurrogate)

@@ -119,24 +119,98 @@ private slots:
         QVERIFY(estimateServingLatency(costs, a, config(1), r).tpotMs == c.latency.tpotMs);
     }
 
+    void kvSlotsByHand_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<double>("tokensHeld");
+        // isl 100, osl 28: TRT-LLM reserves all 128 tokens; vLLM / SGLang page on demand and
+        // hold 100 + 28 / 2 = 114 on average.
+        QTest::newRow("trtllm reserves isl + osl") << "trtllm" << 128.0;
+        QTest::newRow("vllm pages: isl + osl / 2") << "vllm" << 114.0;
+        QTest::newRow("sglang pages: isl + osl / 2") << "sglang" << 114.0;
+        QTest::newRow("unknown: conservative") << "other" << 128.0;
+    }
     void kvSlotsByHand()
     {
+        QFETCH(QString, backend);
+        QFETCH(double, tokensHeld);
         const ModelArch a = tiny();
         const Config cfg = config(64);
         const Request r = request(8, 100, 28);
         Platform p;
         p.memCapacityBytes = 1e9;
         p.otherMemBytes = 1e8;
-        const ServingDefaults d = servingDefaults("vllm");
+        const ServingDefaults d = servingDefaults(backend.toStdString());
         const MemoryEstimate m = estimateMemory(a, cfg, r, p);
         const double weights = m.weightBytes + m.embeddingBytes + m.lmHeadBytes;
         const double act = std::max(2.0 * 8192 * 4 * 64 * 11, 70.0 * 1024 * 1024);
         const double avail = 0.9 * (1e9 - weights - act - 1e8);
-        const double perRequest = 128.0 * (6 * 2 * 2 * 64 * 2); // (isl + osl) x KV bytes/token
+        const double perToken = 6 * 2 * 2 * 64 * 2; // layers x (K, V) x kvHeads x headDim x bf16
         const KvCapacity k = kvCapacity(a, cfg, r, p, d);
-        QCOMPARE(k.bytesPerRequest, perRequest);
+        QCOMPARE(k.bytesPerRequest, tokensHeld * perToken);
+        QCOMPARE(k.bytesFullLength, 128.0 * perToken);
         QCOMPARE(k.availableBytes, avail);
-        QCOMPARE(k.requestsThatFit, static_cast<int>(std::floor(avail / perRequest)));
+        QCOMPARE(k.requestsThatFit, static_cast<int>(std::floor(avail / (tokensHeld * perToken))));
+    }
+
+    // Paging lets more requests run, but each must still fit whole at its end.
+    void pagedRequestMustFitWhole()
+    {
+        const ModelArch a = tiny();
+        const Request probe = request(1, 256, 64, "fake/vllm");
+        const FakeCosts big(kAmple);
+        const KvCapacity one =
+            kvCapacity(a, config(64), probe, big.platform(), servingDefaults("vllm"));
+        const double fixedBytes = kAmple - one.availableBytes / 0.9;
+        // Room for 0.95 of a full request: 1.06 average (288-token) footprints, not one 320.
+        const FakeCosts tight(fixedBytes + 0.95 * one.bytesFullLength / 0.9);
+        QCOMPARE(kvCapacity(a, config(64), probe, tight.platform(), servingDefaults("vllm"))
+                     .requestsThatFit,
+                 1);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 estimateServing(tight, a, config(64), probe));
+    }
+
+    // The first benchmark round, worked out step by step: n = 5 prompts of 3,000 tokens,
+    // step token budget 8,192.
+    void firstWaveByHand()
+    {
+        const FakeCosts costs(kAmple);
+        const ModelArch a = tiny();
+        const Config cfg = config(64);
+        const StepModel m(costs, a, cfg);
+        // TRT-LLM (whole prompts): floor(8192 / 3000) = 2 prompts a step; steps of 2, 2, 1
+        // prompts; prompts 1-2 wait one step, 3-4 two, 5 two plus the single-prompt step.
+        const double two = m.prefillStepMs(2, 3000), one = m.prefillStepMs(1, 3000);
+        QCOMPARE(firstWaveMeanTtftMs(m, 5, 3000, servingDefaults("trtllm")),
+                 (two + two + 2 * two + 2 * two + (2 * two + one)) / 5.0);
+        // vLLM (chunked, FCFS token stream): steps of 8,192 and 6,808 tokens; prompts 1-2
+        // (tokens up to 6,000) end in step 1, prompts 3-5 in step 2.
+        const double full = m.mixedFixedMs(8192.0 / 3000, 3000, 3000, 0);
+        const double last = m.mixedFixedMs(6808.0 / 3000, 3000, 3000, 0);
+        QCOMPARE(firstWaveMeanTtftMs(m, 5, 3000, servingDefaults("vllm")),
+                 (2 * full + 3 * (full + last)) / 5.0);
+        // One prompt: its own prefill, both ways.
+        QCOMPARE(firstWaveMeanTtftMs(m, 1, 3000, servingDefaults("trtllm")), one);
+        QCOMPARE(firstWaveMeanTtftMs(m, 1, 3000, servingDefaults("vllm")), one);
+        // A prompt longer than the budget without chunking runs alone: n such steps.
+        QCOMPARE(firstWaveMeanTtftMs(m, 3, 9000, servingDefaults("trtllm")),
+                 (1 + 2 + 3) / 3.0 * m.prefillStepMs(1, 9000));
+    }
+
+    // TTFT = queueing + (first round + 9 steady rounds) / 10 with the terms it reports.
+    void ttftComposition()
+    {
+        const FakeCosts costs(kAmple);
+        const ModelArch a = tiny();
+        const Config cfg = config(64);
+        const ServingEstimate e = estimateServing(costs, a, cfg, request(16, 700, 50, "x/trtllm"));
+        const StepModel m(costs, a, cfg);
+        QCOMPARE(e.warmupPrefillMs, firstWaveMeanTtftMs(m, 16, 700, servingDefaults("trtllm")));
+        const double run = e.backlogWaitMs + e.arrivalWaitMs + e.prefillChunks * e.ownPrefillStepMs;
+        QCOMPARE(e.latency.ttftMs,
+                 (e.warmupPrefillMs + (kBenchmarkRounds - 1) * run) / kBenchmarkRounds);
+        QCOMPARE(e.queueWaitMs, 0.0);
     }
 
     void queueingZeroWhileFitsThenGrowsWithExcess()
@@ -238,8 +312,11 @@ private slots:
     void backendDefaults()
     {
         QVERIFY(!servingDefaults("trtllm").chunkedPrefill);
+        QVERIFY(servingDefaults("trtllm").reservesFullLength);
         QVERIFY(servingDefaults("vllm").chunkedPrefill && servingDefaults("sglang").known);
-        QVERIFY(!servingDefaults("other").known);
+        QVERIFY(!servingDefaults("vllm").reservesFullLength);
+        QVERIFY(!servingDefaults("sglang").reservesFullLength);
+        QVERIFY(!servingDefaults("other").known && servingDefaults("other").reservesFullLength);
         QVERIFY(backendOf("h100_sxm/trtllm") == "trtllm");
     }
 };
