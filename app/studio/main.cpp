@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <string_view>
 
 namespace
 {
@@ -52,6 +53,11 @@ int main(int argc, char** argv)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    // --restore-check opens no window, so it also runs without a display.
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--restore-check" &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ACSeL"));
     QApplication::setOrganizationDomain(QStringLiteral("acsel.dev"));
