@@ -59,6 +59,9 @@ public:
     void setPinned(const std::vector<MarkedPoint>& pins); // labelled 1..n
 
     LatencyAxis axis() const { return axis_; }
+    ColourBy colourBy() const { return colourBy_; }
+    bool logX() const { return logX_; }
+    bool logY() const { return logY_; }
     const Budgets& budgets() const { return budgets_; }
     const ScoredView& scored() const { return scored_; }
     const PointSet* pointSet() const { return points_.get(); }

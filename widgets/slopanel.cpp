@@ -8,6 +8,7 @@
 #include <QGroupBox>
 #include <QListWidget>
 #include <QScopedValueRollback>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -226,6 +227,12 @@ SpaceFilter SloPanel::filter() const
     for (int v : checkedValues(scopes_))
         f.scopes.push_back(static_cast<Scope>(v));
     return f;
+}
+
+void SloPanel::setAlgorithm(SearchAlgorithm a)
+{
+    const QSignalBlocker block(algorithm_);
+    algorithm_->setCurrentIndex(static_cast<int>(a));
 }
 
 SearchAlgorithm SloPanel::algorithm() const

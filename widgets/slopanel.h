@@ -33,6 +33,7 @@ public:
     // Programmatic (e.g. restoring settings): emits nothing. Unknown stacks are ignored.
     void setRequest(const acsel::Request& r);
     void setFilter(const SpaceFilter& f);
+    void setAlgorithm(SearchAlgorithm a); // programmatic: emits nothing
     acsel::Request request() const;
     SpaceFilter filter() const;
     SearchAlgorithm algorithm() const;

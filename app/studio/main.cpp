@@ -1,5 +1,6 @@
 #include "app/common/paths.h"
 #include "mainwindow.h"
+#include "sessioncontroller.h"
 #include "studiosettings.h"
 
 #include <QApplication>
@@ -9,6 +10,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <string_view>
 
 namespace
 {
@@ -32,12 +34,30 @@ void screenshotWhenIdle(MainWindow& window, const QString& file, const QElapsedT
     });
     timer->start(20);
 }
+
+int restoreCheck()
+{
+    QString whyNot;
+    const auto doc = acsel::studio::SessionController::uncleanAutosave(&whyNot);
+    if (!doc) {
+        std::fprintf(stderr, "%s\n", qPrintable(whyNot));
+        return 1;
+    }
+    const std::string path = acsel::studio::SessionController::autosavePath().toStdString();
+    std::fputs(acsel::writeSessionJson(*doc, path, acsel::SessionPaths::Absolute).c_str(), stdout);
+    return 0;
+}
 } // namespace
 
 int main(int argc, char** argv)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    // --restore-check opens no window, so it also runs without a display.
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--restore-check" &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ACSeL"));
     QApplication::setOrganizationDomain(QStringLiteral("acsel.dev"));
@@ -57,8 +77,21 @@ int main(int argc, char** argv)
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QStringLiteral("Save a PNG of the window and quit."),
                                      QStringLiteral("file"));
-    parser.addOptions({workspaceOpt, tablesOpt, shotOpt});
+    const QCommandLineOption restoreCheckOpt(
+        QStringLiteral("restore-check"),
+        QStringLiteral("Print the session a start would offer to restore (exit 0), or why there "
+                       "is none (exit 1), and quit. Opens no window."));
+    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, restoreCheckOpt});
+    parser.addPositionalArgument(QStringLiteral("session"),
+                                 QStringLiteral("An .acsel-session file to open."),
+                                 QStringLiteral("[session]"));
     parser.process(app);
+    if (parser.isSet(restoreCheckOpt))
+        return restoreCheck();
+    if (parser.positionalArguments().size() > 1) {
+        std::fprintf(stderr, "acsel-studio: expected at most one session file\n");
+        return 2;
+    }
 
     // A screenshot shows the defaults, not whatever the last session left in the settings.
     const bool restore = !parser.isSet(shotOpt);
@@ -89,8 +122,18 @@ int main(int argc, char** argv)
                 : QStringLiteral("Operator tables from %1 (%2).")
                       .arg(tablesDir, QString::fromStdString(tables.origin)));
     }
-    window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
+    // A session given on the command line replaces the default workspace; if it cannot be
+    // opened, its dialog is shown over the default workspace.
+    const QString sessionFile = parser.positionalArguments().value(0);
+    if (sessionFile.isEmpty() || !window.sessions()->open(sessionFile))
+        window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
     window.show();
+    // A screenshot run neither reads nor writes the autosave (it would overwrite a crashed one).
+    if (restore) {
+        const QString note = window.sessions()->startAutosave();
+        if (!note.isEmpty())
+            std::fprintf(stderr, "%s\n", qPrintable(note));
+    }
     if (parser.isSet(shotOpt))
         screenshotWhenIdle(window, parser.value(shotOpt), sinceStart);
     return QApplication::exec();

@@ -4,10 +4,8 @@
 #include "core/data/workspacefile.h"
 #include "studiosettings.h"
 #include "widgets/bandeditor.h"
-#include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
-#include "widgets/exportdialog.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/predictiontext.h"
@@ -15,17 +13,15 @@
 #include "widgets/searchprogress.h"
 #include "widgets/slopanel.h"
 
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUndoStack>
 #include <QVBoxLayout>
+#include <limits>
 #include <qcustomplot.h>
 
 using namespace acsel;
@@ -55,6 +51,22 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
     buildDocks();
+    sessions_ = new acsel::studio::SessionController(
+        {session_, panel_, plot_, editor_, compare_},
+        {[this] {
+             return acsel::studio::WorkspacePaths{workspaceFile_, tablesDir_, fmcFile_};
+         },
+         [this](const acsel::studio::WorkspacePaths& p, const QString& title,
+                const std::function<void(const Workspace&)>& check) {
+             return openWorkspace(p, title, check);
+         },
+         [this](const Config& c) { showInEditor(c); }, [this] { return ws_.get(); }},
+        this);
+    connect(sessions_, &acsel::studio::SessionController::fileChanged, this,
+            [this](const QString& f) {
+                setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
+                                           : tr("%1 - ACSeL Studio").arg(QFileInfo(f).fileName()));
+            });
     buildMenus();
     wire();
     counts_ = new QLabel(this);
@@ -96,67 +108,6 @@ void MainWindow::buildDocks()
     splitDockWidget(editDock, cmpDock, Qt::Horizontal);
 }
 
-void MainWindow::buildMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open workspace..."), QKeySequence::Open, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
-                                                       tr("Workspace (*.json)"));
-        if (!f.isEmpty())
-            openWorkspace(f, tablesDir_, fmcFile_);
-    });
-    file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
-        const QString d =
-            QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
-        if (!d.isEmpty())
-            openWorkspace(workspaceFile_, d, fmcFile_);
-    });
-    file->addAction(tr("Open &FMC calibration..."), this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
-                                                       tr("FMC coefficients (*.json)"));
-        if (!f.isEmpty())
-            openWorkspace(workspaceFile_, tablesDir_, f);
-    });
-    file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportShown);
-    file->addAction(tr("&Save plot as..."), QKeySequence::Save, this, [this] {
-        const QString f =
-            QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
-                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
-        if (!f.isEmpty() && !plot_->saveImage(f))
-            QMessageBox::warning(this, tr("Save plot"),
-                                 tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
-    });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = editor_->strip()->undoStack()->createUndoAction(this, tr("&Undo band edit"));
-    QAction* redo = editor_->strip()->undoStack()->createRedoAction(this, tr("&Redo band edit"));
-    undo->setShortcuts(QKeySequence::Undo);
-    redo->setShortcuts(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addAction(tr("&Pin the shown recommendation"), QKeySequence(tr("Ctrl+P")), this,
-                    &MainWindow::pinCurrentCard);
-    edit->addAction(tr("&Clear pinned"), this, [this] { compare_->clear(); });
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset plot view"), QKeySequence(tr("Ctrl+0")), plot_,
-                    &ParetoPlot::resetView);
-    view->addSeparator();
-    for (QDockWidget* d : findChildren<QDockWidget*>())
-        view->addAction(d->toggleViewAction());
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ACSeL Studio"), this, [this] {
-        QMessageBox::about(
-            this, tr("About ACSeL Studio"),
-            tr("<b>ACSeL Studio %1</b><p>Design-space explorer for deploying LLMs on memory- and "
-               "latency-constrained GPUs (the ACSeL method).</p><p>Licence: GPL-3.0-or-later. "
-               "Plots use QCustomPlot (Emanuel Eichhammer), licensed GPL-3.0; operator tables "
-               "come from AIConfigurator (Apache-2.0).</p>")
-                .arg(QApplication::applicationVersion()));
-    });
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
 void MainWindow::wire()
 {
     connect(panel_, &SloPanel::requestChanged, this, [this](const Request& r) {
@@ -196,6 +147,16 @@ void MainWindow::wire()
 bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir,
                                const QString& fmcFile)
 {
+    return openWorkspace({workspaceFile, tablesDir, fmcFile}, tr("Cannot open workspace"), {});
+}
+
+bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
+                               const QString& errorTitle,
+                               const std::function<void(const Workspace&)>& check)
+{
+    const QString& workspaceFile = paths.workspaceFile;
+    const QString& tablesDir = paths.tablesDir;
+    const QString& fmcFile = paths.fmcFile;
     acsel::studio::LoadedEngine loaded;
     Request r;
     SpaceFilter filter;
@@ -204,6 +165,8 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
         loaded = acsel::studio::loadEngine(workspaceFile.toStdString(), tablesDir.toStdString(),
                                            fmcFile.toStdString());
         const Workspace& ws = *loaded.workspace;
+        if (check)
+            check(ws);
         qualityMdape = acsel::studio::heldoutQualityMdape(*loaded.engine);
         const auto saved = acsel::studio::loadStudioSettings(QSettings());
         const std::string stack = acsel::studio::defaultStack(ws);
@@ -214,11 +177,11 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
             r = acsel::studio::defaultRequest(ws, loaded.hooks, filter, stack);
     } catch (const std::exception& e) {
         // Window-modal but not blocking: a --screenshot run still finishes.
-        auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open workspace"),
+        auto* box = new QMessageBox(QMessageBox::Critical, errorTitle,
                                     QString::fromStdString(e.what()), QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
-        qWarning("Cannot open workspace: %s", e.what());
+        qWarning("%s: %s", qPrintable(errorTitle), e.what());
         return false;
     }
     if (opened_) // the startup note was about the first session's tables
@@ -231,7 +194,21 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
     tablesDir_ = tablesDir;
     fmcFile_ = fmcFile;
     session_->setWorkspace(ws_, loaded.hooks);
-    editor_->setPredictor([this](const Config& c) { return *session_->predict(c); });
+    editor_->setPredictor([this](const Config& c) {
+        // A configuration kept from another stack (a new workspace, an opened session) may use
+        // a format this stack has no costs for: said in the verdict, no point drawn (NaN).
+        try {
+            return *session_->predict(c);
+        } catch (const std::exception& e) {
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            return Prediction{
+                nan,   nan,
+                nan,   nan,
+                false, tr("not predicted: %1").arg(QString::fromStdString(e.what())).toStdString(),
+                {},    {},
+                {}};
+        }
+    });
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())
@@ -267,10 +244,8 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         o.stats};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
-    const Stack* s = ws_ ? &ws_->stacks[static_cast<std::size_t>(
-                               ws_->findStack(session_->request().stack).value_or(0))]
-                         : nullptr;
-    editor_->setConfig(*o.best, c.modelName, s ? s->formats : std::vector<Format>{});
+    if (!sessions_->keepsRestoredEdit()) // a restored edit outlives the searches it started
+        showInEditor(*o.best);
 }
 
 void MainWindow::selectPoint(std::uint32_t configId)
@@ -278,8 +253,12 @@ void MainWindow::selectPoint(std::uint32_t configId)
     const PointSet* set = plot_->pointSet();
     if (!set || configId >= set->configs.size() || !ws_)
         return;
-    const Config& c = set->configs[configId];
-    const auto s = ws_->findStack(session_->request().stack);
+    showInEditor(set->configs[configId]);
+}
+
+void MainWindow::showInEditor(const Config& c)
+{
+    const auto s = ws_ ? ws_->findStack(session_->request().stack) : std::nullopt;
     editor_->setConfig(c, modelName(c.model),
                        s ? ws_->stacks[static_cast<std::size_t>(*s)].formats
                          : std::vector<Format>{});
@@ -296,64 +275,11 @@ void MainWindow::pinCurrentCard()
          modelName(c.model), c, *editor_->prediction()});
 }
 
-void MainWindow::exportShown()
-{
-    // Exports what the band editor shows (the recommendation, a clicked point or an edit).
-    if (!ws_ || !editor_->prediction()) {
-        QMessageBox::information(this, tr("Export"), tr("Select a configuration first."));
-        return;
-    }
-    const Config& c = editor_->config();
-    const Request& q = session_->request();
-    const Prediction& p = *editor_->prediction();
-    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
-    if (ws_->qualitySynthetic)
-        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
-    const auto s = ws_->findStack(q.stack);
-    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
-                        s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
-                        this);
-    dialog.exec();
-}
-
 QString MainWindow::modelName(int model) const
 {
     return ws_ && model >= 0 && static_cast<std::size_t>(model) < ws_->models.size()
                ? QString::fromStdString(ws_->models[static_cast<std::size_t>(model)].name)
                : QString();
-}
-
-void MainWindow::updateBanner()
-{
-    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty());
-    if (!startupNote_.isEmpty())
-        lines.append(startupNote_);
-    // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
-    constexpr qsizetype kMaxChars = 170;
-    QStringList shown;
-    for (const QString& l : lines)
-        shown << (l.size() <= kMaxChars
-                      ? l
-                      : l.left(l.lastIndexOf(QLatin1Char(' '), kMaxChars)) + tr(" ... (hover)"));
-    banner_->setText(shown.join(QLatin1Char('\n')));
-    banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
-    banner_->setVisible(!lines.isEmpty());
-    QPalette pal = banner_->palette();
-    pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
-    pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
-    banner_->setPalette(pal);
-}
-
-void MainWindow::updateStatus()
-{
-    const ScoredView& v = plot_->scored();
-    counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 "
-                        "ms, replot %5 ms")
-                         .arg(v.x.size())
-                         .arg(v.feasibleCount)
-                         .arg(v.frontier.size())
-                         .arg(rescoreMs_, 0, 'f', 1)
-                         .arg(plot_->customPlot()->replotTime(), 0, 'f', 1));
 }
 
 bool MainWindow::isBusy() const
@@ -367,5 +293,6 @@ void MainWindow::closeEvent(QCloseEvent* e)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     acsel::studio::saveStudioSettings(settings, {workspaceFile_, tablesDir_, panel_->request()});
+    sessions_->writeAutosave(true); // the next start finds it clean: nothing to offer
     QMainWindow::closeEvent(e);
 }

@@ -5,9 +5,11 @@
 #include "core/model/workspace.h"
 #include "core/search/workspaceengine.h"
 #include "explorersession.h"
+#include "sessioncontroller.h"
 #include "widgets/explorertypes.h"
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -35,6 +37,11 @@ public:
     // error the old session stays untouched and a dialog says why.
     bool openWorkspace(const QString& workspaceFile, const QString& tablesDir,
                        const QString& fmcFile = {});
+    // The same, for a session: check runs on the loaded workspace before anything changes and
+    // may throw (its error goes into the dialog titled errorTitle).
+    bool openWorkspace(const acsel::studio::WorkspacePaths& paths, const QString& errorTitle,
+                       const std::function<void(const acsel::Workspace&)>& check);
+    acsel::studio::SessionController* sessions() const { return sessions_; }
     // A line about how the window was started (e.g. where the tables come from), for the banner.
     void setStartupNote(const QString& note) { startupNote_ = note; }
     // True while points are being scored or a search runs (used by --screenshot).
@@ -45,10 +52,13 @@ protected:
 
 private:
     void buildDocks();
-    void buildMenus();
+    void buildMenus(); // mainmenus.cpp
+    void saveSession(bool askForFile);
+    void openSessionDialog();
     void wire();
     void showOutcome(const acsel::gui::SearchOutcome& o);
     void selectPoint(std::uint32_t configId);
+    void showInEditor(const acsel::Config& c);
     void pinCurrentCard();
     void exportShown();
     void updateBanner();
@@ -64,6 +74,7 @@ private:
     QString startupNote_;
     bool opened_ = false;
     acsel::studio::ExplorerSession* session_ = nullptr;
+    acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;
     acsel::gui::BandEditor* editor_ = nullptr;

@@ -1,0 +1,134 @@
+// The window's menus and the actions that open dialogs: session files (the session logic is
+// SessionController's) and the export.
+#include "mainwindow.h"
+#include "widgets/bandeditor.h"
+#include "widgets/bandstrip.h"
+#include "widgets/comparemodel.h"
+#include "widgets/exportdialog.h"
+#include "widgets/paretoplot.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QUndoStack>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    // The session is the document, so it has the standard Open/Save keys (docs/SESSIONS.md).
+    file->addAction(tr("&Open session..."), QKeySequence::Open, this,
+                    &MainWindow::openSessionDialog);
+    file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveSession(false); });
+    file->addAction(tr("Save session &as..."), this, [this] { saveSession(true); });
+    file->addSeparator();
+    file->addAction(tr("Open &workspace..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
+                                                       tr("Workspace (*.json)"));
+        if (!f.isEmpty())
+            openWorkspace(f, tablesDir_, fmcFile_);
+    });
+    file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this] {
+        const QString d =
+            QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
+        if (!d.isEmpty())
+            openWorkspace(workspaceFile_, d, fmcFile_);
+    });
+    file->addAction(tr("Open &FMC calibration..."), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
+                                                       tr("FMC coefficients (*.json)"));
+        if (!f.isEmpty())
+            openWorkspace(workspaceFile_, tablesDir_, f);
+    });
+    file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportShown);
+    file->addAction(tr("Save &plot as..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
+        const QString f =
+            QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
+                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+        if (!f.isEmpty() && !plot_->saveImage(f))
+            QMessageBox::warning(this, tr("Save plot"),
+                                 tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = editor_->strip()->undoStack()->createUndoAction(this, tr("&Undo band edit"));
+    QAction* redo = editor_->strip()->undoStack()->createRedoAction(this, tr("&Redo band edit"));
+    undo->setShortcuts(QKeySequence::Undo);
+    redo->setShortcuts(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addAction(tr("&Pin the shown recommendation"), QKeySequence(tr("Ctrl+P")), this,
+                    &MainWindow::pinCurrentCard);
+    edit->addAction(tr("&Clear pinned"), this, [this] { compare_->clear(); });
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Reset plot view"), QKeySequence(tr("Ctrl+0")), plot_,
+                    &ParetoPlot::resetView);
+    view->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ACSeL Studio"), this, [this] {
+        QMessageBox::about(
+            this, tr("About ACSeL Studio"),
+            tr("<b>ACSeL Studio %1</b><p>Design-space explorer for deploying LLMs on memory- and "
+               "latency-constrained GPUs (the ACSeL method).</p><p>Licence: GPL-3.0-or-later. "
+               "Plots use QCustomPlot (Emanuel Eichhammer), licensed GPL-3.0; operator tables "
+               "come from AIConfigurator (Apache-2.0).</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::saveSession(bool askForFile)
+{
+    QString file = sessions_->currentFile();
+    if (askForFile || file.isEmpty()) {
+        const QString start = file.isEmpty() ? QFileInfo(workspaceFile_).absolutePath() +
+                                                   QStringLiteral("/session.acsel-session")
+                                             : file;
+        file = QFileDialog::getSaveFileName(this, tr("Save session"), start,
+                                            tr("ACSeL session (*.acsel-session)"));
+        if (file.isEmpty())
+            return;
+        if (!file.endsWith(QStringLiteral(".acsel-session")))
+            file += QStringLiteral(".acsel-session");
+    }
+    QString error;
+    if (!sessions_->saveTo(file, &error))
+        QMessageBox::warning(this, tr("Save session"), error);
+}
+
+void MainWindow::openSessionDialog()
+{
+    const QString f = QFileDialog::getOpenFileName(
+        this, tr("Open session"), QFileInfo(sessions_->currentFile()).absolutePath(),
+        tr("ACSeL session (*.acsel-session)"));
+    if (!f.isEmpty())
+        sessions_->open(f);
+}
+
+void MainWindow::exportShown()
+{
+    // Exports what the band editor shows (the recommendation, a clicked point or an edit).
+    if (!ws_ || !editor_->prediction()) {
+        QMessageBox::information(this, tr("Export"), tr("Select a configuration first."));
+        return;
+    }
+    const Config& c = editor_->config();
+    const Request& q = session_->request();
+    const Prediction& p = *editor_->prediction();
+    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+    if (ws_->qualitySynthetic)
+        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
+    const auto s = ws_->findStack(q.stack);
+    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
+                        s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
+                        this);
+    dialog.exec();
+}

@@ -1,0 +1,42 @@
+// The window's text around the plot: the banner above it (provenance and caveats) and the
+// status line below it (counts and timings).
+#include "mainwindow.h"
+#include "widgets/paretoplot.h"
+
+#include <QLabel>
+#include <qcustomplot.h>
+
+using namespace acsel::gui;
+
+void MainWindow::updateBanner()
+{
+    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty());
+    if (!startupNote_.isEmpty())
+        lines.append(startupNote_);
+    // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
+    constexpr qsizetype kMaxChars = 170;
+    QStringList shown;
+    for (const QString& l : lines)
+        shown << (l.size() <= kMaxChars
+                      ? l
+                      : l.left(l.lastIndexOf(QLatin1Char(' '), kMaxChars)) + tr(" ... (hover)"));
+    banner_->setText(shown.join(QLatin1Char('\n')));
+    banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
+    banner_->setVisible(!lines.isEmpty());
+    QPalette pal = banner_->palette();
+    pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+    pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+    banner_->setPalette(pal);
+}
+
+void MainWindow::updateStatus()
+{
+    const ScoredView& v = plot_->scored();
+    counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 "
+                        "ms, replot %5 ms")
+                         .arg(v.x.size())
+                         .arg(v.feasibleCount)
+                         .arg(v.frontier.size())
+                         .arg(rescoreMs_, 0, 'f', 1)
+                         .arg(plot_->customPlot()->replotTime(), 0, 'f', 1));
+}

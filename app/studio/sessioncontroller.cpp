@@ -1,0 +1,395 @@
+#include "sessioncontroller.h"
+
+#include "core/data/loaderror.h"
+#include "explorersession.h"
+#include "widgets/bandeditor.h"
+#include "widgets/comparemodel.h"
+#include "widgets/paretoplot.h"
+#include "widgets/slopanel.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QLockFile>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QWidget>
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <utility>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+namespace acsel::studio
+{
+namespace
+{
+
+template <std::size_t N> int indexOf(const char* const (&names)[N], const std::string& s)
+{
+    const auto it =
+        std::find_if(std::begin(names), std::end(names), [&s](const char* n) { return s == n; });
+    return it == std::end(names) ? 0 : static_cast<int>(it - std::begin(names));
+}
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string absolute(const QString& p)
+{
+    return p.isEmpty() ? std::string() : QFileInfo(p).absoluteFilePath().toStdString();
+}
+
+// A configuration document's request must not ask for more concurrency than its batch holds:
+// a configuration kept from an earlier request records the request capped at its batch.
+ConfigDocument documentOf(const Workspace& ws, const Config& c, const Request& r,
+                          std::optional<Predictions> p)
+{
+    Request capped = r;
+    capped.concurrency = std::min(r.concurrency, c.batch);
+    return makeConfigDocument(ws, c, capped, std::move(p));
+}
+
+// None when the engine could not predict it (NaN numbers): JSON has no NaN.
+std::optional<Predictions> numbersOf(const Prediction& p)
+{
+    if (!std::isfinite(p.ttftMs + p.tpotMs + p.memoryGiB + p.rmqd))
+        return std::nullopt;
+    return Predictions{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+}
+
+// A configuration left over from another workspace (its model index or layers do not fit this
+// one) cannot be written as one of this workspace's models.
+bool belongs(const Workspace& ws, const Config& c)
+{
+    return c.model >= 0 && static_cast<std::size_t>(c.model) < ws.models.size() &&
+           c.recipe.validate(ws.models[static_cast<std::size_t>(c.model)].layers).empty();
+}
+
+// Resolves an embedded configuration against the workspace; errors name the session pointer.
+Config resolved(ConfigDocument doc, const Workspace& ws, const std::string& file,
+                const std::string& ptr)
+{
+    try {
+        resolveModel(doc, ws, file);
+    } catch (const LoadError& e) {
+        throw LoadError(e.file(), ptr + (e.where() == "/" ? "" : e.where()), e.message());
+    }
+    return doc.config;
+}
+
+QString lockPath()
+{
+    return QFileInfo(SessionController::autosavePath()).absolutePath() +
+           QStringLiteral("/autosave.lock");
+}
+
+} // namespace
+
+bool writeFileAtomically(const QString& file, const std::string& text, QString* error)
+{
+    QSaveFile out(file);
+    const bool ok = out.open(QIODevice::WriteOnly) &&
+                    out.write(text.data(), static_cast<qint64>(text.size())) ==
+                        static_cast<qint64>(text.size()) &&
+                    out.commit();
+    if (!ok && error)
+        *error = QStringLiteral("Cannot write %1: %2").arg(file, out.errorString());
+    return ok;
+}
+
+SessionController::SessionController(SessionParts parts, SessionWindowHooks hooks, QWidget* window)
+    : QObject(window), parts_(parts), hooks_(std::move(hooks)), window_(window)
+{
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(kDebounceMs);
+    connect(debounce_, &QTimer::timeout, this, [this] { writeAutosave(false); });
+    periodic_ = new QTimer(this);
+    periodic_->setInterval(kPeriodicMs);
+    connect(periodic_, &QTimer::timeout, this, [this] {
+        if (dirty_)
+            writeAutosave(false);
+    });
+    connect(parts_.editor, &BandEditor::configPredicted, this, &SessionController::markChanged);
+    connect(parts_.compare, &CompareModel::pinnedChanged, this, &SessionController::markChanged);
+    connect(parts_.panel, &SloPanel::requestSettled, this, &SessionController::markChanged);
+    // A restored edit stays in the band editor until the request, filter or algorithm changes
+    // (the panel may re-announce the restored request; that is no change).
+    connect(parts_.panel, &SloPanel::requestSettled, this,
+            [this](const Request& r) { keepEdit_ = keepEdit_ && r == keptRequest_; });
+    connect(parts_.panel, &SloPanel::filterChanged, this,
+            [this](const SpaceFilter& f) { keepEdit_ = keepEdit_ && f == keptFilter_; });
+    connect(parts_.panel, &SloPanel::algorithmChanged, this, [this] { keepEdit_ = false; });
+    connect(parts_.panel, &SloPanel::filterChanged, this, &SessionController::markChanged);
+    connect(parts_.panel, &SloPanel::algorithmChanged, this, &SessionController::markChanged);
+}
+
+SessionController::~SessionController() = default;
+
+void SessionController::markChanged()
+{
+    dirty_ = true;
+    if (autosaving_)
+        debounce_->start();
+}
+
+SessionDocument SessionController::capture() const
+{
+    const Workspace& ws = *hooks_.workspace();
+    const WorkspacePaths p = hooks_.paths();
+    SessionDocument d;
+    d.workspaceFile = absolute(p.workspaceFile);
+    d.tablesDir = absolute(p.tablesDir);
+    d.fmcFile = absolute(p.fmcFile);
+    d.request = parts_.panel->request();
+    const SpaceFilter f = parts_.panel->filter();
+    for (const int m : f.models)
+        d.filter.models.push_back(ws.models.at(static_cast<std::size_t>(m)).name);
+    d.filter.formats = f.formats;
+    d.filter.scopes = f.scopes;
+    d.searchAlgorithm = kSessionSearchAlgorithms[static_cast<int>(parts_.panel->algorithm())];
+    d.view.latencyAxis = kSessionLatencyAxes[static_cast<int>(parts_.plot->axis())];
+    d.view.logX = parts_.plot->logX();
+    d.view.logY = parts_.plot->logY();
+    d.view.colourBy =
+        kSessionColourBy[parts_.plot->colourBy() == ParetoPlot::ColourBy::Model ? 0 : 1];
+    const Config& c = parts_.editor->config();
+    if (c.recipe.size() > 0 && parts_.editor->prediction() && belongs(ws, c))
+        d.edited = documentOf(ws, c, d.request, numbersOf(*parts_.editor->prediction()));
+    for (const PinnedConfig& pin : parts_.compare->pinned())
+        if (belongs(ws, pin.config))
+            d.pinned.push_back({pin.label.toStdString(),
+                                documentOf(ws, pin.config, d.request, numbersOf(pin.prediction))});
+    return d;
+}
+
+bool SessionController::saveTo(const QString& file, QString* error)
+{
+    if (!hooks_.workspace()) {
+        *error = tr("No workspace is open.");
+        return false;
+    }
+    const std::string text =
+        writeSessionJson(capture(), absolute(file), SessionPaths::RelativeToFile);
+    if (!writeFileAtomically(file, text, error))
+        return false;
+    file_ = file;
+    emit fileChanged(file_);
+    return true;
+}
+
+bool SessionController::open(const QString& file)
+{
+    try {
+        const SessionDocument doc = loadSessionFile(file.toStdString());
+        if (!apply(doc, file, tr("Cannot open session")))
+            return false;
+    } catch (const LoadError& e) {
+        auto* box = new QMessageBox(QMessageBox::Critical, tr("Cannot open session"),
+                                    QString::fromStdString(e.what()), QMessageBox::Ok, window_);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        qWarning("Cannot open session: %s", e.what());
+        return false;
+    }
+    file_ = file;
+    emit fileChanged(file_);
+    return true;
+}
+
+bool SessionController::apply(const SessionDocument& doc, const QString& file, const QString& title)
+{
+    // Everything that can fail is resolved on the loaded workspace before the window changes.
+    const std::string name = file.toStdString();
+    SpaceFilter filter;
+    std::optional<Config> edited;
+    std::vector<PinnedConfig> pins;
+    auto check = [&](const Workspace& ws) {
+        const JsonFields f(name);
+        if (!ws.findStack(doc.request.stack))
+            f.fail("/stack", "stack '" + doc.request.stack + "' is not in the workspace");
+        for (std::size_t i = 0; i < doc.filter.models.size(); ++i) {
+            const auto m = ws.findModel(doc.filter.models[i]);
+            if (!m)
+                f.fail("/filter/models/" + std::to_string(i),
+                       "model '" + doc.filter.models[i] + "' is not in the workspace");
+            filter.models.push_back(*m);
+        }
+        filter.formats = doc.filter.formats;
+        filter.scopes = doc.filter.scopes;
+        if (doc.edited)
+            edited = resolved(*doc.edited, ws, name, "/edited");
+        for (std::size_t i = 0; i < doc.pinned.size(); ++i) {
+            const ConfigDocument& d = doc.pinned[i].document;
+            const Config c =
+                resolved(d, ws, name, "/pinned/" + std::to_string(i) + "/configuration");
+            Prediction saved; // shown only if the engine cannot predict it again
+            if (d.predictions)
+                saved = {d.predictions->ttftMs,
+                         d.predictions->tpotMs,
+                         d.predictions->memoryGiB,
+                         d.predictions->rmqd,
+                         false,
+                         "as saved in the session",
+                         {},
+                         {},
+                         {}};
+            pins.push_back({q(doc.pinned[i].label), q(d.modelName), c, saved});
+        }
+    };
+    if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile)}, title, check))
+        return false;
+    const auto algorithm =
+        static_cast<SearchAlgorithm>(indexOf(kSessionSearchAlgorithms, doc.searchAlgorithm));
+    parts_.panel->setRequest(doc.request);
+    parts_.panel->setFilter(filter);
+    parts_.panel->setAlgorithm(algorithm);
+    parts_.plot->setAxis(
+        static_cast<LatencyAxis>(indexOf(kSessionLatencyAxes, doc.view.latencyAxis)));
+    parts_.plot->setLogX(doc.view.logX);
+    parts_.plot->setLogY(doc.view.logY);
+    parts_.plot->setColourBy(doc.view.colourBy == "model" ? ParetoPlot::ColourBy::Model
+                                                          : ParetoPlot::ColourBy::FormatFamily);
+    parts_.plot->setBudgets(budgetsOf(parts_.panel->request()));
+    parts_.session->setRequest(parts_.panel->request());
+    parts_.session->setAlgorithm(algorithm);
+    parts_.session->setFilter(parts_.panel->filter()); // rescoring and the search start here
+    // Pinned numbers are predicted again under the restored request and engine.
+    parts_.compare->clear();
+    for (PinnedConfig& p : pins) {
+        try {
+            if (const auto prediction = parts_.session->predict(p.config))
+                p.prediction = *prediction;
+        } catch (const std::exception& e) { // e.g. a format this stack has no costs for
+            p.prediction.verdict += std::string(" (not predicted again: ") + e.what() + ")";
+        }
+        parts_.compare->pin(p);
+    }
+    if (edited) {
+        hooks_.showInEditor(*edited);
+        keepEdit_ = true;
+        keptRequest_ = parts_.panel->request();
+        keptFilter_ = parts_.panel->filter();
+    }
+    dirty_ = true;
+    return true;
+}
+
+QString SessionController::autosavePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/autosave.acsel-session");
+}
+
+std::optional<SessionDocument> SessionController::uncleanAutosave(QString* whyNot)
+{
+    const QString path = autosavePath();
+    if (!QFileInfo::exists(path)) {
+        *whyNot = tr("No autosave at %1.").arg(path);
+        return std::nullopt;
+    }
+    QLockFile probe(lockPath());
+    probe.setStaleLockTime(0); // a lock is stale only when its process is gone
+    if (!probe.tryLock(0)) {
+        *whyNot = tr("The autosave %1 belongs to a running ACSeL Studio.").arg(path);
+        return std::nullopt;
+    }
+    try {
+        SessionDocument doc = loadSessionFile(path.toStdString());
+        if (doc.cleanExit) {
+            *whyNot = tr("The last window quit normally (%1 is marked clean).").arg(path);
+            return std::nullopt;
+        }
+        return doc;
+    } catch (const LoadError& e) {
+        *whyNot = tr("The autosave cannot be read: %1").arg(QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
+QString SessionController::startAutosave()
+{
+    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+    QString whyNot;
+    std::optional<SessionDocument> pending = uncleanAutosave(&whyNot);
+    lock_ = std::make_unique<QLockFile>(lockPath());
+    lock_->setStaleLockTime(0);
+    if (!lock_->tryLock(0)) {
+        lock_.reset();
+        return tr("Autosave off: another ACSeL Studio window is autosaving.");
+    }
+    if (pending) {
+        offer(*pending); // autosaving starts once answered, so the crashed one is not overwritten
+        return {};
+    }
+    autosaving_ = true;
+    periodic_->start();
+    if (dirty_)
+        debounce_->start();
+    return {};
+}
+
+void SessionController::offer(const SessionDocument& doc)
+{
+    const QString path = autosavePath();
+    QStringList what;
+    what << tr("Workspace: %1").arg(QFileInfo(q(doc.workspaceFile)).fileName());
+    if (doc.edited)
+        what << tr("Band editor: %1 %2")
+                    .arg(q(doc.edited->modelName), q(doc.edited->config.recipe.describe()));
+    what << tr("Pinned configurations: %1").arg(doc.pinned.size());
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Restore the last session?"),
+        tr("ACSeL Studio did not quit normally (it crashed or was killed). Restore the session "
+           "autosaved at %1?")
+            .arg(QFileInfo(path).lastModified().toString(Qt::ISODate)),
+        QMessageBox::NoButton, window_);
+    box->setInformativeText(what.join(QLatin1Char('\n')));
+    box->addButton(tr("Restore"), QMessageBox::AcceptRole);
+    box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, doc, path](int) {
+        const bool restore = box->buttonRole(box->clickedButton()) == QMessageBox::AcceptRole;
+        if (restore && apply(doc, path, tr("Cannot restore the session"))) {
+            file_.clear();
+        } else { // kept once, beside the next autosave
+            const QString kept = QFileInfo(path).absolutePath() +
+                                 QStringLiteral("/autosave-discarded.acsel-session");
+            QFile::remove(kept);
+            QFile::rename(path, kept);
+        }
+        autosaving_ = true;
+        periodic_->start();
+        writeAutosave(false);
+    });
+    box->open(); // non-blocking: a --screenshot run or a test is never stopped by it
+}
+
+bool SessionController::writeAutosave(bool clean, QString* error)
+{
+    if (!autosaving_ || !hooks_.workspace())
+        return false;
+    SessionDocument d = capture();
+    d.cleanExit = clean;
+    QString why;
+    const bool ok = writeFileAtomically(
+        autosavePath(), writeSessionJson(d, autosavePath().toStdString(), SessionPaths::Absolute),
+        &why);
+    if (!ok) {
+        qWarning("Autosave failed: %s", qPrintable(why));
+        if (error)
+            *error = why;
+        return false;
+    }
+    dirty_ = false;
+    return true;
+}
+
+} // namespace acsel::studio

@@ -1,0 +1,121 @@
+// Saves and restores the window's session (.acsel-session, core/data/sessionfile.h) and keeps
+// the autosave: written a couple of seconds after each change (band edit, pin, request,
+// filter, algorithm), every few minutes, and marked clean on quit. One running window owns the
+// autosave (a QLockFile next to it); an autosave not marked clean at start means the last
+// window crashed or was killed, and restoring it is offered. docs/SESSIONS.md.
+#pragma once
+
+#include "core/data/sessionfile.h"
+#include "core/model/workspace.h"
+#include "widgets/explorertypes.h"
+
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QLockFile;
+class QTimer;
+class QWidget;
+
+namespace acsel::gui
+{
+class BandEditor;
+class CompareModel;
+class ParetoPlot;
+class SloPanel;
+} // namespace acsel::gui
+
+namespace acsel::studio
+{
+
+class ExplorerSession;
+
+struct WorkspacePaths {
+    QString workspaceFile;
+    QString tablesDir; // empty: spec-only stacks
+    QString fmcFile;   // empty: raw latency
+};
+
+// What the controller reads and sets; all owned by the window.
+struct SessionParts {
+    ExplorerSession* session = nullptr;
+    acsel::gui::SloPanel* panel = nullptr;
+    acsel::gui::ParetoPlot* plot = nullptr;
+    acsel::gui::BandEditor* editor = nullptr;
+    acsel::gui::CompareModel* compare = nullptr;
+};
+
+// The window's side: its current paths, opening a workspace (atomic: check runs on the loaded
+// workspace before anything changes and may throw; on error a dialog titled errorTitle says
+// why and false comes back) and showing a configuration in the band editor.
+struct SessionWindowHooks {
+    std::function<WorkspacePaths()> paths;
+    std::function<bool(const WorkspacePaths&, const QString& errorTitle,
+                       const std::function<void(const acsel::Workspace&)>& check)>
+        open;
+    std::function<void(const acsel::Config&)> showInEditor;
+    std::function<const acsel::Workspace*()> workspace;
+};
+
+class SessionController : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kDebounceMs = 2000;
+    static constexpr int kPeriodicMs = 3 * 60 * 1000;
+
+    SessionController(SessionParts parts, SessionWindowHooks hooks, QWidget* window);
+    ~SessionController() override;
+
+    // The session as the widgets show it (needs an open workspace).
+    acsel::SessionDocument capture() const;
+    // Atomic (QSaveFile), paths relative to the file. False with a one-line reason.
+    bool saveTo(const QString& file, QString* error);
+    // Loads and applies a session; a bad, newer or unresolvable one opens a dialog with its
+    // one-line error and leaves the current session untouched.
+    bool open(const QString& file);
+    const QString& currentFile() const { return file_; }
+
+    // Where autosaves live: AppDataLocation/autosave.acsel-session.
+    static QString autosavePath();
+    // The autosave a start would offer to restore: written by a window that did not quit
+    // normally and not held by a running window. whyNot says why there is none.
+    static std::optional<acsel::SessionDocument> uncleanAutosave(QString* whyNot);
+    // Takes the autosave; offers an unclean one (non-blocking dialog), else starts autosaving.
+    // Does nothing if another running window owns the autosave (said in the returned note).
+    QString startAutosave();
+    // Writes the autosave now (clean: marks the exit normal); returns false with a reason.
+    bool writeAutosave(bool clean, QString* error = nullptr);
+    bool autosaving() const { return autosaving_; }
+    // True after a restore until the request, filter or algorithm changes: a search outcome
+    // must not replace the restored edit in the band editor.
+    bool keepsRestoredEdit() const { return keepEdit_; }
+
+signals:
+    void fileChanged(const QString& file);
+
+private:
+    void markChanged();
+    bool apply(const acsel::SessionDocument& doc, const QString& file, const QString& title);
+    void offer(const acsel::SessionDocument& doc);
+
+    SessionParts parts_;
+    SessionWindowHooks hooks_;
+    QWidget* window_;
+    QString file_;
+    std::unique_ptr<QLockFile> lock_;
+    QTimer* debounce_ = nullptr;
+    QTimer* periodic_ = nullptr;
+    bool autosaving_ = false;
+    bool dirty_ = false;
+    bool keepEdit_ = false;
+    acsel::Request keptRequest_;
+    acsel::gui::SpaceFilter keptFilter_;
+};
+
+// Writes text to file atomically (QSaveFile); false with a reason.
+bool writeFileAtomically(const QString& file, const std::string& text, QString* error);
+
+} // namespace acsel::studio

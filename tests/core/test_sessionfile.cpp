@@ -1,0 +1,253 @@
+// The session file: every field survives write -> parse; paths are written relative to the
+// session's folder and read back absolute; each missing or mistyped field is a LoadError naming
+// the file and its JSON pointer; a newer schema says so before anything else.
+#include "core/data/loaderror.h"
+#include "core/data/sessionfile.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace acsel;
+
+namespace
+{
+
+ConfigDocument configDoc(const std::string& name, Format middle, int batch, const Request& q)
+{
+    ConfigDocument d;
+    d.modelName = name;
+    d.modelHfId = "Qwen/" + name;
+    d.request = q;
+    d.config.batch = batch;
+    d.config.recipe.push({0, 10, Format::Fp8, Scope::Full});
+    d.config.recipe.push({10, 28, middle, Scope::Mlp});
+    d.config.recipe.push({28, 36, Format::Bf16, Scope::Full});
+    d.config.algorithm = Algorithm::Awq;
+    d.config.lmHeadQuantized = true;
+    d.config.kv = KvFormat::Fp8;
+    d.predictions = Predictions{201.75, 9.5, 17.125, 0.0125, "synthetic"};
+    return d;
+}
+
+// Every field away from its default, so a field the writer forgets cannot round trip.
+SessionDocument fullSession(const std::string& root)
+{
+    SessionDocument s;
+    s.workspaceFile = root + "/project/workspace.json";
+    s.tablesDir = root + "/tables";
+    s.fmcFile = root + "/project/fmc/coeffs.json";
+    s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous};
+    s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
+    s.searchAlgorithm = "hill_climb";
+    s.view = {"normalised", true, true, "format_family"};
+    s.edited = configDoc("Qwen3-8B", Format::Nvfp4, 8, s.request);
+    s.pinned = {{"Recommended", configDoc("Qwen3-32B", Format::Int4Wo, 4, s.request)},
+                {"Edited", configDoc("Qwen3-8B", Format::Int8Wo, 16, s.request)}};
+    s.cleanExit = false;
+    s.toolVersion = "9.9.9";
+    return s;
+}
+
+Json written(const SessionDocument& s, const std::string& file)
+{
+    return Json::parse(writeSessionJson(s, file, SessionPaths::Absolute));
+}
+
+// The LoadError of parsing j, or a failure when it parses.
+LoadError errorOf(const Json& j, const std::string& file = "s.acsel-session")
+{
+    try {
+        parseSessionJson(j, file);
+    } catch (const LoadError& e) {
+        return e;
+    }
+    return LoadError("", "", "parsed without an error");
+}
+
+} // namespace
+
+class TestSessionFile : public QObject
+{
+    Q_OBJECT
+private slots:
+    void roundTripsEveryField()
+    {
+        const SessionDocument s = fullSession("/data");
+        const std::string file = "/data/project/sessions/a.acsel-session";
+        const SessionDocument back =
+            parseSessionJson(Json::parse(writeSessionJson(s, file, SessionPaths::Absolute)), file);
+        QVERIFY(back == s);
+        QVERIFY(!back.cleanExit);
+        QCOMPARE(back.pinned.size(), std::size_t(2));
+        QCOMPARE(back.pinned[1].document.config.batch, 16);
+        QVERIFY(back.edited->config.recipe[1].format == Format::Nvfp4);
+        QCOMPARE(back.view.latencyAxis, std::string("normalised"));
+        QVERIFY(back.filter.scopes == std::vector<Scope>{Scope::Mlp});
+    }
+
+    void relativePathsResolveAgainstTheSessionFolder()
+    {
+        QTemporaryDir tmp;
+        const std::string root = tmp.path().toStdString();
+        const SessionDocument s = fullSession(root);
+        const std::string file = root + "/project/sessions/a.acsel-session";
+        const Json j = Json::parse(writeSessionJson(s, file, SessionPaths::RelativeToFile));
+        QCOMPARE(j["workspace"]["file"].get<std::string>(), std::string("../workspace.json"));
+        QCOMPARE(j["workspace"]["tables_dir"].get<std::string>(), std::string("../../tables"));
+        QCOMPARE(j["workspace"]["fmc_file"].get<std::string>(), std::string("../fmc/coeffs.json"));
+        const SessionDocument back = parseSessionJson(j, file);
+        QCOMPARE(back.workspaceFile, root + "/project/workspace.json");
+        QCOMPARE(back.tablesDir, root + "/tables");
+        QVERIFY(back == s);
+        // Absolute paths are kept as written; empty stays empty (no FMC).
+        Json k = j;
+        k["workspace"]["file"] = "/elsewhere/w.json";
+        k["workspace"]["fmc_file"] = "";
+        const SessionDocument abs = parseSessionJson(k, file);
+        QCOMPARE(abs.workspaceFile, std::string("/elsewhere/w.json"));
+        QVERIFY(abs.fmcFile.empty());
+    }
+
+    void aSavedSessionIsClean()
+    {
+        SessionDocument s = fullSession("/d");
+        s.cleanExit = true;
+        const Json j = written(s, "/d/s.acsel-session");
+        QVERIFY(!j.contains("clean_exit"));
+        QVERIFY(parseSessionJson(j, "/d/s.acsel-session").cleanExit);
+        s.edited.reset();
+        s.pinned.clear();
+        const Json k = written(s, "/d/s.acsel-session");
+        QVERIFY(!k.contains("edited"));
+        QVERIFY(parseSessionJson(k, "/d/s.acsel-session") == s);
+    }
+
+    void missingFieldsNameTheirPointer_data()
+    {
+        QTest::addColumn<QString>("pointer"); // the field removed
+        QTest::addColumn<QString>("where");   // what the error must name
+        for (const char* p : {"/schema_version", "/tool", "/workspace", "/stack", "/request",
+                              "/filter", "/search_algorithm", "/view", "/pinned"})
+            QTest::newRow(p) << p << p;
+        QTest::newRow("tables_dir") << "/workspace/tables_dir"
+                                    << "/workspace/tables_dir";
+        QTest::newRow("isl") << "/request/isl"
+                             << "/request/isl";
+        QTest::newRow("scopes") << "/filter/scopes"
+                                << "/filter/scopes";
+        QTest::newRow("log_y") << "/view/log_y"
+                               << "/view/log_y";
+        QTest::newRow("edited bands") << "/edited/config/bands"
+                                      << "/edited/config/bands";
+        QTest::newRow("pin label") << "/pinned/1/label"
+                                   << "/pinned/1/label";
+        QTest::newRow("pin config") << "/pinned/0/configuration"
+                                    << "/pinned/0/configuration";
+        QTest::newRow("pin model") << "/pinned/0/configuration/model"
+                                   << "/pinned/0/configuration/model";
+    }
+    void missingFieldsNameTheirPointer()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, where);
+        Json j = written(fullSession("/d"), "/d/s.acsel-session");
+        const Json::json_pointer ptr(pointer.toStdString());
+        j[ptr.parent_pointer()].erase(ptr.back());
+        const LoadError e = errorOf(j);
+        QCOMPARE(QString::fromStdString(e.where()), where);
+        QCOMPARE(e.file(), std::string("s.acsel-session"));
+    }
+
+    void mistypedFieldsNameTheirPointer_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("value"); // JSON text
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("log_x") << "/view/log_x"
+                               << "\"yes\""
+                               << "true or false";
+        QTest::newRow("axis") << "/view/latency_axis"
+                              << "\"e2e\""
+                              << "ttft, tpot, normalised";
+        QTest::newRow("colour") << "/view/colour_by"
+                                << "\"size\""
+                                << "model, format_family";
+        QTest::newRow("algorithm") << "/search_algorithm"
+                                   << "\"greedy\""
+                                   << "band_pareto";
+        QTest::newRow("format") << "/filter/formats/1"
+                                << "\"fp4\""
+                                << "nvfp4";
+        QTest::newRow("scope") << "/filter/scopes/0"
+                               << "\"all\""
+                               << "full, mlp or attn";
+        QTest::newRow("model") << "/filter/models/0"
+                               << "3"
+                               << "string";
+        QTest::newRow("concurrency") << "/request/concurrency"
+                                     << "0"
+                                     << "";
+        QTest::newRow("mode") << "/request/mode"
+                              << "\"batch\""
+                              << "static or continuous";
+        QTest::newRow("clean_exit") << "/clean_exit"
+                                    << "1"
+                                    << "true or false";
+        QTest::newRow("pinned") << "/pinned"
+                                << "{}"
+                                << "array";
+        QTest::newRow("pin") << "/pinned/0"
+                             << "[]"
+                             << "{label, configuration}";
+        QTest::newRow("pin band") << "/pinned/1/configuration/config/bands/2/format"
+                                  << "\"fp16\""
+                                  << "bf16";
+        QTest::newRow("edited batch") << "/edited/config/batch"
+                                      << "2"
+                                      << "concurrency";
+        QTest::newRow("unknown") << "/colour"
+                                 << "\"red\""
+                                 << "unknown field 'colour'";
+    }
+    void mistypedFieldsNameTheirPointer()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, expected);
+        Json j = written(fullSession("/d"), "/d/s.acsel-session");
+        j[Json::json_pointer(pointer.toStdString())] = Json::parse(value.toStdString());
+        const LoadError e = errorOf(j);
+        QCOMPARE(QString::fromStdString(e.where()), pointer);
+        QVERIFY2(e.message().find(expected.toStdString()) != std::string::npos, e.what());
+    }
+
+    void aNewerSchemaSaysSoFirst()
+    {
+        Json j = written(fullSession("/d"), "/d/s.acsel-session");
+        j["schema_version"] = kSessionSchemaVersion + 1;
+        j["future_field"] = 1; // a newer file may carry fields this build does not know
+        j.erase("workspace");  // ... or miss ones it needs
+        const LoadError e = errorOf(j);
+        QCOMPARE(e.where(), std::string("/schema_version"));
+        QCOMPARE(e.message(), std::string("written by a newer ACSeL Studio (schema 2, this build "
+                                          "reads up to 1)"));
+        j["schema_version"] = 0;
+        QCOMPARE(errorOf(j).where(), std::string("/schema_version"));
+    }
+
+    void badFilesAreLoadErrors()
+    {
+        QTemporaryDir tmp;
+        const std::string missing = tmp.path().toStdString() + "/none.acsel-session";
+        try {
+            loadSessionFile(missing);
+            QFAIL("a missing file loaded");
+        } catch (const LoadError& e) {
+            QCOMPARE(e.file(), missing);
+        }
+        QCOMPARE(errorOf(Json::array()).where(), std::string("/"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSessionFile)
+#include "test_sessionfile.moc"
