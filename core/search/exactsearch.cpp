@@ -1,7 +1,6 @@
 #include "core/search/exactsearch.h"
 
-#include "core/search/fracmixtable.h"
-#include "core/search/scoredcandidate.h"
+#include "core/search/screenedcandidates.h"
 #include "core/search/stopwatch.h"
 
 #include <algorithm>
@@ -20,51 +19,33 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
 
     std::vector<ScoredCandidate> open;
-    const auto contexts = static_cast<int>(table.contexts().size());
-    for (int c = 0; c < contexts && !result.cancelled; ++c) {
-        const bool complete = table.space(c).forEachRecipe([&](const BandRecipe& r) {
-            if ((++result.candidates & 4095) == 0 && stop.load(std::memory_order_relaxed))
-                return false;
-            const SoftScore s = table.soft(c, r);
-            ++result.softEvaluations;
-            if (s.memoryBytes > table.memoryBudget())
-                return true;
-            if (pruneLatency && !screen.passes(s))
-                return true;
-            const auto [algo, rmqd] = table.bestQuality(c, r);
-            // Ties in RMQD go to the faster configuration (raw FracMix as the tie-break key).
-            const double pace = std::max(s.rawTtft / q.ttftBudgetMs, s.rawTpot / q.tpotBudgetMs);
-            open.push_back({r, rmqd, pace, c, algo});
-            return true;
-        });
-        result.cancelled = !complete || stop.load(std::memory_order_relaxed);
-        if (progress)
-            progress(0.5 * (c + 1) / contexts);
-    }
+    forEachScreenedRecipe(table, pruneLatency ? &screen : nullptr, result, progress, 0.5, stop,
+                          [&](int c, const BandRecipe& r, const SoftScore& s) {
+                              const auto [algo, rmqd] = table.bestQuality(c, r);
+                              // Ties in RMQD go to the faster configuration (raw FracMix).
+                              const double pace =
+                                  std::max(s.rawTtft / q.ttftBudgetMs, s.rawTpot / q.tpotBudgetMs);
+                              open.push_back({r, rmqd, pace, c, algo});
+                          });
     // A min-heap on RMQD: only as many candidates are ordered as are gated.
     auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
         return a.rmqd > b.rmqd || (a.rmqd == b.rmqd && a.normLatency > b.normLatency);
     };
     std::make_heap(open.begin(), open.end(), worse);
     const auto total = static_cast<double>(open.size());
-    while (!open.empty() && !result.cancelled) {
-        std::pop_heap(open.begin(), open.end(), worse);
-        const ScoredCandidate s = open.back();
-        open.pop_back();
-        const Config cfg = table.config(s.context, s.recipe, s.algorithm);
-        GateResult g = fullGate(e, cfg, q);
-        ++result.fullEvaluations;
-        if (g.admitted()) {
-            result.config = cfg;
-            result.gate = std::move(g);
-            break;
-        }
-        if ((result.fullEvaluations & 1023) == 0) {
-            result.cancelled = stop.load(std::memory_order_relaxed);
-            if (progress)
+    gateUntilAdmitted(
+        e, table,
+        [&]() -> std::optional<ScoredCandidate> {
+            if (open.empty())
+                return std::nullopt;
+            if (progress && (result.fullEvaluations & 1023) == 1023)
                 progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
-        }
-    }
+            std::pop_heap(open.begin(), open.end(), worse);
+            const ScoredCandidate s = open.back();
+            open.pop_back();
+            return s;
+        },
+        result, stop);
     if (progress)
         progress(1.0);
     result.wallSeconds = clock.seconds();
