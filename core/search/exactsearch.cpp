@@ -20,9 +20,10 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     run.forEachScreenedRecipe(
         pruneLatency ? &screen : nullptr, 0.5, [&](int c, const BandRecipe& r, const SoftScore& s) {
             const auto [algo, rmqd] = table.bestQuality(c, r);
-            // Ties in RMQD go to the faster configuration (raw FracMix).
-            const double pace = std::max(s.rawTtft / q.ttftBudgetMs, s.rawTpot / q.tpotBudgetMs);
-            open.push_back({r, rmqd, pace, c, algo});
+            // Ties in RMQD go to the lower predicted normalised latency (calibrated FracMix),
+            // as on BandPareto's frontier.
+            const LatencyMs cal = table.calibrated(s);
+            open.push_back({r, rmqd, table.normalisedLatency(cal.ttft, cal.tpot), c, algo});
         });
     // A min-heap on RMQD: only as many candidates are ordered as are gated.
     auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
