@@ -84,9 +84,9 @@ bool inPaperGapSet(const std::string& algorithm)
 
 // The metrics of one searcher row over the requests of one seed, optionally of one stack.
 // `group` is the first row of the same calibration (FMC or raw).
-EvalMetrics rowMetrics(const std::vector<RequestRecord>& records, std::size_t row,
-                       std::size_t group, const std::vector<std::string>& algorithms,
-                       const std::string& stack)
+EvalMetrics rowMetrics(const std::vector<RequestRecord>& records, std::uint64_t seed,
+                       const std::string& stack, std::size_t row, std::size_t group,
+                       const std::vector<std::string>& algorithms)
 {
     bool anyPaperSearcher = false;
     for (const std::string& a : algorithms)
@@ -94,7 +94,7 @@ EvalMetrics rowMetrics(const std::vector<RequestRecord>& records, std::size_t ro
     EvalMetrics m;
     double gap = 0, n = 0;
     for (const RequestRecord& rec : records) {
-        if (!stack.empty() && rec.request.stack != stack)
+        if (rec.seed != seed || (!stack.empty() && rec.request.stack != stack))
             continue;
         n += 1;
         const EvalOutcome& o = rec.outcomes[row];
@@ -215,7 +215,6 @@ EvalReport evaluate(const Engine& e, const SimulatedCampaign& campaign, const Ev
     for (std::uint64_t seed : options.seeds) {
         if (options.freshRequestsPerSeed)
             prepare(seed);
-        const std::size_t firstRecord = report.perRequest.size();
         for (std::size_t r = 0; r < requests.size(); ++r) {
             if (stop.load())
                 return report;
@@ -241,26 +240,18 @@ EvalReport evaluate(const Engine& e, const SimulatedCampaign& campaign, const Ev
             if (progress)
                 progress(++step / totalSteps);
         }
-        const std::vector<RequestRecord> seedRecords(report.perRequest.begin() +
-                                                         static_cast<std::ptrdiff_t>(firstRecord),
-                                                     report.perRequest.end());
         for (std::size_t row = 0; row < searchRows; ++row)
-            report.rows[row].perSeed.push_back(
-                rowMetrics(seedRecords, row, row - row % perGroup, options.algorithms, ""));
+            report.rows[row].perSeed.push_back(rowMetrics(
+                report.perRequest, seed, "", row, row - row % perGroup, options.algorithms));
     }
     // Per stack (the paper reports each platform), when there are several.
     if (options.setup.stacks.size() > 1)
         for (const std::string& s : options.setup.stacks)
             for (std::size_t row = 0; row < searchRows; ++row) {
                 EvalRow perStack{report.rows[row].algorithm, report.rows[row].fmc, s, {}};
-                for (std::uint64_t seed : options.seeds) {
-                    std::vector<RequestRecord> seedRecords;
-                    for (const RequestRecord& rec : report.perRequest)
-                        if (rec.seed == seed)
-                            seedRecords.push_back(rec);
-                    perStack.perSeed.push_back(
-                        rowMetrics(seedRecords, row, row - row % perGroup, options.algorithms, s));
-                }
+                for (std::uint64_t seed : options.seeds)
+                    perStack.perSeed.push_back(rowMetrics(
+                        report.perRequest, seed, s, row, row - row % perGroup, options.algorithms));
                 report.rows.push_back(std::move(perStack));
             }
     report.bpMeanPredictedGap = gapCount > 0 ? gapSum / gapCount : 0.0;
