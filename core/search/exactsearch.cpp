@@ -17,28 +17,38 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     const bool pruneLatency = e.fracMixIsLowerBound(q) && table.calibration().monotone();
     const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
     std::vector<ScoredCandidate> open;
-    run.forEachScreenedRecipe(
-        pruneLatency ? &screen : nullptr, 0.5, [&](int c, const BandRecipe& r, const SoftScore& s) {
-            const auto [algo, rmqd] = table.bestQuality(c, r);
-            // Ties in RMQD go to the lower predicted normalised latency (calibrated FracMix),
-            // as on BandPareto's frontier.
-            const LatencyMs cal = table.calibrated(s);
-            open.push_back({r, rmqd, table.normalisedLatency(cal.ttft, cal.tpot), c, algo});
-        });
+    run.forEachScreenedRecipe(pruneLatency ? &screen : nullptr, 0.5,
+                              [&](int c, const BandRecipe& r, const SoftScore&) {
+                                  const auto [algo, rmqd] = table.bestQuality(c, r);
+                                  open.push_back({r, rmqd, 0.0, c, algo});
+                              });
     // A min-heap on RMQD: only as many candidates are ordered as are gated.
-    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
-        return a.rmqd > b.rmqd || (a.rmqd == b.rmqd && a.normLatency > b.normLatency);
-    };
+    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; };
     std::make_heap(open.begin(), open.end(), worse);
+    // Ties in RMQD go to the lower predicted normalised latency (calibrated FracMix), as on
+    // BandPareto's frontier; it is computed only for the tied candidates about to be gated.
+    std::vector<ScoredCandidate> tied; // one RMQD, the fastest last
     const auto total = static_cast<double>(open.size());
     run.gateUntilAdmitted([&]() -> std::optional<ScoredCandidate> {
-        if (open.empty())
-            return std::nullopt;
-        if (progress && (run.result().fullEvaluations & 1023) == 1023)
-            progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
-        std::pop_heap(open.begin(), open.end(), worse);
-        const ScoredCandidate s = open.back();
-        open.pop_back();
+        if (tied.empty()) {
+            if (open.empty())
+                return std::nullopt;
+            if (progress && (run.result().fullEvaluations & 1023) == 1023)
+                progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
+            const double rmqd = open.front().rmqd;
+            while (!open.empty() && open.front().rmqd == rmqd) {
+                std::pop_heap(open.begin(), open.end(), worse);
+                ScoredCandidate& s = open.back();
+                const LatencyMs cal = table.calibrated(table.soft(s.context, s.recipe));
+                s.normLatency = table.normalisedLatency(cal.ttft, cal.tpot);
+                tied.push_back(s);
+                open.pop_back();
+            }
+            std::sort(tied.begin(), tied.end(),
+                      [](const auto& a, const auto& b) { return a.normLatency > b.normLatency; });
+        }
+        const ScoredCandidate s = tied.back();
+        tied.pop_back();
         return s;
     });
     return run.finish();
