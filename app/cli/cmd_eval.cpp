@@ -58,14 +58,80 @@ std::pair<double, double> meanStd(const std::vector<EvalMetrics>& v, double Eval
     return {mean, n > 1 ? std::sqrt(std::max(0.0, sq / n - mean * mean)) : 0.0};
 }
 
+// max(TTFT / L1, TPOT / L2): above 1 the budget is exceeded.
+double normalised(double ttft, double tpot, const Request& q)
+{
+    return std::max(ttft / q.ttftBudgetMs, tpot / q.tpotBudgetMs);
+}
+
+nlohmann::json outcomeJson(const EvalOutcome& o, const Request& q, const Workspace& ws)
+{
+    if (!o.answered)
+        return {{"answered", false}};
+    const Config& c = *o.config;
+    return {
+        {"answered", true},
+        {"model", ws.models[static_cast<std::size_t>(c.model)].name},
+        {"batch", c.batch},
+        {"recipe", c.recipe.describe()},
+        {"predicted_norm_latency", normalised(o.predicted.ttftMs, o.predicted.tpotMs, q)},
+        {"measured_norm_latency", normalised(o.measured.latency.ttft, o.measured.latency.tpot, q)},
+        {"predicted_rmqd", o.predicted.rmqd},
+        {"measured_rmqd", o.measured.rmqd},
+        {"feasible", {o.feasible[0], o.feasible[1], o.feasible[2]}}};
+}
+
+// Per request, for the FMC rows of the paper's searchers: predicted and measured normalised
+// latency (max(TTFT/L1, TPOT/L2)) and feasible@10%, so a feasibility difference between two
+// searchers can be traced to the configuration each returned.
+void printPerRequest(const EvalReport& report, const Workspace& ws, std::ostream& out)
+{
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < report.rows.size(); ++i)
+        if (report.rows[i].stack.empty() && report.rows[i].fmc &&
+            report.rows[i].algorithm != "exact")
+            rows.push_back(i);
+    out << "\nPer request (FMC; pred/meas = predicted/measured max(TTFT/L1, TPOT/L2); * = "
+           "feasible@10%):\n\n| seed | # | stack | isl/osl | conc |";
+    for (std::size_t i : rows)
+        out << " " << report.rows[i].algorithm << " pred/meas | " << report.rows[i].algorithm
+            << " config |";
+    out << "\n|---|---|---|---|---|";
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        out << "---|---|";
+    out << "\n" << std::setprecision(3);
+    for (const RequestRecord& r : report.perRequest) {
+        const Request& q = r.request;
+        out << "| " << r.seed << " | " << r.index << " | " << q.stack << " | " << q.isl << "/"
+            << q.osl << " | " << q.concurrency << " |";
+        for (std::size_t i : rows) {
+            const EvalOutcome& o = r.outcomes[i];
+            if (!o.answered) {
+                out << " - | - |";
+                continue;
+            }
+            out << " " << normalised(o.predicted.ttftMs, o.predicted.tpotMs, q) << " / "
+                << normalised(o.measured.latency.ttft, o.measured.latency.tpot, q)
+                << (o.feasible[2] ? " *" : "") << " | "
+                << ws.models[static_cast<std::size_t>(o.config->model)].name << " b"
+                << o.config->batch << " " << o.config->recipe.describe() << " |";
+        }
+        out << "\n";
+    }
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
     specs.push_back({"requests", "N", "requests per seed (default 50)"});
-    specs.push_back({"seeds", "N", "seeds 1..N (default 3)"});
+    specs.push_back({"seeds", "N", "searcher seeds 1..N (default 3)"});
+    specs.push_back({"request-seed", "N", "seed of the request set and FMC profiles (default 1)"});
+    specs.push_back({"fresh-requests", "", "draw the requests and profiles again for each seed"});
+    specs.push_back({"tau", "X", "FMC quantile (default 0.5, the median; above: conservative)"});
     specs.push_back({"stacks", "LIST", "stacks (default rtx_a6000/trtllm,jetson_agx_thor/vllm)"});
     specs.push_back({"models", "LIST", "models (default the ones up to 8B, as the paper)"});
-    specs.push_back({"json", "", "print JSON"});
+    specs.push_back({"per-request", "", "also list every request's answers (FMC rows)"});
+    specs.push_back({"json", "", "print JSON (with every request's answers)"});
     const app::Args args("eval", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -78,6 +144,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     o.seeds.clear();
     for (int s = 1; s <= args.integer("seeds", 3, 1, 100); ++s)
         o.seeds.push_back(static_cast<std::uint64_t>(s));
+    o.requestSeed = static_cast<std::uint64_t>(args.integer("request-seed", 1, 1, 1'000'000'000));
+    o.freshRequestsPerSeed = args.flag("fresh-requests");
+    o.setup.fmcTau = args.number("tau", 0.5, 0.01, 0.99);
     o.setup.stacks = splitList(args.valueOr("stacks", "rtx_a6000/trtllm,jetson_agx_thor/vllm"));
     for (const std::string& s : o.setup.stacks)
         if (!ws.findStack(s))
@@ -118,7 +187,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         j["requests"] = report.requests;
         j["seeds"] = report.seeds;
         for (const EvalRow& row : report.rows) {
-            nlohmann::json r{{"algorithm", row.algorithm}, {"fmc", row.fmc}};
+            nlohmann::json r{{"algorithm", row.algorithm},
+                             {"fmc", row.fmc},
+                             {"stack", row.stack.empty() ? "all" : row.stack}};
             for (const Column& c : cols) {
                 const auto [m, sd] = meanStd(row.perSeed, c.field);
                 r[c.name] = {{"mean", m}, {"std", sd}};
@@ -128,6 +199,22 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         j["bp_equals_exact"] = {{"answered", report.bpAnswered},
                                 {"equal", report.bpEqualsExact},
                                 {"mean_predicted_gap", report.bpMeanPredictedGap}};
+        for (const RequestRecord& rec : report.perRequest) {
+            const Request& q = rec.request;
+            nlohmann::json r{{"seed", rec.seed},
+                             {"index", rec.index},
+                             {"stack", q.stack},
+                             {"isl", q.isl},
+                             {"osl", q.osl},
+                             {"concurrency", q.concurrency},
+                             {"ttft_budget_ms", q.ttftBudgetMs},
+                             {"tpot_budget_ms", q.tpotBudgetMs},
+                             {"memory_budget_gib", q.memBudgetGiB}};
+            for (std::size_t i = 0; i < rec.outcomes.size(); ++i)
+                r[report.rows[i].algorithm + (report.rows[i].fmc ? "+fmc" : "")] =
+                    outcomeJson(rec.outcomes[i], q, ws);
+            j["per_request"].push_back(r);
+        }
         io.out << j.dump(2) << "\n";
         return 0;
     }
@@ -135,15 +222,20 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
            << report.seeds.size() << " seeds on";
     for (const std::string& s : o.setup.stacks)
         io.out << " " << s;
-    io.out << "; mean +- std over seeds\n\n| algorithm | FMC |";
+    io.out << (o.freshRequestsPerSeed
+                   ? "; requests drawn per seed"
+                   : "; one request set (seed " + std::to_string(o.requestSeed) + ")")
+           << "; FMC tau " << o.setup.fmcTau
+           << "; mean +- std over seeds\n\n| stack | algorithm | FMC |";
     for (const Column& c : cols)
         io.out << " " << c.name << " |";
-    io.out << "\n|---|---|";
+    io.out << "\n|---|---|---|";
     for (std::size_t i = 0; i < std::size(cols); ++i)
         io.out << "---:|";
     io.out << "\n" << std::fixed;
     for (const EvalRow& row : report.rows) {
-        io.out << "| " << row.algorithm << " | " << (row.fmc ? "yes" : "no") << " |";
+        io.out << "| " << (row.stack.empty() ? "all" : row.stack) << " | " << row.algorithm << " | "
+               << (row.fmc ? "yes" : "no") << " |";
         for (const Column& c : cols) {
             const auto [m, sd] = meanStd(row.perSeed, c.field);
             const int digits = c.field == &EvalMetrics::gap10 ? 4 : 2;
@@ -155,6 +247,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
            << " of " << report.bpAnswered
            << " answered requests; mean predicted-RMQD gap where they differ "
            << std::setprecision(5) << report.bpMeanPredictedGap << "\n";
+    if (args.flag("per-request"))
+        printPerRequest(report, ws, io.out);
     return 0;
 }
 

@@ -21,6 +21,7 @@ struct EvalSetup {
     double memorySlackMin = 0.9; // memory budget = anchor's memory x U(min, max)
     double memorySlackMax = 1.3;
     int fmcProfiles = 30; // profiled configurations per stack
+    double fmcTau = 0.5;  // FMC quantile: 0.5 the median (the paper), above it conservative
     // Profile workloads: off the evaluation grid, so profiles are disjoint from evaluation data.
     std::vector<int> profileIsls{256, 1024, 4096};
     std::vector<int> profileOsls{128, 384};

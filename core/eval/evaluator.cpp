@@ -67,21 +67,108 @@ Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& cam
         measTtft.push_back(m.latency.ttft);
         measTpot.push_back(m.latency.tpot);
     }
-    const FmcLine ttft = fitFmc(estTtft, measTtft);
-    const FmcLine tpot = fitFmc(estTpot, measTpot);
+    const FmcLine ttft = fitFmc(estTtft, measTtft, setup.fmcTau);
+    const FmcLine tpot = fitFmc(estTpot, measTpot, setup.fmcTau);
     return {ttft.gamma, ttft.delta, tpot.gamma, tpot.delta};
 }
 
 namespace
 {
 
-struct Outcome {
-    bool answered = false;
-    bool feasible[3] = {false, false, false}; // 0, 5, 10 %
-    double rmqd = 0;
-    double predictedRmqd = 0;
-    double seconds = 0;
-};
+// The searchers of the paper's Table 1: gap@10% is taken over the requests where all of them
+// (those in the run) are feasible@10%. Exact is beyond the paper and does not narrow the set.
+bool inPaperGapSet(const std::string& algorithm)
+{
+    return algorithm == "rand" || algorithm == "hc" || algorithm == "bp";
+}
+
+// The metrics of one searcher row over the requests of one seed, optionally of one stack.
+// `group` is the first row of the same calibration (FMC or raw).
+EvalMetrics rowMetrics(const std::vector<RequestRecord>& records, std::uint64_t seed,
+                       const std::string& stack, std::size_t row, std::size_t group,
+                       const std::vector<std::string>& algorithms)
+{
+    bool anyPaperSearcher = false;
+    for (const std::string& a : algorithms)
+        anyPaperSearcher = anyPaperSearcher || inPaperGapSet(a);
+    EvalMetrics m;
+    double gap = 0, n = 0;
+    for (const RequestRecord& rec : records) {
+        if (rec.seed != seed || (!stack.empty() && rec.request.stack != stack))
+            continue;
+        n += 1;
+        const EvalOutcome& o = rec.outcomes[row];
+        m.meanSeconds += o.seconds;
+        if (!o.answered)
+            continue;
+        m.answerRate += 1;
+        m.feasible0 += o.feasible[0];
+        m.feasible5 += o.feasible[1];
+        m.feasible10 += o.feasible[2];
+        const DatasetBest& best = rec.best;
+        if (o.feasible[2] && (!best.bestUniformRmqd || o.measured.rmqd <= *best.bestUniformRmqd))
+            m.atLeastUniform10 += 1;
+        bool inGapSet = best.bestRmqd.has_value() && o.feasible[2];
+        for (std::size_t k = 0; k < algorithms.size(); ++k)
+            if (!anyPaperSearcher || inPaperGapSet(algorithms[k]))
+                inGapSet = inGapSet && rec.outcomes[group + k].feasible[2];
+        if (inGapSet) {
+            gap += o.measured.rmqd - *best.bestRmqd;
+            ++m.gapRequests;
+        }
+    }
+    if (n > 0) {
+        m.answerRate /= n;
+        m.feasible0 /= n;
+        m.feasible5 /= n;
+        m.feasible10 /= n;
+        m.atLeastUniform10 /= n;
+        m.meanSeconds /= n;
+    }
+    m.gap10 = m.gapRequests > 0 ? gap / m.gapRequests : std::nan("");
+    return m;
+}
+
+// Runs every searcher (BandPareto first: Rand and HC get its wall time) with one engine on one
+// request; fills outcomes[first + k] for algorithm k.
+void runSearchers(const Engine& engine, const SimulatedCampaign& campaign, const Request& q,
+                  const EvalOptions& options, std::uint64_t searchSeed,
+                  std::vector<EvalOutcome>& outcomes, std::size_t first,
+                  const std::atomic<bool>& stop)
+{
+    const Workspace& ws = engine.workspace();
+    const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
+    const double memBudget = memoryBudgetBytes(q, ws.platformOf(stack));
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < options.algorithms.size(); ++k)
+        if (options.algorithms[k] == "bp")
+            order.insert(order.begin(), k);
+        else
+            order.push_back(k);
+    double bpSeconds = 0;
+    for (std::size_t k : order) {
+        const std::string& name = options.algorithms[k];
+        SearchOptions so = options.search;
+        so.seed = searchSeed;
+        if (name == "rand" || name == "hc")
+            so.maxSeconds = std::max(bpSeconds, 1e-3);
+        const SearchResult result = makeSearcher(name)->run(engine, q, so, {}, stop);
+        EvalOutcome& o = outcomes[first + k];
+        o.seconds = result.wallSeconds;
+        if (name == "bp")
+            bpSeconds = result.wallSeconds;
+        if (!result.config)
+            continue;
+        o.answered = true;
+        o.config = result.config;
+        o.predicted = result.gate.prediction;
+        o.measured = campaign.measure(*result.config, q);
+        const bool exportable = engine.exportProblem(*result.config, stack).empty();
+        const double tol[3] = {0.0, 0.05, 0.10};
+        for (int t = 0; t < 3; ++t)
+            o.feasible[t] = exportable && feasibleAt(o.measured, q, tol[t], memBudget);
+    }
+}
 
 } // namespace
 
@@ -93,128 +180,80 @@ EvalReport evaluate(const Engine& e, const SimulatedCampaign& campaign, const Ev
     report.seeds = options.seeds;
     for (bool fmc : {true, false})
         for (const std::string& a : options.algorithms)
-            report.rows.push_back({a, fmc, {}});
-    const Workspace& ws = e.workspace();
+            report.rows.push_back({a, fmc, "", {}});
+    const std::size_t searchRows = report.rows.size();
+    const std::size_t perGroup = options.algorithms.size();
     const double totalSteps = static_cast<double>(options.seeds.size()) * options.requests;
-    double step = 0;
-    double gapSum = 0;
+    double step = 0, gapSum = 0;
     int gapCount = 0;
 
-    for (std::uint64_t seed : options.seeds) {
-        CalibratedEngine withFmc(e), raw(e);
+    // The paper's protocol: one request set and one FMC profile campaign; the seeds change the
+    // searchers' randomness (and the wall time that is Rand's and HC's budget).
+    CalibratedEngine withFmc(e);
+    const CalibratedEngine raw(e);
+    std::vector<EvalRequest> requests;
+    std::vector<DatasetBest> best;
+    auto prepare = [&](std::uint64_t requestSeed) {
         for (const std::string& s : options.setup.stacks)
-            withFmc.setCalibration(s, fitCampaignCalibration(e, campaign, options.setup, s, seed));
-        const std::vector<EvalRequest> requests =
-            generateRequests(e, campaign, options.setup, options.requests, seed);
-        // outcomes[row][request]
-        std::vector<std::vector<Outcome>> outcomes(report.rows.size(),
-                                                   std::vector<Outcome>(requests.size()));
-        std::vector<DatasetBest> best(requests.size());
+            withFmc.setCalibration(
+                s, fitCampaignCalibration(e, campaign, options.setup, s, requestSeed));
+        requests = generateRequests(e, campaign, options.setup, options.requests, requestSeed);
+        best.clear();
+        for (const EvalRequest& r : requests)
+            best.push_back(bestInEvaluationData(e, campaign, options.setup, r.request));
+    };
+    if (!options.freshRequestsPerSeed)
+        prepare(options.requestSeed);
+
+    std::size_t bp = perGroup, exact = perGroup;
+    for (std::size_t k = 0; k < perGroup; ++k) {
+        if (options.algorithms[k] == "bp")
+            bp = k;
+        if (options.algorithms[k] == "exact")
+            exact = k;
+    }
+    for (std::uint64_t seed : options.seeds) {
+        if (options.freshRequestsPerSeed)
+            prepare(seed);
         for (std::size_t r = 0; r < requests.size(); ++r) {
             if (stop.load())
                 return report;
-            const Request& q = requests[r].request;
-            const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
-            const double memBudget = memoryBudgetBytes(q, ws.platformOf(stack));
-            best[r] = bestInEvaluationData(e, campaign, options.setup, q);
-            for (std::size_t row = 0; row < report.rows.size(); row += options.algorithms.size()) {
-                const Engine& engine =
-                    report.rows[row].fmc ? static_cast<const Engine&>(withFmc) : raw;
-                double bpSeconds = 0;
-                // bp first: Rand and HC get its time budget.
-                std::vector<std::size_t> order;
-                for (std::size_t k = 0; k < options.algorithms.size(); ++k)
-                    if (options.algorithms[k] == "bp")
-                        order.insert(order.begin(), k);
-                    else
-                        order.push_back(k);
-                for (std::size_t k : order) {
-                    const std::string& name = options.algorithms[k];
-                    SearchOptions so = options.search;
-                    so.seed = seed * 1000 + r;
-                    if (name == "rand" || name == "hc")
-                        so.maxSeconds = std::max(bpSeconds, 1e-3);
-                    const SearchResult result = makeSearcher(name)->run(engine, q, so, {}, stop);
-                    Outcome& o = outcomes[row + k][r];
-                    o.seconds = result.wallSeconds;
-                    if (name == "bp")
-                        bpSeconds = result.wallSeconds;
-                    if (!result.config)
-                        continue;
-                    o.answered = true;
-                    o.predictedRmqd = result.gate.prediction.rmqd;
-                    const Measurement m = campaign.measure(*result.config, q);
-                    o.rmqd = m.rmqd;
-                    const double tol[3] = {0.0, 0.05, 0.10};
-                    for (int t = 0; t < 3; ++t)
-                        o.feasible[t] = feasibleAt(m, q, tol[t], memBudget) &&
-                                        engine.exportProblem(*result.config, stack).empty();
-                }
-            }
-            if (progress)
-                progress(++step / totalSteps);
-        }
-        // Metrics per row for this seed.
-        for (std::size_t group = 0; group < report.rows.size();
-             group += options.algorithms.size()) {
-            for (std::size_t k = 0; k < options.algorithms.size(); ++k) {
-                const std::vector<Outcome>& os = outcomes[group + k];
-                EvalMetrics m;
-                double gap = 0;
-                for (std::size_t r = 0; r < os.size(); ++r) {
-                    const Outcome& o = os[r];
-                    m.meanSeconds += o.seconds / static_cast<double>(os.size());
-                    if (!o.answered)
-                        continue;
-                    m.answerRate += 1;
-                    m.feasible0 += o.feasible[0];
-                    m.feasible5 += o.feasible[1];
-                    m.feasible10 += o.feasible[2];
-                    if (o.feasible[2] &&
-                        (!best[r].bestUniformRmqd || o.rmqd <= *best[r].bestUniformRmqd))
-                        m.atLeastUniform10 += 1;
-                    bool allFeasible = best[r].bestRmqd.has_value();
-                    for (std::size_t j = 0; j < options.algorithms.size(); ++j)
-                        allFeasible = allFeasible && outcomes[group + j][r].answered &&
-                                      outcomes[group + j][r].feasible[2];
-                    if (allFeasible) {
-                        gap += o.rmqd - *best[r].bestRmqd;
-                        ++m.gapRequests;
-                    }
-                }
-                const double n = static_cast<double>(os.size());
-                m.answerRate /= n;
-                m.feasible0 /= n;
-                m.feasible5 /= n;
-                m.feasible10 /= n;
-                m.atLeastUniform10 /= n;
-                m.gap10 = m.gapRequests > 0 ? gap / m.gapRequests : std::nan("");
-                report.rows[group + k].perSeed.push_back(m);
-            }
-        }
-        // BandPareto against Exact, with FMC.
-        std::size_t bp = 0, exact = 0;
-        for (std::size_t k = 0; k < options.algorithms.size(); ++k) {
-            if (options.algorithms[k] == "bp")
-                bp = k;
-            if (options.algorithms[k] == "exact")
-                exact = k;
-        }
-        if (bp != exact)
-            for (std::size_t r = 0; r < requests.size(); ++r) {
-                const Outcome& b = outcomes[bp][r];
-                const Outcome& x = outcomes[exact][r];
-                if (!b.answered)
-                    continue;
+            RequestRecord rec{seed, static_cast<int>(r), requests[r].request, best[r],
+                              std::vector<EvalOutcome>(searchRows)};
+            const std::uint64_t searchSeed = seed * 1000 + r;
+            runSearchers(withFmc, campaign, rec.request, options, searchSeed, rec.outcomes, 0,
+                         stop);
+            runSearchers(raw, campaign, rec.request, options, searchSeed, rec.outcomes, perGroup,
+                         stop);
+            if (bp < perGroup && exact < perGroup && rec.outcomes[bp].answered) {
                 ++report.bpAnswered;
-                if (b.predictedRmqd == x.predictedRmqd) {
+                const double d =
+                    rec.outcomes[bp].predicted.rmqd - rec.outcomes[exact].predicted.rmqd;
+                if (d == 0) {
                     ++report.bpEqualsExact;
                 } else {
-                    gapSum += b.predictedRmqd - x.predictedRmqd;
+                    gapSum += d;
                     ++gapCount;
                 }
             }
+            report.perRequest.push_back(std::move(rec));
+            if (progress)
+                progress(++step / totalSteps);
+        }
+        for (std::size_t row = 0; row < searchRows; ++row)
+            report.rows[row].perSeed.push_back(rowMetrics(
+                report.perRequest, seed, "", row, row - row % perGroup, options.algorithms));
     }
+    // Per stack (the paper reports each platform), when there are several.
+    if (options.setup.stacks.size() > 1)
+        for (const std::string& s : options.setup.stacks)
+            for (std::size_t row = 0; row < searchRows; ++row) {
+                EvalRow perStack{report.rows[row].algorithm, report.rows[row].fmc, s, {}};
+                for (std::uint64_t seed : options.seeds)
+                    perStack.perSeed.push_back(rowMetrics(
+                        report.perRequest, seed, s, row, row - row % perGroup, options.algorithms));
+                report.rows.push_back(std::move(perStack));
+            }
     report.bpMeanPredictedGap = gapCount > 0 ? gapSum / gapCount : 0.0;
     return report;
 }

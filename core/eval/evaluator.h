@@ -1,11 +1,14 @@
-// The Table-1 harness (METHOD.md 5): seeded requests, FMC fitted on simulated profiles (or no
-// calibration), every searcher on every request, metrics against the simulated measurements.
+// The Table-1 harness (METHOD.md 5): one seeded request set, FMC fitted on simulated profiles
+// (or no calibration), every searcher on every request with each searcher seed, metrics
+// against the simulated measurements, per seed, over every stack and per stack.
 #pragma once
 
+#include "core/eval/evaldataset.h"
 #include "core/eval/requestgenerator.h"
 #include "core/search/searcher.h"
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +19,9 @@ namespace acsel
 struct EvalMetrics {
     double answerRate = 0;
     double feasible0 = 0, feasible5 = 0, feasible10 = 0;
-    double gap10 = 0; // mean over requests where every compared searcher is feasible@10%
+    // Measured RMQD minus the evaluation data's best feasible@10%, averaged over the requests
+    // where Rand, HC and BP (those in the run) and this searcher are all feasible@10%.
+    double gap10 = 0;
     int gapRequests = 0;
     double atLeastUniform10 = 0;
     double meanSeconds = 0; // search wall time per request
@@ -25,16 +30,40 @@ struct EvalMetrics {
 struct EvalRow {
     std::string algorithm;
     bool fmc = false;
+    std::string stack; // empty: over every stack
     std::vector<EvalMetrics> perSeed;
 };
 
+// What one searcher returned on one request and how the campaign measured it.
+struct EvalOutcome {
+    bool answered = false;
+    bool feasible[3] = {false, false, false}; // at 0, 5, 10 %
+    std::optional<Config> config;
+    Prediction predicted; // the gate's prediction of the returned configuration
+    Measurement measured; // the simulated measurement of it
+    double seconds = 0;
+};
+
+// One request of one seed: the request, the best of the evaluation data, and the outcome of
+// every searcher row (indexed as the first EvalReport::rows, those over every stack).
+struct RequestRecord {
+    std::uint64_t seed = 0;
+    int index = 0;
+    Request request;
+    DatasetBest best;
+    std::vector<EvalOutcome> outcomes;
+};
+
 struct EvalReport {
+    // Every algorithm with FMC, then without, over every stack; then the same per stack when
+    // several are evaluated.
     std::vector<EvalRow> rows;
     int requests = 0;
     std::vector<std::uint64_t> seeds;
     // BandPareto against Exact on predicted RMQD (with FMC), over all seeds' requests.
     int bpAnswered = 0, bpEqualsExact = 0;
     double bpMeanPredictedGap = 0; // over requests where they differ
+    std::vector<RequestRecord> perRequest;
 };
 
 struct EvalOptions {
@@ -42,7 +71,11 @@ struct EvalOptions {
     SearchOptions search; // space of the searchers (models, batches, ...)
     std::vector<std::string> algorithms{"rand", "hc", "bp", "exact"};
     int requests = 50;
-    std::vector<std::uint64_t> seeds{1, 2, 3};
+    std::vector<std::uint64_t> seeds{1, 2, 3}; // the searchers' seeds
+    // The request set and the FMC profiles: one for all seeds as in the paper, or, with
+    // freshRequestsPerSeed, drawn again from each seed (more requests, a different protocol).
+    std::uint64_t requestSeed = 1;
+    bool freshRequestsPerSeed = false;
     std::uint64_t campaignSeed = 2026; // the simulated dataset is fixed across seeds
 };
 

@@ -1,8 +1,6 @@
 #include "core/search/exactsearch.h"
 
-#include "core/search/fracmixtable.h"
-#include "core/search/scoredcandidate.h"
-#include "core/search/stopwatch.h"
+#include "core/search/screeningrun.h"
 
 #include <algorithm>
 
@@ -12,63 +10,48 @@ namespace acsel
 SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOptions& o,
                               const ProgressFn& progress, const std::atomic<bool>& stop) const
 {
-    const Stopwatch clock;
-    SearchResult result;
-    result.algorithm = name();
-    const FracMixTable table(e, q, o);
+    ScreeningRun run(name(), e, q, o, progress, stop);
+    const FracMixTable& table = run.table();
+    // Calibrated FracMix is a lower bound of the full estimate only for such engines and a
+    // monotone FMC: then the budgets themselves prune exactly; otherwise memory alone does.
     const bool pruneLatency = e.fracMixIsLowerBound(q) && table.calibration().monotone();
     const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
-
     std::vector<ScoredCandidate> open;
-    const auto contexts = static_cast<int>(table.contexts().size());
-    for (int c = 0; c < contexts && !result.cancelled; ++c) {
-        const bool complete = table.space(c).forEachRecipe([&](const BandRecipe& r) {
-            if ((++result.candidates & 4095) == 0 && stop.load(std::memory_order_relaxed))
-                return false;
-            const SoftScore s = table.soft(c, r);
-            ++result.softEvaluations;
-            if (s.memoryBytes > table.memoryBudget())
-                return true;
-            if (pruneLatency && !screen.passes(s))
-                return true;
-            const auto [algo, rmqd] = table.bestQuality(c, r);
-            // Ties in RMQD go to the faster configuration (raw FracMix as the tie-break key).
-            const double pace = std::max(s.rawTtft / q.ttftBudgetMs, s.rawTpot / q.tpotBudgetMs);
-            open.push_back({r, rmqd, pace, c, algo});
-            return true;
-        });
-        result.cancelled = !complete || stop.load(std::memory_order_relaxed);
-        if (progress)
-            progress(0.5 * (c + 1) / contexts);
-    }
+    run.forEachScreenedRecipe(pruneLatency ? &screen : nullptr, 0.5,
+                              [&](int c, const BandRecipe& r, const SoftScore&) {
+                                  const auto [algo, rmqd] = table.bestQuality(c, r);
+                                  open.push_back({r, rmqd, 0.0, c, algo});
+                              });
     // A min-heap on RMQD: only as many candidates are ordered as are gated.
-    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
-        return a.rmqd > b.rmqd || (a.rmqd == b.rmqd && a.normLatency > b.normLatency);
-    };
+    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; };
     std::make_heap(open.begin(), open.end(), worse);
+    // Ties in RMQD go to the lower predicted normalised latency (calibrated FracMix), as on
+    // BandPareto's frontier; it is computed only for the tied candidates about to be gated.
+    std::vector<ScoredCandidate> tied; // one RMQD, the fastest last
     const auto total = static_cast<double>(open.size());
-    while (!open.empty() && !result.cancelled) {
-        std::pop_heap(open.begin(), open.end(), worse);
-        const ScoredCandidate s = open.back();
-        open.pop_back();
-        const Config cfg = table.config(s.context, s.recipe, s.algorithm);
-        GateResult g = fullGate(e, cfg, q);
-        ++result.fullEvaluations;
-        if (g.admitted()) {
-            result.config = cfg;
-            result.gate = std::move(g);
-            break;
-        }
-        if ((result.fullEvaluations & 1023) == 0) {
-            result.cancelled = stop.load(std::memory_order_relaxed);
-            if (progress)
+    run.gateUntilAdmitted([&]() -> std::optional<ScoredCandidate> {
+        if (tied.empty()) {
+            if (open.empty())
+                return std::nullopt;
+            if (progress && (run.result().fullEvaluations & 1023) == 1023)
                 progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
+            const double rmqd = open.front().rmqd;
+            while (!open.empty() && open.front().rmqd == rmqd) {
+                std::pop_heap(open.begin(), open.end(), worse);
+                ScoredCandidate& s = open.back();
+                const LatencyMs cal = table.calibrated(table.soft(s.context, s.recipe));
+                s.normLatency = table.normalisedLatency(cal.ttft, cal.tpot);
+                tied.push_back(s);
+                open.pop_back();
+            }
+            std::sort(tied.begin(), tied.end(),
+                      [](const auto& a, const auto& b) { return a.normLatency > b.normLatency; });
         }
-    }
-    if (progress)
-        progress(1.0);
-    result.wallSeconds = clock.seconds();
-    return result;
+        const ScoredCandidate s = tied.back();
+        tied.pop_back();
+        return s;
+    });
+    return run.finish();
 }
 
 } // namespace acsel

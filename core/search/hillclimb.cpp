@@ -1,7 +1,6 @@
 #include "core/search/hillclimb.h"
 
-#include "core/search/budget.h"
-#include "core/search/fracmixtable.h"
+#include "core/search/samplingrun.h"
 
 #include <algorithm>
 #include <limits>
@@ -157,13 +156,9 @@ struct Scored {
 SearchResult HillClimb::run(const Engine& e, const Request& q, const SearchOptions& o,
                             const ProgressFn& progress, const std::atomic<bool>& stop) const
 {
-    const Budget budget(o);
-    SearchResult result;
-    result.algorithm = name();
-    const FracMixTable table(e, q, o);
-    std::mt19937_64 rng(o.seed);
+    SamplingRun run(name(), e, q, o, progress, stop);
+    const FracMixTable& table = run.table();
     const auto contexts = static_cast<int>(table.contexts().size());
-    result.candidates = table.recipeCount();
 
     std::vector<Format> ladder = searchFormats(table.stack(), o);
     std::sort(ladder.begin(), ladder.end(), [](Format a, Format b) {
@@ -171,18 +166,12 @@ SearchResult HillClimb::run(const Engine& e, const Request& q, const SearchOptio
                (facts(a).effectiveBits == facts(b).effectiveBits && a < b);
     });
 
-    auto evaluate = [&](int c, const BandRecipe& r, Config& cfg) {
-        cfg = table.config(c, r, table.bestQuality(c, r).first);
-        GateResult g = fullGate(e, cfg, q);
-        ++result.fullEvaluations;
+    auto evaluate = [&](int c, const BandRecipe& r) {
+        const GateResult& g = run.gate(table.config(c, r, table.bestQuality(c, r).first));
         Scored s;
         s.admitted = g.admitted();
         if (s.admitted) {
             s.value = g.prediction.rmqd;
-            if (!result.config || s.value < result.gate.prediction.rmqd) {
-                result.config = cfg;
-                result.gate = std::move(g);
-            }
         } else if (g.verdict != GateVerdict::NotExportable) {
             const Prediction& p = g.prediction;
             s.value = std::max({p.memoryBytes / table.memoryBudget(), p.ttftMs / q.ttftBudgetMs,
@@ -190,66 +179,53 @@ SearchResult HillClimb::run(const Engine& e, const Request& q, const SearchOptio
         }
         return s;
     };
-    auto done = [&] {
-        if (stop.load(std::memory_order_relaxed)) {
-            result.cancelled = true;
-            return true;
-        }
-        return budget.exhausted(result.fullEvaluations);
-    };
 
     // Start: the best uniform configuration of every context.
     int currentContext = 0;
     BandRecipe current;
     Scored currentScore;
-    Config cfg;
-    for (int c = 0; c < contexts && !done(); ++c) {
+    for (int c = 0; c < contexts && !run.done(); ++c) {
         for (const FormatScope& ch : table.space(c).bandChoices()) {
             const BandRecipe r =
                 BandRecipe::uniform(table.space(c).numLayers(), ch.format, ch.scope);
-            const Scored s = evaluate(c, r, cfg);
+            const Scored s = evaluate(c, r);
             if (s.betterThan(currentScore) || current.size() == 0) {
                 currentScore = s;
                 current = r;
                 currentContext = c;
             }
-            if (done())
+            if (run.done())
                 break;
         }
     }
-    while (!done() && current.size() > 0) {
+    while (!run.done() && current.size() > 0) {
         const auto& choices = table.space(currentContext).bandChoices();
         Scored bestScore = currentScore;
         BandRecipe best;
         for (const BandRecipe& n : recipeNeighbours(current, choices, ladder)) {
-            const Scored s = evaluate(currentContext, n, cfg);
+            const Scored s = evaluate(currentContext, n);
             if (s.betterThan(bestScore)) {
                 bestScore = s;
                 best = n;
             }
-            if (done())
+            if (run.done())
                 break;
         }
         if (best.size() > 0) {
             current = best;
             currentScore = bestScore;
-        } else if (!done()) {
+        } else if (!run.done()) {
             // Stuck: restart from a random uniform configuration of a random context.
-            currentContext = std::uniform_int_distribution<int>(0, contexts - 1)(rng);
+            currentContext = run.randomContext();
             const auto& ch = table.space(currentContext).bandChoices();
             const FormatScope pick =
-                ch[std::uniform_int_distribution<std::size_t>(0, ch.size() - 1)(rng)];
+                ch[std::uniform_int_distribution<std::size_t>(0, ch.size() - 1)(run.rng())];
             current = BandRecipe::uniform(table.space(currentContext).numLayers(), pick.format,
                                           pick.scope);
-            currentScore = evaluate(currentContext, current, cfg);
+            currentScore = evaluate(currentContext, current);
         }
-        if (progress)
-            progress(budget.fraction(result.fullEvaluations));
     }
-    if (progress)
-        progress(1.0);
-    result.wallSeconds = budget.seconds();
-    return result;
+    return run.finish();
 }
 
 } // namespace acsel

@@ -1,7 +1,6 @@
 #include "core/search/randomsearch.h"
 
-#include "core/search/budget.h"
-#include "core/search/fracmixtable.h"
+#include "core/search/samplingrun.h"
 
 #include <random>
 
@@ -60,37 +59,16 @@ BandRecipe drawRecipe(const ConfigSpace& space, std::mt19937_64& rng)
 SearchResult RandomSearch::run(const Engine& e, const Request& q, const SearchOptions& o,
                                const ProgressFn& progress, const std::atomic<bool>& stop) const
 {
-    const Budget budget(o);
-    SearchResult result;
-    result.algorithm = name();
-    const FracMixTable table(e, q, o);
-    std::mt19937_64 rng(o.seed);
-    const auto contexts = static_cast<int>(table.contexts().size());
-    result.candidates = table.recipeCount();
-    while (!budget.exhausted(result.fullEvaluations)) {
-        if (stop.load(std::memory_order_relaxed)) {
-            result.cancelled = true;
-            break;
-        }
-        const int c = std::uniform_int_distribution<int>(0, contexts - 1)(rng);
-        const BandRecipe r = drawRecipe(table.space(c), rng);
+    SamplingRun run(name(), e, q, o, progress, stop);
+    while (!run.done()) {
+        const int c = run.randomContext();
+        const BandRecipe r = drawRecipe(run.table().space(c), run.rng());
         const std::vector<Algorithm> algos = ConfigSpace::fittingAlgorithms(r);
         const Algorithm a =
-            algos[std::uniform_int_distribution<std::size_t>(0, algos.size() - 1)(rng)];
-        const Config cfg = table.config(c, r, a);
-        GateResult g = fullGate(e, cfg, q);
-        ++result.fullEvaluations;
-        if (g.admitted() && (!result.config || g.prediction.rmqd < result.gate.prediction.rmqd)) {
-            result.config = cfg;
-            result.gate = std::move(g);
-        }
-        if (progress && (result.fullEvaluations & 63) == 0)
-            progress(budget.fraction(result.fullEvaluations));
+            algos[std::uniform_int_distribution<std::size_t>(0, algos.size() - 1)(run.rng())];
+        run.gate(run.table().config(c, r, a));
     }
-    if (progress)
-        progress(1.0);
-    result.wallSeconds = budget.seconds();
-    return result;
+    return run.finish();
 }
 
 } // namespace acsel

@@ -15,7 +15,4 @@ public:
                      const ProgressFn& progress, const std::atomic<bool>& stop) const override;
 };
 
-// Evaluations used when the options give neither an evaluation nor a time budget.
-inline constexpr std::int64_t kDefaultSearchEvaluations = 2000;
-
 } // namespace acsel

@@ -77,6 +77,7 @@ private slots:
     void sameSeedSameResult();
     void cancellationStopsQuickly();
     void batchesBelowConcurrencyAreNotSearched();
+    void countsBudgetsAndProgress();
 };
 
 void TestSearch::paretoFrontMatchesQuadraticReference()
@@ -292,6 +293,34 @@ void TestSearch::batchesBelowConcurrencyAreNotSearched()
     for (const SearchContext& c : table.contexts())
         QVERIFY(c.batch >= 5);
     QCOMPARE(searchBatches(request(1, 1, 1, 64), options()), std::vector<int>{64});
+}
+
+void TestSearch::countsBudgetsAndProgress()
+{
+    // The enumerating searchers score every legal recipe once; the sampling ones spend the
+    // default 2000 full gates when no budget is given; progress rises to exactly 1.
+    const ToyEngine e(kAmpere);
+    const Request q = request(1e9, 1e9, 1e9);
+    const SearchOptions o = options();
+    const std::int64_t recipes = FracMixTable(e, q, o).recipeCount();
+    QVERIFY(recipes > 1000);
+    for (const char* name : {"exact", "bp", "rand", "hc"}) {
+        std::vector<double> seen;
+        const SearchResult r = makeSearcher(name)->run(
+            e, q, o, [&](double f) { seen.push_back(f); }, kNoStop);
+        QCOMPARE(r.candidates, recipes);
+        if (std::string(name) == "exact" || std::string(name) == "bp") {
+            QCOMPARE(r.softEvaluations, recipes);
+            QCOMPARE(r.fullEvaluations, std::int64_t{1}); // no budget binds: the best passes
+        } else {
+            QCOMPARE(r.fullEvaluations, std::int64_t{2000});
+        }
+        QVERIFY2(r.config.has_value() && !r.cancelled, name);
+        QVERIFY(fullGate(e, *r.config, q).admitted());
+        QVERIFY2(!seen.empty() && seen.back() == 1.0, name);
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            QVERIFY2(seen[i] >= 0 && seen[i] <= 1 && (i == 0 || seen[i] >= seen[i - 1]), name);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSearch)

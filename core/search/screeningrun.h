@@ -1,0 +1,95 @@
+// The run state and the two passes the enumerating searchers (BandPareto, Exact) share:
+// enumerate every legal recipe of the request's FracMix table, keeping those that fit the
+// memory budget and pass a latency screen; then full-gate kept candidates in the searcher's
+// order until one is admitted. Each searcher brings its own screen and order.
+#pragma once
+
+#include "core/search/fracmixtable.h"
+#include "core/search/scoredcandidate.h"
+#include "core/search/stopwatch.h"
+
+#include <atomic>
+#include <optional>
+
+namespace acsel
+{
+
+class ScreeningRun
+{
+public:
+    ScreeningRun(std::string algorithm, const Engine& e, const Request& q, const SearchOptions& o,
+                 const ProgressFn& progress, const std::atomic<bool>& stop)
+        : engine_(e), progress_(progress), stop_(stop), table_(e, q, o)
+    {
+        result_.algorithm = std::move(algorithm);
+    }
+
+    const FracMixTable& table() const { return table_; }
+    const SearchResult& result() const { return result_; }
+    bool cancelled() const { return result_.cancelled; }
+
+    // Calls keep(context, recipe, soft score) for every legal recipe of every context whose
+    // exact memory fits the budget and whose FracMix latency passes `screen` (nullptr: no
+    // latency screen). Counts recipes and soft scores; stops, cancelled, when `stop` is raised
+    // (checked every 4096 recipes). Progress runs from 0 to `progressShare`.
+    template <class Keep>
+    void forEachScreenedRecipe(const LatencyScreen* screen, double progressShare, Keep&& keep)
+    {
+        const auto contexts = static_cast<int>(table_.contexts().size());
+        for (int c = 0; c < contexts && !result_.cancelled; ++c) {
+            const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
+                if ((++result_.candidates & 4095) == 0 && stop_.load(std::memory_order_relaxed))
+                    return false;
+                const SoftScore s = table_.soft(c, r);
+                ++result_.softEvaluations;
+                if (s.memoryBytes <= table_.memoryBudget() &&
+                    (screen == nullptr || screen->passes(s)))
+                    keep(c, r, s);
+                return true;
+            });
+            result_.cancelled = !complete || stop_.load(std::memory_order_relaxed);
+            if (progress_)
+                progress_(progressShare * (c + 1) / contexts);
+        }
+    }
+
+    // Full-gates the candidates `next` yields (std::optional<ScoredCandidate>, empty when there
+    // are no more) until one is admitted: that one is the result. Stops, cancelled, when `stop`
+    // is raised.
+    template <class Next> void gateUntilAdmitted(Next&& next)
+    {
+        while (!result_.cancelled) {
+            const std::optional<ScoredCandidate> s = next();
+            if (!s)
+                return;
+            const Config cfg = table_.config(s->context, s->recipe, s->algorithm);
+            GateResult g = fullGate(engine_, cfg, table_.request());
+            ++result_.fullEvaluations;
+            if (g.admitted()) {
+                result_.config = cfg;
+                result_.gate = std::move(g);
+                return;
+            }
+            result_.cancelled = stop_.load(std::memory_order_relaxed);
+        }
+    }
+
+    // Progress 1, the wall time since construction (the table build included).
+    SearchResult finish()
+    {
+        if (progress_)
+            progress_(1.0);
+        result_.wallSeconds = clock_.seconds();
+        return std::move(result_);
+    }
+
+private:
+    Stopwatch clock_; // first: the wall time includes the table build
+    const Engine& engine_;
+    const ProgressFn& progress_;
+    const std::atomic<bool>& stop_;
+    SearchResult result_;
+    FracMixTable table_;
+};
+
+} // namespace acsel
