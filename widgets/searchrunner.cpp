@@ -1,7 +1,6 @@
 #include "widgets/searchrunner.h"
 
 #include <QFutureWatcher>
-#include <QPointer>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -27,6 +26,13 @@ SearchRunner::~SearchRunner()
 
 int SearchRunner::start(Work work)
 {
+    return start(StagedWork(
+        [work = std::move(work)](const ProgressFn& progress, const PublishFn&,
+                                 const std::atomic<bool>& stop) { return work(progress, stop); }));
+}
+
+int SearchRunner::start(StagedWork work)
+{
     cancel();
     const int id = ++nextId_;
     auto stop = std::make_shared<std::atomic<bool>>(false);
@@ -36,9 +42,12 @@ int SearchRunner::start(Work work)
         const ProgressFn progress = [&promise](double f) {
             promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));
         };
+        const PublishFn publish = [&promise](std::any value) {
+            promise.addResult(Outcome{std::move(value), {}, true});
+        };
         Outcome out;
         try {
-            out.value = work(progress, *stop);
+            out.value = work(progress, publish, *stop);
         } catch (const std::exception& e) {
             out.error = e.what();
         } catch (...) {
@@ -46,25 +55,29 @@ int SearchRunner::start(Work work)
         }
         promise.addResult(std::move(out));
     });
-    // Book the job before attaching the continuation: a job that has already finished runs
-    // its continuation synchronously inside then().
     active_.push_back({id, stop, future});
     current_ = id;
     running_ = true;
     emit started(id);
+    // The watcher lives in this (GUI) thread and is a child of the runner: its signals arrive
+    // through this thread's event queue, so the result is read and delivered here, and nothing
+    // of ours is touched or destroyed on the worker thread (a then() continuation would be).
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, [this, id](int v) {
         if (id == current_ && running_)
             emit progressChanged(id, static_cast<double>(v) / kProgressSteps);
     });
-    watcher->setFuture(future);
-    QPointer<SearchRunner> guard(this);
-    future.then(this, [guard, id, watcher](const Outcome& out) {
-        if (!guard)
-            return;
-        watcher->deleteLater();
-        guard->complete(id, out);
+    connect(watcher, &QFutureWatcher<Outcome>::resultReadyAt, this, [this, id, watcher](int i) {
+        const Outcome out = watcher->resultAt(i);
+        if (out.partial && id == current_ && running_)
+            emit partialResult(id, out.value);
     });
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, id, watcher] {
+        watcher->deleteLater();
+        const QFuture<Outcome> f = watcher->future();
+        complete(id, f.resultAt(f.resultCount() - 1));
+    });
+    watcher->setFuture(future);
     return id;
 }
 

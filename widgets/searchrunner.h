@@ -1,7 +1,8 @@
 // Runs one background job at a time on the thread pool (QtConcurrent + QPromise): each job has
-// an id, starting a new one cancels and supersedes the running one, progress and the result
-// arrive in the GUI thread, and only the newest job's result is delivered. The work is plain
-// C++: it gets a progress callback and a stop flag, and never sees Qt (see core searchers).
+// an id, starting a new one cancels and supersedes the running one, progress, intermediate
+// results and the result arrive in the GUI thread (through a QFutureWatcher living there), and
+// only the newest job's results are delivered. The work is plain C++: it gets a progress
+// callback, a publish callback and a stop flag, and never sees Qt (see core searchers).
 #pragma once
 
 #include <QFuture>
@@ -24,6 +25,11 @@ public:
     using ProgressFn = std::function<void(double)>;
     // The work polls stop and returns early when it is set (its result is then discarded).
     using Work = std::function<std::any(const ProgressFn& progress, const std::atomic<bool>& stop)>;
+    // Hands an intermediate result to the GUI thread (partialResult), e.g. a first coarse
+    // answer before the complete one; callable from the worker any number of times.
+    using PublishFn = std::function<void(std::any)>;
+    using StagedWork = std::function<std::any(const ProgressFn& progress, const PublishFn& publish,
+                                              const std::atomic<bool>& stop)>;
 
     explicit SearchRunner(QObject* parent = nullptr);
     // Stops every job still running and waits for them (their results are dropped).
@@ -31,6 +37,7 @@ public:
 
     // Cancels the running job (if any) and starts this one; returns its id (> 0).
     int start(Work work);
+    int start(StagedWork work);
     // Asks the running job to stop; it is reported as cancelled at once.
     void cancel();
     bool isRunning() const { return running_; }
@@ -39,6 +46,8 @@ public:
 signals:
     void started(int job);
     void progressChanged(int job, double fraction);
+    // In publishing order, before finished; only while the job is the current one.
+    void partialResult(int job, const std::any& value);
     void finished(int job, const std::any& result);
     void failed(int job, const QString& message);
     void cancelled(int job);
@@ -47,6 +56,7 @@ private:
     struct Outcome {
         std::any value;
         std::string error;
+        bool partial = false; // published on the way; the last result is the job's own
     };
     struct Active {
         int id;

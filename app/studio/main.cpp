@@ -1,6 +1,8 @@
 #include "app/common/paths.h"
+#include "explorersession.h"
 #include "mainwindow.h"
 #include "studiosettings.h"
+#include "widgets/paretoplot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -9,6 +11,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <qcustomplot.h>
 
 namespace
 {
@@ -31,6 +34,24 @@ void screenshotWhenIdle(MainWindow& window, const QString& file, const QElapsedT
         });
     });
     timer->start(20);
+}
+// --startup-profile: marks each replot that draws a newly scored point set (the uniform
+// configurations first, then the complete set) with its frontier.
+void markFrontiers(MainWindow& window)
+{
+    auto* plot = window.findChild<acsel::gui::ParetoPlot*>();
+    if (!plot)
+        return;
+    auto drawn = std::make_shared<const acsel::gui::PointSet*>(nullptr);
+    QObject::connect(plot->customPlot(), &QCustomPlot::afterReplot, plot, [plot, drawn] {
+        const acsel::gui::PointSet* set = plot->pointSet();
+        if (!set || set->points.empty() || set == *drawn)
+            return;
+        *drawn = set;
+        acsel::studio::startupMark("frontier drawn: " + std::to_string(set->points.size()) +
+                                   " points, " + std::to_string(plot->scored().frontier.size()) +
+                                   " on the frontier");
+    });
 }
 } // namespace
 
@@ -57,8 +78,14 @@ int main(int argc, char** argv)
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QStringLiteral("Save a PNG of the window and quit."),
                                      QStringLiteral("file"));
-    parser.addOptions({workspaceOpt, tablesOpt, shotOpt});
+    const QCommandLineOption profileOpt(
+        QStringLiteral("startup-profile"),
+        QStringLiteral("Print the time of each start-up stage since start on stderr."));
+    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, profileOpt});
     parser.process(app);
+    if (parser.isSet(profileOpt))
+        acsel::studio::setStartupClock(&sinceStart);
+    acsel::studio::startupMark("Qt application up");
 
     // A screenshot shows the defaults, not whatever the last session left in the settings.
     const bool restore = !parser.isSet(shotOpt);
@@ -68,6 +95,9 @@ int main(int argc, char** argv)
     if (wsArg.empty() && !saved.workspaceFile.isEmpty() && QFileInfo::exists(saved.workspaceFile))
         wsArg = saved.workspaceFile.toStdString();
     MainWindow window(restore);
+    acsel::studio::startupMark("window constructed");
+    if (parser.isSet(profileOpt))
+        markFrontiers(window);
     const auto wsPath = acsel::app::resolveWorkspacePath(wsArg);
     const auto tables = acsel::app::resolveTablesDir(parser.value(tablesOpt).toStdString(),
                                                      saved.tablesDir.toStdString());
@@ -90,6 +120,7 @@ int main(int argc, char** argv)
                       .arg(tablesDir, QString::fromStdString(tables.origin)));
     }
     window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
+    acsel::studio::startupMark("workspace opened, scoring and search started");
     window.show();
     if (parser.isSet(shotOpt))
         screenshotWhenIdle(window, parser.value(shotOpt), sinceStart);

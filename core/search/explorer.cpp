@@ -215,6 +215,36 @@ bool Explorer::build(const Engine& e, const Request& q, const SearchOptions& o,
     return true;
 }
 
+bool Explorer::buildUniform(const Engine& e, const Request& q, const SearchOptions& o,
+                            const std::atomic<bool>& stop)
+{
+    const Stopwatch clock;
+    auto table = std::make_unique<FracMixTable>(e, q, o);
+    const bool calibrate = !table->calibration().identity();
+    std::vector<ExplorerPoint> uniform;
+    Stats stats;
+    for (int c = 0; c < static_cast<int>(table->contexts().size()); ++c) {
+        if (stop.load(std::memory_order_relaxed))
+            return false;
+        // The enumeration visits every one-band recipe first: stop at the first band recipe.
+        table->space(c).forEachRecipe([&](const BandRecipe& r) {
+            if (!r.isUniform())
+                return false;
+            ++stats.scored;
+            uniform.push_back(scorePoint(*table, c, r, calibrate));
+            return true;
+        });
+    }
+    points_ = std::move(uniform);
+    table_ = std::move(table);
+    request_ = q;
+    stats.kept = static_cast<std::int64_t>(points_.size());
+    stats.buildMs = clock.seconds() * 1e3;
+    stats_ = stats;
+    applyBudgets(q.ttftBudgetMs, q.tpotBudgetMs, q.memBudgetGiB);
+    return true;
+}
+
 void Explorer::applyBudgets(double ttftMs, double tpotMs, double memGiB)
 {
     request_.ttftBudgetMs = ttftMs;
