@@ -52,10 +52,11 @@ void FitQualityPlot::setFits(const std::vector<FitSeries>& fits, std::optional<d
             lo = std::min(lo, v), hi = std::max(hi, v);
         for (double v : f.measuredMs)
             lo = std::min(lo, v), hi = std::max(hi, v);
-        const QString head =
-            tr("%1: %n row(s), raw MdAPE %2%", nullptr, static_cast<int>(f.measuredMs.size()))
-                .arg(QString::fromStdString(f.label))
-                .arg(f.rawMdapePercent, 0, 'f', 1);
+        const QString rows =
+            f.measuredMs.size() == 1 ? tr("1 row") : tr("%1 rows").arg(f.measuredMs.size());
+        const QString head = tr("%1: %2, raw MdAPE %3%")
+                                 .arg(QString::fromStdString(f.label), rows)
+                                 .arg(f.rawMdapePercent, 0, 'f', 1);
         lines << (f.calibrated ? tr("%1; FMC (gamma %2, delta %3) MdAPE %4%")
                                      .arg(head)
                                      .arg(f.gamma, 0, 'f', 3)
