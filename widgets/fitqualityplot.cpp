@@ -82,6 +82,7 @@ void FitQualityPlot::setFits(const std::vector<FitSeries>& fits, std::optional<d
         plot_->xAxis->setRange(lo / 1.3, hi * 1.3);
         plot_->yAxis->setRange(lo / 1.3, hi * 1.3);
     }
+    plot_->legend->setVisible(!fits.empty()); // an empty legend is a stray box
     if (fits.empty()) {
         // Said inside the plot too, so an empty frame is not mistaken for a loading one.
         auto* text = new QCPItemText(plot_);

@@ -62,6 +62,7 @@ void TestFitQualityPlot::calibratedSeriesDrawsItsLine()
     QVERIFY(text.contains(QStringLiteral("Quality surrogate: MdAPE 12.5%")));
     QVERIFY(text.contains(QStringLiteral("Measured rows: test.")));
     QCOMPARE(plot->itemCount(), 0);
+    QVERIFY(plot->legend->visible());
 }
 
 void TestFitQualityPlot::rawSeriesHasNoLine()
@@ -80,6 +81,7 @@ void TestFitQualityPlot::noRowsIsSaidInThePlot()
     w.setFits({}, 4.0, QStringLiteral("No measured latency rows for x/y."));
     QCustomPlot* plot = w.findChild<QCustomPlot*>();
     QCOMPARE(plot->graphCount(), 0); // the previous stack's points are gone
+    QVERIFY(!plot->legend->visible());
     QCOMPARE(plot->itemCount(), 1);
     const auto* text = qobject_cast<const QCPItemText*>(plot->item(0));
     QVERIFY(text);
