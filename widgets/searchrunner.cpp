@@ -20,8 +20,11 @@ SearchRunner::~SearchRunner()
 {
     for (Active& a : active_)
         a.stop->store(true);
-    for (Active& a : active_)
+    for (Active& a : active_) {
         a.future.waitForFinished();
+        // Pairs with the worker's last append: what it wrote is ours to free from here on.
+        const std::lock_guard lock(a.channel->mutex);
+    }
 }
 
 int SearchRunner::start(Work work)
@@ -36,14 +39,20 @@ int SearchRunner::start(StagedWork work)
     cancel();
     const int id = ++nextId_;
     auto stop = std::make_shared<std::atomic<bool>>(false);
-    QFuture<Outcome> future = QtConcurrent::run([work = std::move(work),
-                                                 stop](QPromise<Outcome>& promise) {
+    auto channel = std::make_shared<Channel>();
+    QFuture<int> future = QtConcurrent::run([work = std::move(work), stop,
+                                             channel](QPromise<int>& promise) {
         promise.setProgressRange(0, kProgressSteps);
         const ProgressFn progress = [&promise](double f) {
             promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));
         };
-        const PublishFn publish = [&promise](std::any value) {
-            promise.addResult(Outcome{std::move(value), {}, true});
+        int pings = 0;
+        const PublishFn publish = [&promise, &pings, &channel](std::any value) {
+            {
+                const std::lock_guard lock(channel->mutex);
+                channel->outcomes.push_back({std::move(value), {}, true});
+            }
+            promise.addResult(++pings); // wakes the GUI thread, which takes from the channel
         };
         Outcome out;
         try {
@@ -53,32 +62,54 @@ int SearchRunner::start(StagedWork work)
         } catch (...) {
             out.error = "unknown error";
         }
-        promise.addResult(std::move(out));
+        const std::lock_guard lock(channel->mutex);
+        channel->outcomes.push_back(std::move(out));
     });
-    active_.push_back({id, stop, future});
+    active_.push_back({id, stop, channel, future});
     current_ = id;
     running_ = true;
     emit started(id);
     // The watcher lives in this (GUI) thread and is a child of the runner: its signals arrive
-    // through this thread's event queue, so the result is read and delivered here, and nothing
-    // of ours is touched or destroyed on the worker thread (a then() continuation would be).
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, [this, id](int v) {
+    // through this thread's event queue; the outcomes themselves come through the channel.
+    auto* watcher = new QFutureWatcher<int>(this);
+    connect(watcher, &QFutureWatcher<int>::progressValueChanged, this, [this, id](int v) {
         if (id == current_ && running_)
             emit progressChanged(id, static_cast<double>(v) / kProgressSteps);
     });
-    connect(watcher, &QFutureWatcher<Outcome>::resultReadyAt, this, [this, id, watcher](int i) {
-        const Outcome out = watcher->resultAt(i);
-        if (out.partial && id == current_ && running_)
-            emit partialResult(id, out.value);
+    connect(watcher, &QFutureWatcher<int>::resultReadyAt, this, [this, id, channel] {
+        const std::vector<Outcome> partials = take(*channel, false);
+        deliverPartials(id, partials);
     });
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, id, watcher] {
+    connect(watcher, &QFutureWatcher<int>::finished, this, [this, id, channel, watcher] {
         watcher->deleteLater();
-        const QFuture<Outcome> f = watcher->future();
-        complete(id, f.resultAt(f.resultCount() - 1));
+        std::vector<Outcome> outcomes = take(*channel, true);
+        const Outcome own = outcomes.empty() ? Outcome{{}, "no result", false} : outcomes.back();
+        if (!outcomes.empty())
+            outcomes.pop_back();
+        deliverPartials(id, outcomes);
+        complete(id, own);
     });
     watcher->setFuture(future);
     return id;
+}
+
+std::vector<SearchRunner::Outcome> SearchRunner::take(Channel& channel, bool finished)
+{
+    const std::lock_guard lock(channel.mutex);
+    std::vector<Outcome> out;
+    auto it = channel.outcomes.begin();
+    // Before the end, the job's own outcome may already be there: it waits for finished.
+    while (it != channel.outcomes.end() && (finished || it->partial))
+        out.push_back(std::move(*it++));
+    channel.outcomes.erase(channel.outcomes.begin(), it);
+    return out;
+}
+
+void SearchRunner::deliverPartials(int id, const std::vector<Outcome>& outcomes)
+{
+    for (const Outcome& o : outcomes)
+        if (id == current_ && running_)
+            emit partialResult(id, o.value);
 }
 
 void SearchRunner::cancel()

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -56,13 +57,24 @@ private:
     struct Outcome {
         std::any value;
         std::string error;
-        bool partial = false; // published on the way; the last result is the job's own
+        bool partial = false; // published on the way; the last outcome is the job's own
+    };
+    // The hand-over between the worker and the GUI thread, under our own mutex (visible to
+    // ThreadSanitizer, unlike Qt's internal locks): the worker appends, the GUI thread takes.
+    // The future's results are only pings (sequence numbers, never read) and its end.
+    struct Channel {
+        std::mutex mutex;
+        std::vector<Outcome> outcomes; // the job's own outcome is appended last
     };
     struct Active {
         int id;
         std::shared_ptr<std::atomic<bool>> stop;
-        QFuture<Outcome> future;
+        std::shared_ptr<Channel> channel;
+        QFuture<int> future;
     };
+    // Takes the channel's partial outcomes (all outcomes once the job has finished).
+    static std::vector<Outcome> take(Channel& channel, bool finished);
+    void deliverPartials(int id, const std::vector<Outcome>& outcomes);
     void complete(int id, const Outcome& outcome);
 
     std::vector<Active> active_; // the current job and superseded ones still winding down
