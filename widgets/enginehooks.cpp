@@ -60,8 +60,7 @@ const char* searcherName(SearchAlgorithm a)
     return "bp";
 }
 
-std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const SpaceFilter& f,
-                                      std::size_t maxBandPoints)
+std::shared_ptr<PointSet> emptySet(const Engine& e)
 {
     auto set = std::make_shared<PointSet>();
     set->synthetic = e.workspace().qualitySynthetic;
@@ -69,11 +68,12 @@ std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const S
                       "when a calibration is loaded), memory, surrogate RMQD";
     if (set->synthetic)
         set->provenance += " fitted on SYNTHETIC quality data";
-    if (emptySelection(f))
-        return set;
-    Explorer ex;
-    const std::atomic<bool> never{false};
-    ex.build(e, q, optionsOf(f), maxBandPoints, never);
+    return set;
+}
+
+std::shared_ptr<PointSet> toPointSet(const Engine& e, const SpaceFilter& f, const Explorer& ex)
+{
+    auto set = emptySet(e);
     std::vector<int> slotOf(e.workspace().models.size(), -1);
     for (int m : f.models) {
         slotOf[static_cast<std::size_t>(m)] = static_cast<int>(set->modelNames.size());
@@ -91,6 +91,28 @@ std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const S
         set->configs.push_back(ex.config(i));
     }
     return set;
+}
+
+std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const SpaceFilter& f,
+                                      std::size_t maxBandPoints,
+                                      const ExplorerHooks::PointsFn& early,
+                                      const std::atomic<bool>& stop)
+{
+    if (emptySelection(f))
+        return emptySet(e);
+    const SearchOptions o = optionsOf(f);
+    Explorer ex;
+    // The uniform configurations first (about a millisecond): a frontier to draw while the
+    // millions of band recipes are scored.
+    if (early && ex.buildUniform(e, q, o, stop)) {
+        auto first = toPointSet(e, f, ex);
+        first->provenance += " (uniform configurations only: the band configurations are "
+                             "still being scored)";
+        early(std::move(first));
+    }
+    if (!ex.build(e, q, o, maxBandPoints, stop))
+        return emptySet(e); // superseded: nobody will look at it
+    return toPointSet(e, f, ex);
 }
 
 SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
@@ -127,8 +149,10 @@ SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, Se
 ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t maxBandPoints)
 {
     ExplorerHooks h;
-    h.scoreSpace = [engine, maxBandPoints](const Request& q, const SpaceFilter& f) {
-        return score(*engine, q, f, maxBandPoints);
+    h.scoreSpace = [engine, maxBandPoints](const Request& q, const SpaceFilter& f,
+                                           const ExplorerHooks::PointsFn& early,
+                                           const std::atomic<bool>& stop) {
+        return score(*engine, q, f, maxBandPoints, early, stop);
     };
     h.predict = [engine](const Config& c, const Request& q) {
         return fromGate(fullGate(*engine, c, q));

@@ -8,6 +8,7 @@
 #include "widgets/plotdata.h"
 #include "widgets/searchrunner.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -15,8 +16,14 @@ namespace acsel::gui
 {
 
 struct ExplorerHooks {
-    // Every candidate configuration of the request within the filter, cheaply scored.
-    std::function<std::shared_ptr<const PointSet>(const acsel::Request&, const SpaceFilter&)>
+    // Every candidate configuration of the request within the filter, cheaply scored. May hand
+    // a first part to early (the uniform configurations, said in its provenance) before the
+    // complete set is returned. Polls stop and returns early when it is set (the partial set
+    // is then discarded).
+    using PointsFn = std::function<void(std::shared_ptr<const PointSet>)>;
+    std::function<std::shared_ptr<const PointSet>(const acsel::Request&, const SpaceFilter&,
+                                                  const PointsFn& early,
+                                                  const std::atomic<bool>& stop)>
         scoreSpace;
     // The full prediction of one configuration, with breakdowns and the gate's verdict.
     std::function<Prediction(const acsel::Config&, const acsel::Request&)> predict;

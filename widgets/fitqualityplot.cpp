@@ -34,6 +34,7 @@ void FitQualityPlot::setFits(const std::vector<FitSeries>& fits, std::optional<d
                              const QString& message)
 {
     plot_->clearGraphs();
+    plot_->clearItems();
     const QPalette pal = palette();
     plot_->setBackground(pal.brush(QPalette::Base));
     double lo = 1e300, hi = 0;
@@ -51,15 +52,23 @@ void FitQualityPlot::setFits(const std::vector<FitSeries>& fits, std::optional<d
             lo = std::min(lo, v), hi = std::max(hi, v);
         for (double v : f.measuredMs)
             lo = std::min(lo, v), hi = std::max(hi, v);
-        lines << tr("%1: gamma %2, delta %3, MdAPE %4%")
-                     .arg(QString::fromStdString(f.label))
-                     .arg(f.gamma, 0, 'f', 3)
-                     .arg(f.delta, 0, 'f', 3)
-                     .arg(f.mdapePercent, 0, 'f', 1);
+        const QString rows =
+            f.measuredMs.size() == 1 ? tr("1 row") : tr("%1 rows").arg(f.measuredMs.size());
+        const QString head = tr("%1: %2, raw MdAPE %3%")
+                                 .arg(QString::fromStdString(f.label), rows)
+                                 .arg(f.rawMdapePercent, 0, 'f', 1);
+        lines << (f.calibrated ? tr("%1; FMC (gamma %2, delta %3) MdAPE %4%")
+                                     .arg(head)
+                                     .arg(f.gamma, 0, 'f', 3)
+                                     .arg(f.delta, 0, 'f', 3)
+                                     .arg(f.mdapePercent, 0, 'f', 1)
+                               : tr("%1; no FMC loaded").arg(head));
     }
     if (hi > 0) {
         // The FMC lines over the data range: T = exp(delta) * T_est^gamma.
         for (std::size_t i = 0; i < fits.size(); ++i) {
+            if (!fits[i].calibrated)
+                continue;
             QCPGraph* line = plot_->addGraph();
             line->removeFromLegend();
             line->setPen(QPen(categoryColour(static_cast<int>(i), pal), 1.5));
@@ -73,12 +82,23 @@ void FitQualityPlot::setFits(const std::vector<FitSeries>& fits, std::optional<d
         plot_->xAxis->setRange(lo / 1.3, hi * 1.3);
         plot_->yAxis->setRange(lo / 1.3, hi * 1.3);
     }
+    plot_->legend->setVisible(!fits.empty()); // an empty legend is a stray box
+    if (fits.empty()) {
+        // Said inside the plot too, so an empty frame is not mistaken for a loading one.
+        auto* text = new QCPItemText(plot_);
+        text->setPositionAlignment(Qt::AlignCenter);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.5, 0.5);
+        text->setColor(pal.color(QPalette::Text));
+        text->setText(tr("No measured latency rows to show"));
+    }
     if (qualityMdape)
         lines << tr("Quality surrogate: MdAPE %1% on held-out configurations")
                      .arg(*qualityMdape, 0, 'f', 1);
-    if (lines.isEmpty())
-        lines << (message.isEmpty() ? tr("No surrogate has been fitted in this workspace yet.")
-                                    : message);
+    if (!message.isEmpty())
+        lines << message;
+    else if (lines.isEmpty())
+        lines << tr("No surrogate has been fitted in this workspace yet.");
     summary_->setText(lines.join(QLatin1Char('\n')));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -1,7 +1,6 @@
 #include "widgets/searchrunner.h"
 
 #include <QFutureWatcher>
-#include <QPointer>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -21,51 +20,96 @@ SearchRunner::~SearchRunner()
 {
     for (Active& a : active_)
         a.stop->store(true);
-    for (Active& a : active_)
+    for (Active& a : active_) {
         a.future.waitForFinished();
+        // Pairs with the worker's last append: what it wrote is ours to free from here on.
+        const std::lock_guard lock(a.channel->mutex);
+    }
 }
 
 int SearchRunner::start(Work work)
 {
+    return start(StagedWork(
+        [work = std::move(work)](const ProgressFn& progress, const PublishFn&,
+                                 const std::atomic<bool>& stop) { return work(progress, stop); }));
+}
+
+int SearchRunner::start(StagedWork work)
+{
     cancel();
     const int id = ++nextId_;
     auto stop = std::make_shared<std::atomic<bool>>(false);
-    QFuture<Outcome> future = QtConcurrent::run([work = std::move(work),
-                                                 stop](QPromise<Outcome>& promise) {
+    auto channel = std::make_shared<Channel>();
+    QFuture<int> future = QtConcurrent::run([work = std::move(work), stop,
+                                             channel](QPromise<int>& promise) {
         promise.setProgressRange(0, kProgressSteps);
         const ProgressFn progress = [&promise](double f) {
             promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));
         };
+        int pings = 0;
+        const PublishFn publish = [&promise, &pings, &channel](std::any value) {
+            {
+                const std::lock_guard lock(channel->mutex);
+                channel->outcomes.push_back({std::move(value), {}, true});
+            }
+            promise.addResult(++pings); // wakes the GUI thread, which takes from the channel
+        };
         Outcome out;
         try {
-            out.value = work(progress, *stop);
+            out.value = work(progress, publish, *stop);
         } catch (const std::exception& e) {
             out.error = e.what();
         } catch (...) {
             out.error = "unknown error";
         }
-        promise.addResult(std::move(out));
+        const std::lock_guard lock(channel->mutex);
+        channel->outcomes.push_back(std::move(out));
     });
-    // Book the job before attaching the continuation: a job that has already finished runs
-    // its continuation synchronously inside then().
-    active_.push_back({id, stop, future});
+    active_.push_back({id, stop, channel, future});
     current_ = id;
     running_ = true;
     emit started(id);
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::progressValueChanged, this, [this, id](int v) {
+    // The watcher lives in this (GUI) thread and is a child of the runner: its signals arrive
+    // through this thread's event queue; the outcomes themselves come through the channel.
+    auto* watcher = new QFutureWatcher<int>(this);
+    connect(watcher, &QFutureWatcher<int>::progressValueChanged, this, [this, id](int v) {
         if (id == current_ && running_)
             emit progressChanged(id, static_cast<double>(v) / kProgressSteps);
     });
-    watcher->setFuture(future);
-    QPointer<SearchRunner> guard(this);
-    future.then(this, [guard, id, watcher](const Outcome& out) {
-        if (!guard)
-            return;
-        watcher->deleteLater();
-        guard->complete(id, out);
+    connect(watcher, &QFutureWatcher<int>::resultReadyAt, this, [this, id, channel] {
+        const std::vector<Outcome> partials = take(*channel, false);
+        deliverPartials(id, partials);
     });
+    connect(watcher, &QFutureWatcher<int>::finished, this, [this, id, channel, watcher] {
+        watcher->deleteLater();
+        std::vector<Outcome> outcomes = take(*channel, true);
+        const Outcome own = outcomes.empty() ? Outcome{{}, "no result", false} : outcomes.back();
+        if (!outcomes.empty())
+            outcomes.pop_back();
+        deliverPartials(id, outcomes);
+        complete(id, own);
+    });
+    watcher->setFuture(future);
     return id;
+}
+
+std::vector<SearchRunner::Outcome> SearchRunner::take(Channel& channel, bool finished)
+{
+    const std::lock_guard lock(channel.mutex);
+    std::vector<Outcome> out;
+    auto it = channel.outcomes.begin();
+    // Before the end, the job's own outcome may already be there: it waits for finished.
+    while (it != channel.outcomes.end() && (finished || it->partial))
+        out.push_back(std::move(*it++));
+    channel.outcomes.erase(channel.outcomes.begin(), it);
+    return out;
+}
+
+void SearchRunner::deliverPartials(int id, const std::vector<Outcome>& outcomes)
+{
+    for (const Outcome& o : outcomes)
+        if (id == current_ && running_)
+            emit partialResult(id, o.value);
 }
 
 void SearchRunner::cancel()

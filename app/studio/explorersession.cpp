@@ -1,15 +1,22 @@
 #include "explorersession.h"
 
+#include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
+#include "core/data/silicon.h"
 #include "core/data/workspacefile.h"
+#include "core/latency/fmc.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
 #include "widgets/enginehooks.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <string>
+#include <tuple>
 
 namespace acsel::studio
 {
@@ -23,6 +30,7 @@ struct Scored {
     double seconds;
 };
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+std::atomic<const QElapsedTimer*> startupClock{nullptr};
 
 // The raw estimate's operator classes, plus what calibration and the serving model add on top
 // (so each column sums to the prediction shown above it).
@@ -67,24 +75,42 @@ bool sameSpace(const Request& a, const Request& b)
 } // namespace
 
 ExplorerSession::ExplorerSession(QObject* parent)
-    : QObject(parent), scoring_(new SearchRunner(this)), search_(new SearchRunner(this))
+    : QObject(parent), scoring_(new SearchRunner(this)), search_(new SearchRunner(this)),
+      kick_(new QTimer(this))
 {
+    kick_->setSingleShot(true);
+    kick_->setInterval(0);
+    connect(kick_, &QTimer::timeout, this, &ExplorerSession::startQueued);
     connect(scoring_, &SearchRunner::finished, this, [this](int, const std::any& r) {
         const auto& s = std::any_cast<const Scored&>(r);
         emit pointsReady(s.points, s.seconds);
+        startQueued(); // a search waiting for the points
+    });
+    connect(scoring_, &SearchRunner::partialResult, this, [this](int, const std::any& r) {
+        const auto& s = std::any_cast<const Scored&>(r);
+        emit pointsReady(s.points, s.seconds); // the uniform configurations, a first frame
     });
     connect(search_, &SearchRunner::finished, this, [this](int, const std::any& r) {
         emit searchFinished(std::any_cast<const SearchOutcome&>(r));
     });
-    for (SearchRunner* runner : {scoring_, search_})
-        connect(runner, &SearchRunner::failed, this,
-                [this](int, const QString& m) { emit searchFailed(m); });
+    connect(scoring_, &SearchRunner::failed, this, [this](int, const QString& m) {
+        emit searchFailed(m);
+        startQueued();
+    });
+    connect(search_, &SearchRunner::cancelled, this, [this] { searched_.reset(); });
+    connect(search_, &SearchRunner::failed, this, [this](int, const QString& m) {
+        searched_.reset(); // the same request may be tried again
+        emit searchFailed(m);
+    });
 }
 
 void ExplorerSession::setWorkspace(std::shared_ptr<const Workspace> ws, ExplorerHooks hooks)
 {
     scoring_->cancel();
     search_->cancel();
+    kick_->stop();
+    rescoreQueued_ = searchQueued_ = false;
+    searched_.reset();
     ws_ = std::move(ws);
     hooks_ = std::move(hooks);
 }
@@ -94,13 +120,13 @@ void ExplorerSession::setRequest(const Request& r)
     const bool rescore = !sameSpace(r, request_);
     request_ = r;
     if (rescore)
-        rescoreSpace();
+        queueRescore();
 }
 
 void ExplorerSession::setFilter(const SpaceFilter& f)
 {
     filter_ = f;
-    rescoreSpace();
+    queueRescore();
     startSearch();
 }
 
@@ -110,26 +136,68 @@ void ExplorerSession::setAlgorithm(SearchAlgorithm a)
     startSearch();
 }
 
-void ExplorerSession::rescoreSpace()
+void ExplorerSession::queueRescore()
 {
     if (!hooks_.scoreSpace)
         return;
-    scoring_->start([score = hooks_.scoreSpace, r = request_,
-                     f = filter_](const SearchRunner::ProgressFn&, const std::atomic<bool>&) {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto points = score(r, f);
-        return std::any(Scored{
-            points, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
-    });
+    scoring_->cancel(); // its points are stale now
+    rescoreQueued_ = true;
+    kick_->start();
 }
 
 void ExplorerSession::startSearch()
 {
     if (!hooks_.search)
         return;
+    const SearchKey key{request_, filter_, algorithm_};
+    if (!searchQueued_ && searched_ == key)
+        return; // e.g. the panel settling on the request the workspace opened with
+    search_->cancel();
+    searched_.reset();
+    searchQueued_ = true;
+    kick_->start();
+}
+
+void ExplorerSession::startQueued()
+{
+    if (rescoreQueued_) {
+        rescoreQueued_ = false;
+        scoring_->start([score = hooks_.scoreSpace, r = request_, f = filter_](
+                            const SearchRunner::ProgressFn&, const SearchRunner::PublishFn& publish,
+                            const std::atomic<bool>& stop) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto since = [t0] {
+                return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            };
+            startupMark("scoring started");
+            auto points = score(
+                r, f,
+                [&](std::shared_ptr<const PointSet> early) {
+                    startupMark("uniform points scored: " + std::to_string(early->points.size()) +
+                                " points");
+                    publish(std::any(Scored{std::move(early), since()}));
+                },
+                stop);
+            startupMark("scoring done: " + std::to_string(points->points.size()) + " points");
+            return std::any(Scored{points, since()});
+        });
+    }
+    // The search starts once the points are drawn: both compete for the same cores.
+    if (searchQueued_ && !scoring_->isRunning()) {
+        searchQueued_ = false;
+        runSearch();
+    }
+}
+
+void ExplorerSession::runSearch()
+{
+    searched_ = SearchKey{request_, filter_, algorithm_};
     search_->start([search = hooks_.search, r = request_, f = filter_, a = algorithm_](
                        const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
-        return std::any(search(r, f, a, progress, stop));
+        startupMark("search started");
+        SearchOutcome o = search(r, f, a, progress, stop);
+        startupMark("search done: " + std::to_string(o.stats.candidates) + " candidates");
+        return std::any(std::move(o));
     });
 }
 
@@ -140,13 +208,28 @@ std::optional<Prediction> ExplorerSession::predict(const Config& c) const
     return hooks_.predict(c, request_);
 }
 
+void setStartupClock(const QElapsedTimer* sinceStart)
+{
+    startupClock.store(sinceStart);
+}
+
+void startupMark(const std::string& what)
+{
+    if (const QElapsedTimer* clock = startupClock.load())
+        std::fprintf(stderr, "startup %7.1f ms  %s\n",
+                     static_cast<double>(clock->nsecsElapsed()) / 1e6, what.c_str());
+}
+
 LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
                         const std::string& fmcFile)
 {
     EngineSources sources;
     sources.fmcFile = fmcFile;
-    auto engine =
-        std::make_shared<const WorkspaceEngine>(loadWorkspace(workspaceFile, tablesDir), sources);
+    Workspace loaded = loadWorkspace(workspaceFile, tablesDir);
+    startupMark("workspace loaded (" + std::to_string(loaded.stacks.size()) + " stacks, " +
+                std::to_string(loaded.models.size()) + " models)");
+    auto engine = std::make_shared<const WorkspaceEngine>(std::move(loaded), sources);
+    startupMark("engine built (quality surrogate fitted, FMC read)");
     std::shared_ptr<const Workspace> ws(engine, &engine->workspace());
     ExplorerHooks hooks = makeEngineHooks(engine);
     hooks.predict = [engine, gate = hooks.predict](const Config& c, const Request& q) {
@@ -180,9 +263,90 @@ std::optional<double> heldoutQualityMdape(const WorkspaceEngine& engine)
                 qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row)));
             measured.push_back(row.rmqd);
         }
+    startupMark("held-out quality MdAPE computed");
     if (measured.empty())
         return std::nullopt;
     return mdapePercent(predicted, measured);
+}
+
+std::string siliconFileOf(const Workspace& ws)
+{
+    if (ws.tablesDir.empty())
+        return {};
+    const std::filesystem::path file =
+        std::filesystem::path(ws.tablesDir) / "silicon" / "dense_tp1.csv";
+    std::error_code ec;
+    return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
+}
+
+StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
+{
+    const Workspace& ws = engine.workspace();
+    StackFits out;
+    const std::string file = siliconFileOf(ws);
+    if (file.empty()) {
+        out.note = "No measured latency rows: the tables folder has no silicon/dense_tp1.csv.";
+        return out;
+    }
+    const auto stack = ws.findStack(q.stack);
+    std::vector<SiliconRow> rows;
+    try {
+        rows = loadSiliconCsv(file);
+    } catch (const LoadError& e) {
+        out.note = std::string("Cannot read the measured latency rows: ") + e.what();
+        return out;
+    }
+    FitSeries ttft, tpot;
+    int skipped = 0;
+    for (const SiliconRow& row : rows) {
+        SiliconMapping m = mapSiliconRow(ws, row);
+        if (!m.ok || !stack || m.stack != *stack)
+            continue;
+        // As the latency study: fp8 checkpoints are served with an fp8 KV cache.
+        const Format f = m.config.recipe[0].format;
+        if ((f == Format::Fp8 || f == Format::Fp8Block) &&
+            ws.stacks[static_cast<std::size_t>(*stack)].kvFp8)
+            m.config.kv = KvFormat::Fp8;
+        m.request.mode = q.mode;
+        try {
+            const LatencyEstimate e = engine.latencyEstimate(m.config, m.request);
+            ttft.estimatedMs.push_back(e.ttftMs);
+            tpot.estimatedMs.push_back(e.tpotMs);
+            ttft.measuredMs.push_back(row.ttftMs);
+            tpot.measuredMs.push_back(row.tpotMs);
+        } catch (const std::invalid_argument&) {
+            ++skipped; // e.g. not one request fits in memory under this serving model
+        }
+    }
+    const std::string where = "Measured rows: " + file + " (AIC silicon, " +
+                              (q.mode == ServingMode::Static ? "static" : "continuous") +
+                              " serving estimates)";
+    if (ttft.measuredMs.empty()) {
+        out.note = "No measured latency rows for " + q.stack + " in " + file + ".";
+        return out;
+    }
+    out.note = where + (skipped ? "; " + std::to_string(skipped) + " row(s) not predictable."
+                                : std::string("."));
+    const Calibration cal = engine.calibration(q.stack);
+    const bool calibrated = !cal.identity();
+    for (auto [series, metric, gamma, delta] :
+         {std::tuple{&ttft, "TTFT", cal.gammaTtft, cal.deltaTtft},
+          std::tuple{&tpot, "TPOT", cal.gammaTpot, cal.deltaTpot}}) {
+        series->label = q.stack + " " + metric;
+        series->rawMdapePercent = mdape(series->estimatedMs, series->measuredMs);
+        series->calibrated = calibrated;
+        series->gamma = gamma;
+        series->delta = delta;
+        if (calibrated) {
+            std::vector<double> fitted;
+            for (const double est : series->estimatedMs)
+                fitted.push_back(std::exp(delta) * std::pow(est, gamma));
+            series->mdapePercent = mdape(fitted, series->measuredMs);
+        }
+    }
+    out.series = {std::move(ttft), std::move(tpot)};
+    startupMark("measured rows estimated for the fit plot");
+    return out;
 }
 
 QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded)
@@ -277,6 +441,7 @@ Request defaultRequest(const Workspace& ws, const ExplorerHooks& hooks, const Sp
         r.tpotBudgetMs = p.tpotMs * kMargin;
         r.memBudgetGiB =
             capGiB > 0 ? std::min(capGiB, p.memoryGiB * kMargin) : p.memoryGiB * kMargin;
+        startupMark("default request predicted (operator tables of " + stack + " loaded)");
         break;
     }
     return r;

@@ -6,10 +6,13 @@
 #include "core/model/workspace.h"
 #include "core/search/workspaceengine.h"
 #include "widgets/explorerhooks.h"
+#include "widgets/fitqualityplot.h"
 #include "widgets/searchrunner.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
+#include <QTimer>
 #include <memory>
 #include <optional>
 
@@ -27,24 +30,38 @@ public:
     const acsel::gui::ExplorerHooks& hooks() const { return hooks_; }
     const acsel::Request& request() const { return request_; }
     acsel::gui::SearchRunner* searchRunner() const { return search_; }
-    bool isScoring() const { return scoring_->isRunning(); }
+    // True while the space is being scored or work is queued to start (see below).
+    bool isScoring() const { return scoring_->isRunning() || kick_->isActive() || searchQueued_; }
 
+    // Work is queued, not started at once: the changes of one event-loop turn (opening a
+    // workspace sets the request and the filter several times) start one job each, and the
+    // search waits for the scoring, so the frontier is drawn first.
     // Re-scores the space when anything but the budgets changed (budgets only re-classify).
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
     void setAlgorithm(acsel::gui::SearchAlgorithm a);
-    // Starts the search for the current request (cancelling a running one).
+    // Searches the current request (cancelling a running search); nothing to do when the
+    // same request, filter and algorithm are being or have been searched.
     void startSearch();
     // Full prediction for the band editor; empty without an engine.
     std::optional<acsel::gui::Prediction> predict(const acsel::Config& c) const;
 
 signals:
+    // Twice per scoring: the uniform configurations first, then the complete set.
     void pointsReady(std::shared_ptr<const acsel::gui::PointSet> points, double seconds);
     void searchFinished(const acsel::gui::SearchOutcome& outcome);
     void searchFailed(const QString& message);
 
 private:
-    void rescoreSpace();
+    struct SearchKey {
+        acsel::Request request;
+        acsel::gui::SpaceFilter filter;
+        acsel::gui::SearchAlgorithm algorithm;
+        bool operator==(const SearchKey&) const = default;
+    };
+    void queueRescore();
+    void startQueued();
+    void runSearch();
 
     std::shared_ptr<const acsel::Workspace> ws_;
     acsel::gui::ExplorerHooks hooks_;
@@ -53,7 +70,16 @@ private:
     acsel::gui::SearchAlgorithm algorithm_ = acsel::gui::SearchAlgorithm::BandPareto;
     acsel::gui::SearchRunner* scoring_ = nullptr;
     acsel::gui::SearchRunner* search_ = nullptr;
+    QTimer* kick_ = nullptr; // zero-delay: starts the queued work on the next event-loop turn
+    bool rescoreQueued_ = false;
+    bool searchQueued_ = false;
+    std::optional<SearchKey> searched_; // of the running or delivered search
 };
+
+// --startup-profile: once given the process clock, startupMark prints "<ms since start> ms
+// <what>" to stderr (from any thread); without it startupMark does nothing.
+void setStartupClock(const QElapsedTimer* sinceStart);
+void startupMark(const std::string& what);
 
 // A workspace with its real engine: the workspace (spec-only stacks join it), the engine over
 // it (FMC from fmcFile if given, the quality surrogate fitted on the workspace's quality set)
@@ -69,6 +95,18 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
 // The quality surrogate's MdAPE (percent) on the held-out rows of the workspace's quality set;
 // nullopt when the workspace names no quality set or it has no held-out row.
 std::optional<double> heldoutQualityMdape(const acsel::WorkspaceEngine& engine);
+
+// The measured end-to-end rows of the request's stack (AIC silicon CSV) against the engine's
+// raw estimates for them (the serving model of the request's mode), TTFT and TPOT, with the
+// stack's FMC line and MdAPE when a calibration is loaded. note says where the rows come from,
+// or why there are none (a malformed file is named there with its error).
+struct StackFits {
+    std::vector<acsel::gui::FitSeries> series; // empty: no measured row of the stack
+    std::string note;
+};
+StackFits stackFits(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
+// <tables dir>/silicon/dense_tp1.csv when it exists (the layout of ../shared/aic), else "".
+std::string siliconFileOf(const acsel::Workspace& ws);
 
 // What the banner above the plot says: synthetic quality, uncalibrated latency, missing
 // engine, then the workspace's own notes. Empty when there is nothing to say.

@@ -1,7 +1,9 @@
 #include "app/common/paths.h"
+#include "explorersession.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"
 #include "studiosettings.h"
+#include "widgets/paretoplot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -10,6 +12,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <qcustomplot.h>
 #include <string_view>
 
 namespace
@@ -47,6 +50,25 @@ int restoreCheck()
     std::fputs(acsel::writeSessionJson(*doc, path, acsel::SessionPaths::Absolute).c_str(), stdout);
     return 0;
 }
+
+// --startup-profile: marks each replot that draws a newly scored point set (the uniform
+// configurations first, then the complete set) with its frontier.
+void markFrontiers(MainWindow& window)
+{
+    auto* plot = window.findChild<acsel::gui::ParetoPlot*>();
+    if (!plot)
+        return;
+    auto drawn = std::make_shared<const acsel::gui::PointSet*>(nullptr);
+    QObject::connect(plot->customPlot(), &QCustomPlot::afterReplot, plot, [plot, drawn] {
+        const acsel::gui::PointSet* set = plot->pointSet();
+        if (!set || set->points.empty() || set == *drawn)
+            return;
+        *drawn = set;
+        acsel::studio::startupMark("frontier drawn: " + std::to_string(set->points.size()) +
+                                   " points, " + std::to_string(plot->scored().frontier.size()) +
+                                   " on the frontier");
+    });
+}
 } // namespace
 
 int main(int argc, char** argv)
@@ -81,7 +103,10 @@ int main(int argc, char** argv)
         QStringLiteral("restore-check"),
         QStringLiteral("Print the session a start would offer to restore (exit 0), or why there "
                        "is none (exit 1), and quit. Opens no window."));
-    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, restoreCheckOpt});
+    const QCommandLineOption profileOpt(
+        QStringLiteral("startup-profile"),
+        QStringLiteral("Print the time of each start-up stage since start on stderr."));
+    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, restoreCheckOpt, profileOpt});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("An .acsel-session file to open."),
                                  QStringLiteral("[session]"));
@@ -92,6 +117,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "acsel-studio: expected at most one session file\n");
         return 2;
     }
+    if (parser.isSet(profileOpt))
+        acsel::studio::setStartupClock(&sinceStart);
+    acsel::studio::startupMark("Qt application up");
 
     // A screenshot shows the defaults, not whatever the last session left in the settings.
     const bool restore = !parser.isSet(shotOpt);
@@ -101,6 +129,9 @@ int main(int argc, char** argv)
     if (wsArg.empty() && !saved.workspaceFile.isEmpty() && QFileInfo::exists(saved.workspaceFile))
         wsArg = saved.workspaceFile.toStdString();
     MainWindow window(restore);
+    acsel::studio::startupMark("window constructed");
+    if (parser.isSet(profileOpt))
+        markFrontiers(window);
     const auto wsPath = acsel::app::resolveWorkspacePath(wsArg);
     const auto tables = acsel::app::resolveTablesDir(parser.value(tablesOpt).toStdString(),
                                                      saved.tablesDir.toStdString());
@@ -127,6 +158,7 @@ int main(int argc, char** argv)
     const QString sessionFile = parser.positionalArguments().value(0);
     if (sessionFile.isEmpty() || !window.sessions()->open(sessionFile))
         window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
+    acsel::studio::startupMark("workspace opened, scoring and search started");
     window.show();
     // A screenshot run neither reads nor writes the autosave (it would overwrite a crashed one).
     if (restore) {

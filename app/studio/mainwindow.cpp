@@ -218,11 +218,13 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     plot_->setBudgets(budgetsOf(panel_->request()));
     session_->setFilter(panel_->filter());
     card_->showMessage(tr("Searching..."));
+    const auto measured = acsel::studio::stackFits(*engine_, panel_->request());
     fits_->setFits(
-        {}, qualityMdape,
-        tr("Latency: %1. Quality: %2.")
+        measured.series, qualityMdape,
+        tr("Latency: %1. Quality: %2. %3")
             .arg(QString::fromStdString(engine_->calibrationSource(panel_->request().stack)),
-                 QString::fromStdString(engine_->surrogateSource())));
+                 QString::fromStdString(engine_->surrogateSource()),
+                 QString::fromStdString(measured.note)));
     updateBanner();
     return true;
 }

@@ -39,6 +39,11 @@ public:
     bool build(const Engine& e, const Request& q, const SearchOptions& o, std::size_t maxBandPoints,
                const std::atomic<bool>& stop);
 
+    // Light (about a millisecond): only the uniform configurations, the first points build()
+    // keeps and in its order, for a first frame while build() runs. False if stopped.
+    bool buildUniform(const Engine& e, const Request& q, const SearchOptions& o,
+                      const std::atomic<bool>& stop);
+
     // Light (well under a frame for 10^5 points): new budgets, same workload.
     void applyBudgets(double ttftMs, double tpotMs, double memGiB);
 

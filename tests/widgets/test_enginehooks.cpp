@@ -17,6 +17,7 @@
 #include <QSlider>
 #include <QTest>
 #include <QUndoStack>
+#include <algorithm>
 #include <set>
 
 namespace
@@ -53,7 +54,10 @@ void TestEngineHooks::budgetSliderMatchesCoreExplorer()
     QCOMPARE(q.stack, std::string("toygpu/toy"));
     const acsel::gui::SpaceFilter filter = panel.filter();
     QCOMPARE(filter.models.size(), 2u);
-    const auto points = hooks.scoreSpace(q, filter);
+    const std::atomic<bool> never{false};
+    std::shared_ptr<const acsel::gui::PointSet> early;
+    const auto points = hooks.scoreSpace(
+        q, filter, [&early](std::shared_ptr<const acsel::gui::PointSet> p) { early = p; }, never);
     plot.setPoints(points);
 
     // The core's own explorer for the same request and space.
@@ -62,9 +66,22 @@ void TestEngineHooks::budgetSliderMatchesCoreExplorer()
     o.models = filter.models;
     o.formats = filter.formats;
     o.scopes = filter.scopes;
-    const std::atomic<bool> never{false};
     QVERIFY(core.build(*engine, q, o, 50000, never));
     QCOMPARE(points->points.size(), core.points().size());
+    // The early set is exactly the uniform configurations of the complete one, in its order.
+    QVERIFY(early);
+    const auto uniforms = static_cast<std::size_t>(
+        std::count_if(core.points().begin(), core.points().end(),
+                      [](const acsel::ExplorerPoint& p) { return p.uniform; }));
+    QVERIFY(uniforms > 0);
+    QCOMPARE(early->points.size(), uniforms);
+    for (std::size_t i = 0; i < uniforms; ++i) {
+        QVERIFY(early->points[i].uniform && points->points[i].uniform);
+        QCOMPARE(early->points[i].ttftMs, points->points[i].ttftMs);
+        QCOMPARE(early->points[i].rmqd, points->points[i].rmqd);
+        QVERIFY(early->configs[i] == points->configs[i]);
+    }
+    QVERIFY(early->provenance.find("uniform configurations only") != std::string::npos);
     std::set<std::size_t> counts;
     for (int pos = 0; pos <= 1000; pos += 50) {
         panel.ttftSlider()->slider()->setValue(pos);

@@ -7,6 +7,7 @@
 #include <QTest>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 using acsel::gui::SearchRunner;
 
@@ -39,6 +40,8 @@ private slots:
     void cancelStopsWork();
     void failureIsReported();
     void progressArrives();
+    void partialResultsArriveInOrderBeforeTheResult();
+    void supersededJobPublishesNothing();
 };
 
 void TestSearchRunner::supersededDeliversOnlyNewer()
@@ -109,6 +112,55 @@ void TestSearchRunner::progressArrives()
         QVERIFY(args.at(1).toDouble() >= 0.0);
         QVERIFY(args.at(1).toDouble() <= 1.0);
     }
+}
+
+void TestSearchRunner::partialResultsArriveInOrderBeforeTheResult()
+{
+    SearchRunner runner;
+    std::vector<int> seen; // partial values, then the final one negated
+    connect(&runner, &SearchRunner::partialResult, this,
+            [&seen](int, const std::any& v) { seen.push_back(std::any_cast<int>(v)); });
+    connect(&runner, &SearchRunner::finished, this,
+            [&seen](int, const std::any& v) { seen.push_back(-std::any_cast<int>(v)); });
+    const int id =
+        runner.start([](const SearchRunner::ProgressFn&, const SearchRunner::PublishFn& publish,
+                        const std::atomic<bool>&) {
+            for (int i = 1; i <= 3; ++i)
+                publish(std::any(i));
+            return std::any(4);
+        });
+    QVERIFY(id > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(seen.size(), std::size_t{4}, 5000);
+    QVERIFY(seen == std::vector<int>({1, 2, 3, -4}));
+    QVERIFY(!runner.isRunning());
+}
+
+void TestSearchRunner::supersededJobPublishesNothing()
+{
+    // The first job publishes only after it has been superseded: nothing of it may arrive.
+    SearchRunner runner;
+    QSignalSpy partial(&runner, &SearchRunner::partialResult);
+    QSignalSpy finished(&runner, &SearchRunner::finished);
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    auto published = std::make_shared<std::atomic<bool>>(false);
+    runner.start([release, published](const SearchRunner::ProgressFn&,
+                                      const SearchRunner::PublishFn& publish,
+                                      const std::atomic<bool>&) {
+        while (!release->load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        publish(std::any(1));
+        published->store(true);
+        return std::any(2);
+    });
+    const int b = runner.start(
+        [](const SearchRunner::ProgressFn&, const std::atomic<bool>&) { return std::any(3); });
+    release->store(true);
+    QVERIFY(!finished.isEmpty() || finished.wait(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(published->load(), 5000);
+    QTest::qWait(50);
+    QCOMPARE(partial.count(), 0);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toInt(), b);
 }
 
 QTEST_MAIN(TestSearchRunner)
