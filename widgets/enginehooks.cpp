@@ -63,7 +63,7 @@ const char* searcherName(SearchAlgorithm a)
 std::shared_ptr<PointSet> emptySet(const Engine& e)
 {
     auto set = std::make_shared<PointSet>();
-    set->synthetic = e.workspace().qualitySynthetic;
+    set->synthetic = e.qualitySynthetic();
     set->provenance = "Predicted by the search engine's explorer: FracMix latency (FMC-calibrated "
                       "when a calibration is loaded), memory, surrogate RMQD";
     if (set->synthetic)

@@ -349,7 +349,8 @@ StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
     return out;
 }
 
-QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded)
+QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded,
+                        bool qualitySynthetic)
 {
     // What makes the numbers less than measured first, then the workspace's own notes.
     QStringList lines;
@@ -357,7 +358,7 @@ QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fm
         lines << QString::fromStdString(hooks.syntheticNote);
     if (!hooks.connected())
         lines << QObject::tr("No prediction engine: the plot stays empty.");
-    if (ws.qualitySynthetic)
+    if (qualitySynthetic)
         lines << QObject::tr("RMQD comes from the quality surrogate fitted on this workspace's "
                              "SYNTHETIC quality set: the quality axis is illustrative, not "
                              "measured.");

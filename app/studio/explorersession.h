@@ -110,8 +110,9 @@ std::string siliconFileOf(const acsel::Workspace& ws);
 
 // What the banner above the plot says: synthetic quality, uncalibrated latency, missing
 // engine, then the workspace's own notes. Empty when there is nothing to say.
+// qualitySynthetic: the engine's flag (the data its surrogate was fitted on).
 QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
-                        bool fmcLoaded);
+                        bool fmcLoaded, bool qualitySynthetic);
 
 // The stack a new session starts on: the first of the preferred stacks the workspace has,
 // else the one with the most formats (ties: the first).

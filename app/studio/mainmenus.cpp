@@ -124,7 +124,7 @@ void MainWindow::exportShown()
     const Request& q = session_->request();
     const Prediction& p = *editor_->prediction();
     Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
-    if (ws_->qualitySynthetic)
+    if (engine_->qualitySynthetic())
         numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
     const auto s = ws_->findStack(q.stack);
     ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},

@@ -1,7 +1,9 @@
-// The window's text around the plot: the banner above it (provenance and caveats) and the
-// status line below it (counts and timings).
+// The window's text around the plot: the banner above it (provenance and caveats), the
+// status line below it (counts and timings) and the surrogate-fit tab.
 #include "mainwindow.h"
+#include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
+#include "widgets/slopanel.h"
 
 #include <QLabel>
 #include <qcustomplot.h>
@@ -10,7 +12,8 @@ using namespace acsel::gui;
 
 void MainWindow::updateBanner()
 {
-    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty());
+    QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty(),
+                                                   engine_->qualitySynthetic());
     if (!startupNote_.isEmpty())
         lines.append(startupNote_);
     // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
@@ -39,4 +42,16 @@ void MainWindow::updateStatus()
                          .arg(v.frontier.size())
                          .arg(rescoreMs_, 0, 'f', 1)
                          .arg(plot_->customPlot()->replotTime(), 0, 'f', 1));
+}
+
+void MainWindow::updateFits()
+{
+    // The measured rows of the current stack and serving mode, against the engine's estimate.
+    const auto measured = acsel::studio::stackFits(*engine_, panel_->request());
+    fits_->setFits(
+        measured.series, qualityMdape_,
+        tr("Latency: %1. Quality: %2. %3")
+            .arg(QString::fromStdString(engine_->calibrationSource(panel_->request().stack)),
+                 QString::fromStdString(engine_->surrogateSource()),
+                 QString::fromStdString(measured.note)));
 }

@@ -112,8 +112,12 @@ void MainWindow::wire()
 {
     connect(panel_, &SloPanel::requestChanged, this, [this](const Request& r) {
         plot_->setBudgets(budgetsOf(r)); // light: re-classify and redraw on every move
+        const bool otherRows =
+            r.stack != session_->request().stack || r.mode != session_->request().mode;
         session_->setRequest(r);
         editor_->repredict();
+        if (otherRows)
+            updateFits();
     });
     connect(panel_, &SloPanel::requestSettled, session_,
             &acsel::studio::ExplorerSession::startSearch);
@@ -218,13 +222,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     plot_->setBudgets(budgetsOf(panel_->request()));
     session_->setFilter(panel_->filter());
     card_->showMessage(tr("Searching..."));
-    const auto measured = acsel::studio::stackFits(*engine_, panel_->request());
-    fits_->setFits(
-        measured.series, qualityMdape,
-        tr("Latency: %1. Quality: %2. %3")
-            .arg(QString::fromStdString(engine_->calibrationSource(panel_->request().stack)),
-                 QString::fromStdString(engine_->surrogateSource()),
-                 QString::fromStdString(measured.note)));
+    qualityMdape_ = qualityMdape;
+    updateFits();
     updateBanner();
     return true;
 }

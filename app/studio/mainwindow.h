@@ -62,6 +62,7 @@ private:
     void pinCurrentCard();
     void exportShown();
     void updateBanner();
+    void updateFits();
     void updateStatus();
     QString modelName(int model) const;
 
@@ -85,4 +86,5 @@ private:
     QLabel* banner_ = nullptr;
     QLabel* counts_ = nullptr;
     double rescoreMs_ = 0;
+    std::optional<double> qualityMdape_; // of the open workspace's surrogate
 };

@@ -57,6 +57,8 @@ public:
     virtual bool fracMixIsLowerBound(const Request& q) const = 0;
     virtual Calibration calibration(const std::string& stackId) const = 0;
     virtual double rmqd(const Config& c) const = 0;
+    // Whether rmqd() comes from synthetic quality data (by default the workspace's flag).
+    virtual bool qualitySynthetic() const { return workspace().qualitySynthetic; }
     // The quality surrogate decomposed for one (model, algorithm, exclusions): predicted
     // log RMQD of a recipe = constant + per-band prefix-sum differences, O(bands).
     virtual SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,

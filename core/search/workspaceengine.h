@@ -53,7 +53,7 @@ public:
     // Whether the RMQD predictions come from synthetic quality data: the flag of the data the
     // surrogate was fitted on (the quality set's own, or the saved surrogate's), not the
     // workspace's.
-    bool qualitySynthetic() const { return surrogate_.trainingData().synthetic; }
+    bool qualitySynthetic() const override { return surrogate_.trainingData().synthetic; }
 
 private:
     const Stack& stackOf(const Request& q) const;
