@@ -239,7 +239,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         for (const Column& c : cols) {
             const auto [m, sd] = meanStd(row.perSeed, c.field);
             const int digits = c.field == &EvalMetrics::gap10 ? 4 : 2;
-            io.out << " " << std::setprecision(digits) << m << " +- " << sd << " |";
+            if (std::isnan(m)) // no request to average over (e.g. no common answer for gap@10)
+                io.out << " - |";
+            else
+                io.out << " " << std::setprecision(digits) << m << " +- " << sd << " |";
         }
         io.out << "\n";
     }
