@@ -2,6 +2,8 @@
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
 
+#include <sstream>
+
 namespace acsel::cli
 {
 namespace
@@ -13,13 +15,22 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"request", "FILE", "request JSON {schema_version, stack, request, models?}"});
     specs.push_back({"algo", "NAME", "bp (default), exact, hc or rand"});
     specs.push_back({"stack", "ID", "stack (overrides the request file)"});
-    specs.push_back({"isl", "N", "input tokens per request"});
-    specs.push_back({"osl", "N", "output tokens per request"});
-    specs.push_back({"concurrency", "N", "concurrent requests (the batch is at least this)"});
-    specs.push_back({"ttft", "MS", "TTFT budget"});
-    specs.push_back({"tpot", "MS", "TPOT budget"});
-    specs.push_back({"memory", "GIB", "memory budget"});
-    specs.push_back({"mode", "MODE", "static or continuous serving"});
+    // Without a request file the request starts from the Request defaults: say which.
+    const Request d;
+    const auto dflt = [](const auto& v) {
+        std::ostringstream o;
+        o << " (default: the request file's, else " << v << ")";
+        return o.str();
+    };
+    specs.push_back({"isl", "N", "input tokens per request" + dflt(d.isl)});
+    specs.push_back({"osl", "N", "output tokens per request" + dflt(d.osl)});
+    specs.push_back({"concurrency", "N",
+                     "concurrent requests; the batch is at least this" + dflt(d.concurrency)});
+    specs.push_back({"ttft", "MS", "TTFT budget" + dflt(d.ttftBudgetMs)});
+    specs.push_back({"tpot", "MS", "TPOT budget" + dflt(d.tpotBudgetMs)});
+    specs.push_back({"memory", "GIB", "memory budget" + dflt(d.memBudgetGiB)});
+    specs.push_back(
+        {"mode", "MODE", "static or continuous serving" + dflt(std::string(toString(d.mode)))});
     specs.push_back({"model", "NAME", "only this model (repeatable as a comma list)"});
     specs.push_back({"seed", "N", "seed of rand and hc (default 1)"});
     specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
