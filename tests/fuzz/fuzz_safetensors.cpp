@@ -12,20 +12,32 @@
 namespace
 {
 
-std::string inputPath()
-{
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("acsel_fuzz_safetensors_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return (dir / "model.safetensors").string();
-}
+// The per-process input file, removed with its folder when the process exits normally.
+struct InputFile {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                ("acsel_fuzz_safetensors_" + std::to_string(::getpid()));
+    std::string path;
+    InputFile()
+    {
+        std::filesystem::create_directories(dir);
+        path = (dir / "model.safetensors").string();
+    }
+    ~InputFile()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+};
 
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace acsel;
-    static const std::string path = inputPath();
+    static const InputFile input;
+    const std::string& path = input.path;
     {
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
