@@ -154,8 +154,12 @@ AicTable<AttentionRow> readAttention(CsvReader csv, bool generation)
         r.heads = positiveInt(csv, cHeads);
         r.batch = positiveInt(csv, cBatch);
         const std::int64_t step = csv.integer(cStep);
-        if (step < 0)
-            throw LoadError(csv.name(), csv.where(cStep), "expected a non-negative step");
+        // Bounded like the other integers (isl <= 2^30), so that isl + step fits an int: an
+        // unbounded step was truncated into a zero or negative KV length (fuzz_aictables).
+        if (step < 0 || step >= (std::int64_t{1} << 30))
+            throw LoadError(csv.name(), csv.where(cStep),
+                            "expected a step in [0, 2^30), found '" +
+                                std::string(csv.field(cStep)) + "'");
         if (!generation && step != 0)
             throw LoadError(csv.name(), csv.where(cStep),
                             "context attention rows must have step 0 (prefill without prefix)");

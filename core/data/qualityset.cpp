@@ -148,6 +148,10 @@ std::string bandsFromText(const std::string& text, int numLayers, BandRecipe& ou
             return which + ": unknown scope '" + scope + "' (expected full, mlp or attn)";
         if (out.size() == BandRecipe::kMaxBands)
             return "more than 3 bands";
+        // Checked before last + 1, which overflowed an int for last = 2147483647.
+        if (last >= numLayers)
+            return which + ": last layer " + std::to_string(last) +
+                   " is beyond the model's last layer " + std::to_string(numLayers - 1);
         out.push({first, last + 1, *f, *s});
     }
     if (out.size() == 0)

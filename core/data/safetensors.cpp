@@ -186,6 +186,12 @@ SafetensorsFile SafetensorsFile::open(const std::string& path)
         throw LoadError(
             path, "header byte " + std::to_string(e.byte),
             "invalid JSON header: expected {tensor name: {dtype, shape, data_offsets}}");
+    } catch (const nlohmann::json::out_of_range&) {
+        // A number beyond a double (1e999) is well-formed JSON that nlohmann reports as
+        // out_of_range, not parse_error (fuzz_safetensors found it escaping as "internal error").
+        throw LoadError(path, "header",
+                        "invalid JSON header: a number is beyond a double's range (expected "
+                        "{tensor name: {dtype, shape, data_offsets}} with integer offsets)");
     }
     if (!j.is_object())
         throw LoadError(path, "header", "expected a JSON object of tensors");

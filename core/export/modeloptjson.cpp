@@ -164,6 +164,10 @@ QuantPlan readModelOptQuantCfgJson(const std::string& text, const ModelArch& arc
         j = Ordered::parse(text);
     } catch (const Ordered::parse_error& e) {
         throw LoadError(file, "byte " + std::to_string(e.byte), "invalid JSON");
+    } catch (const Ordered::out_of_range&) {
+        // A number beyond a double (1e999) is reported as out_of_range, not parse_error; it
+        // escaped as an internal error (fuzz_recipe).
+        throw LoadError(file, "", "invalid JSON: a number is beyond a double's range");
     }
     const Reader r(file);
     if (!j.is_object())

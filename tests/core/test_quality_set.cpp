@@ -51,6 +51,12 @@ void TestQualitySet::bandsText()
     QVERIFY(bandsFromText("0-35:int3", 36, r).find("unknown format 'int3'") != std::string::npos);
     QVERIFY(bandsFromText("0-35:fp8/qkv", 36, r).find("unknown scope 'qkv'") != std::string::npos);
     QVERIFY(bandsFromText("a-35:fp8", 36, r).find("integers") != std::string::npos);
+    // INT_MAX as the last layer: rejected before last + 1 could overflow (UBSan, fuzz).
+    QCOMPARE(bandsFromText("0-2147483647:fp8", 36, r),
+             std::string("band 1 '0-2147483647:fp8': last layer 2147483647 is beyond the "
+                         "model's last layer 35"));
+    QVERIFY(bandsFromText("0-36:fp8", 36, r).find("beyond the model's last layer 35") !=
+            std::string::npos);
     QVERIFY(bandsFromText("0-9:fp8;10-19:fp8;20-29:bf16;30-35:fp8", 36, r).find("more than 3") !=
             std::string::npos);
 }

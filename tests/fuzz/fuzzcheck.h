@@ -28,11 +28,22 @@ inline void require(bool ok, const char* property)
     }
 }
 
+// ACSEL_FUZZ_VERBOSE=1 prints each input's LoadError (to see which seeds a loader accepts).
+inline bool verbose()
+{
+    static const bool on = std::getenv("ACSEL_FUZZ_VERBOSE") != nullptr;
+    return on;
+}
+
 template <class Load> void loadOrLoadError(const std::string& name, Load&& load)
 {
     try {
         load();
+        if (verbose())
+            std::fprintf(stderr, "fuzz: %s accepted\n", name.c_str());
     } catch (const LoadError& e) {
+        if (verbose())
+            std::fprintf(stderr, "fuzz: %s\n", e.what());
         require(e.file() == name, "a LoadError names the file it was given");
         require(!e.message().empty(), "a LoadError says what was expected");
         require(std::string_view(e.what()).find('\n') == std::string_view::npos,
