@@ -14,23 +14,6 @@ constexpr int kMaxBatch = 1 << 20;
 constexpr int kMaxLayers = 100000;
 constexpr double kMaxNumber = 1e12;
 
-// Unknown keys are refused: a misspelt optional field would otherwise be silently ignored.
-void onlyKeys(const JsonFields& f, const Json& obj, const std::string& ptr,
-              std::initializer_list<const char*> keys)
-{
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        bool known = false;
-        std::string list;
-        for (const char* k : keys) {
-            known = known || it.key() == k;
-            list += (list.empty() ? "" : ", ") + std::string(k);
-        }
-        if (!known)
-            f.fail(ptr + "/" + it.key(),
-                   "unknown field '" + it.key() + "' (expected: " + list + ")");
-    }
-}
-
 template <class T, class Parse>
 T enumField(const JsonFields& f, const Json& parent, const std::string& key, const std::string& ptr,
             Parse parse, const char* expected)
@@ -46,9 +29,9 @@ Request parseRequest(const JsonFields& f, const Json& j, const std::string& stac
 {
     const std::string p = "/request";
     const Json& r = f.object(j, "request", "");
-    onlyKeys(f, r, p,
-             {"isl", "osl", "concurrency", "ttft_budget_ms", "tpot_budget_ms", "memory_budget_gib",
-              "mode"});
+    f.onlyKeys(r, p,
+               {"isl", "osl", "concurrency", "ttft_budget_ms", "tpot_budget_ms",
+                "memory_budget_gib", "mode"});
     Request q;
     q.stack = stack;
     q.isl = f.integer(r, "isl", p, 1, kMaxTokens);
@@ -73,7 +56,7 @@ BandRecipe parseBands(const JsonFields& f, const Json& c)
         const Json& b = bands[i];
         if (!b.is_object())
             f.fail(bp, "expected an object {first_layer, last_layer, format, scope}");
-        onlyKeys(f, b, bp, {"first_layer", "last_layer", "format", "scope"});
+        f.onlyKeys(b, bp, {"first_layer", "last_layer", "format", "scope"});
         const int first = f.integer(b, "first_layer", bp, 0, kMaxLayers);
         const int last = f.integer(b, "last_layer", bp, first, kMaxLayers);
         const Format format = enumField<Format>(f, b, "format", bp, parseFormat,
@@ -91,7 +74,7 @@ Config parseConfig(const JsonFields& f, const Json& j, int concurrency)
 {
     const std::string p = "/config";
     const Json& c = f.object(j, "config", "");
-    onlyKeys(f, c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache"});
+    f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache"});
     Config out;
     out.batch = f.integer(c, "batch", p, 1, kMaxBatch);
     if (out.batch < concurrency)
@@ -110,7 +93,7 @@ Predictions parsePredictions(const JsonFields& f, const Json& j)
 {
     const std::string p = "/predictions";
     const Json& o = f.object(j, "predictions", "");
-    onlyKeys(f, o, p, {"ttft_ms", "tpot_ms", "memory_gib", "rmqd", "note"});
+    f.onlyKeys(o, p, {"ttft_ms", "tpot_ms", "memory_gib", "rmqd", "note"});
     Predictions out;
     out.ttftMs = f.number(o, "ttft_ms", p, 0, kMaxNumber);
     out.tpotMs = f.number(o, "tpot_ms", p, 0, kMaxNumber);
@@ -149,8 +132,8 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a configuration object (what acsel search --json prints)");
-    onlyKeys(f, j, "",
-             {"schema_version", "tool", "model", "stack", "request", "config", "predictions"});
+    f.onlyKeys(j, "",
+               {"schema_version", "tool", "model", "stack", "request", "config", "predictions"});
     const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
     if (version != kConfigJsonSchemaVersion)
         f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
@@ -159,12 +142,12 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
     ConfigDocument d;
     if (j.contains("tool")) {
         const Json& t = f.object(j, "tool", "");
-        onlyKeys(f, t, "/tool", {"name", "version"});
+        f.onlyKeys(t, "/tool", {"name", "version"});
         d.toolName = nonEmpty(f, t, "name", "/tool");
         d.toolVersion = nonEmpty(f, t, "version", "/tool");
     }
     const Json& m = f.object(j, "model", "");
-    onlyKeys(f, m, "/model", {"name", "hf_id"});
+    f.onlyKeys(m, "/model", {"name", "hf_id"});
     d.modelName = nonEmpty(f, m, "name", "/model");
     d.modelHfId = nonEmpty(f, m, "hf_id", "/model");
     d.request = parseRequest(f, j, nonEmpty(f, j, "stack", ""));
@@ -179,7 +162,7 @@ Request parseRequestJson(const Json& j, const std::string& file)
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a request object {schema_version, stack, request}");
-    onlyKeys(f, j, "", {"schema_version", "stack", "request", "models"});
+    f.onlyKeys(j, "", {"schema_version", "stack", "request", "models"});
     const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
     if (version != kConfigJsonSchemaVersion)
         f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +

@@ -18,7 +18,8 @@ Json parseJsonText(const std::string& text, const std::string& name)
         // A number literal beyond a double (1e400): well-formed text, but not readable.
         std::string what = e.what();
         what.erase(0, what.find(']') + 1);
-        throw LoadError(name, "", "invalid JSON:" + what + " (expected numbers within a double's range)");
+        throw LoadError(name, "",
+                        "invalid JSON:" + what + " (expected numbers within a double's range)");
     }
 }
 
@@ -127,6 +128,21 @@ bool JsonFields::booleanOr(const Json& parent, const std::string& key, const std
     if (!parent.is_object() || !parent.contains(key) || parent.at(key).is_null())
         return fallback;
     return boolean(parent, key, ptr);
+}
+
+void JsonFields::onlyKeys(const Json& obj, const std::string& ptr,
+                          std::initializer_list<const char*> keys) const
+{
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        bool known = false;
+        std::string list;
+        for (const char* k : keys) {
+            known = known || it.key() == k;
+            list += (list.empty() ? "" : ", ") + std::string(k);
+        }
+        if (!known)
+            fail(ptr + "/" + it.key(), "unknown field '" + it.key() + "' (expected: " + list + ")");
+    }
 }
 
 } // namespace acsel

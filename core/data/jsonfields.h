@@ -4,6 +4,7 @@
 
 #include "core/data/loaderror.h"
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -34,6 +35,10 @@ public:
     bool boolean(const Json& parent, const std::string& key, const std::string& ptr) const;
     bool booleanOr(const Json& parent, const std::string& key, const std::string& ptr,
                    bool fallback) const;
+    // Refuses keys of obj (at ptr) outside `keys`: a misspelt optional field would otherwise
+    // be silently ignored.
+    void onlyKeys(const Json& obj, const std::string& ptr,
+                  std::initializer_list<const char*> keys) const;
     [[noreturn]] void fail(const std::string& ptr, const std::string& message) const;
 
 private:

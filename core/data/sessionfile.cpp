@@ -12,22 +12,6 @@ namespace
 using Ordered = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-void onlyKeys(const JsonFields& f, const Json& obj, const std::string& ptr,
-              std::initializer_list<const char*> keys)
-{
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        bool known = false;
-        std::string list;
-        for (const char* k : keys) {
-            known = known || it.key() == k;
-            list += (list.empty() ? "" : ", ") + std::string(k);
-        }
-        if (!known)
-            f.fail(ptr + "/" + it.key(),
-                   "unknown field '" + it.key() + "' (expected: " + list + ")");
-    }
-}
-
 std::string oneOf(const JsonFields& f, const Json& parent, const std::string& key,
                   const std::string& ptr, std::span<const char* const> names)
 {
@@ -79,7 +63,7 @@ SessionFilter parseFilter(const JsonFields& f, const Json& j)
 {
     const std::string p = "/filter";
     const Json& o = f.object(j, "filter", "");
-    onlyKeys(f, o, p, {"models", "formats", "scopes"});
+    f.onlyKeys(o, p, {"models", "formats", "scopes"});
     SessionFilter out;
     auto strings = [&](const char* key, auto&& add) {
         const Json& a = f.array(o, key, p);
@@ -115,7 +99,7 @@ SessionView parseView(const JsonFields& f, const Json& j)
 {
     const std::string p = "/view";
     const Json& o = f.object(j, "view", "");
-    onlyKeys(f, o, p, {"latency_axis", "log_x", "log_y", "colour_by"});
+    f.onlyKeys(o, p, {"latency_axis", "log_x", "log_y", "colour_by"});
     SessionView v;
     v.latencyAxis = oneOf(f, o, "latency_axis", p, kSessionLatencyAxes);
     v.logX = f.boolean(o, "log_x", p);
@@ -142,17 +126,17 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
         f.fail("/schema_version", "written by a newer ACSeL Studio (schema " +
                                       std::to_string(version) + ", this build reads up to " +
                                       std::to_string(kSessionSchemaVersion) + ")");
-    onlyKeys(f, j, "",
-             {"schema_version", "tool", "clean_exit", "workspace", "stack", "request", "filter",
-              "search_algorithm", "view", "edited", "pinned"});
+    f.onlyKeys(j, "",
+               {"schema_version", "tool", "clean_exit", "workspace", "stack", "request", "filter",
+                "search_algorithm", "view", "edited", "pinned"});
     SessionDocument d;
     const Json& t = f.object(j, "tool", "");
-    onlyKeys(f, t, "/tool", {"name", "version"});
+    f.onlyKeys(t, "/tool", {"name", "version"});
     d.toolName = f.string(t, "name", "/tool");
     d.toolVersion = f.string(t, "version", "/tool");
     d.cleanExit = f.booleanOr(j, "clean_exit", "", true);
     const Json& w = f.object(j, "workspace", "");
-    onlyKeys(f, w, "/workspace", {"file", "tables_dir", "fmc_file"});
+    f.onlyKeys(w, "/workspace", {"file", "tables_dir", "fmc_file"});
     d.workspaceFile = pathField(f, w, "file", "/workspace", sessionFile);
     if (d.workspaceFile.empty())
         f.fail("/workspace/file", "expected the workspace file's path");
@@ -177,7 +161,7 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
         const std::string pp = "/pinned/" + std::to_string(i);
         if (!pins[i].is_object())
             f.fail(pp, "expected an object {label, configuration}");
-        onlyKeys(f, pins[i], pp, {"label", "configuration"});
+        f.onlyKeys(pins[i], pp, {"label", "configuration"});
         PinnedSessionConfig pin;
         pin.label = f.string(pins[i], "label", pp);
         if (!pins[i].contains("configuration"))
