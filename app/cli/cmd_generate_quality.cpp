@@ -20,7 +20,7 @@ constexpr const char* kName = "generate quality";
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     std::vector<app::OptionSpec> specs{workspaceOptions().front()}; // quality needs no tables
-    specs.push_back({"out", "FILE", "where to write the quality set (JSON)"});
+    specs.push_back({"output", "FILE", "where to write the quality set (JSON)"});
     specs.push_back({"seed", "N", "generator seed (default 2611)"});
     specs.push_back(
         {"train-rows", "N", "rows in the training split (default 226, as in the paper)"});
@@ -31,7 +31,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         io.out << args.usage();
         return 0;
     }
-    const std::string out = args.require("out");
+    const std::string out = args.require("output");
     if (std::filesystem::exists(out) && !args.flag("force"))
         throw app::UsageError("acsel generate quality: " + out +
                               " exists (pass --force to overwrite)");

@@ -76,17 +76,17 @@ void TestCliQuality::rmqdCommand()
 void TestCliQuality::generateRefusesOverwrite()
 {
     const std::string out = path("demo.json");
-    const Run a = run({"generate", "quality", "--workspace", kWorkspace, "--out", out});
+    const Run a = run({"generate", "quality", "--workspace", kWorkspace, "--output", out});
     QCOMPARE(a.code, 0);
     QVERIFY(a.out.find("SYNTHETIC") != std::string::npos);
-    const Run b = run({"generate", "quality", "--workspace", kWorkspace, "--out", out});
+    const Run b = run({"generate", "quality", "--workspace", kWorkspace, "--output", out});
     QCOMPARE(b.code, 2);
     QVERIFY(b.err.find("--force") != std::string::npos);
-    QCOMPARE(run({"generate", "quality", "--workspace", kWorkspace, "--out", out, "--force",
+    QCOMPARE(run({"generate", "quality", "--workspace", kWorkspace, "--output", out, "--force",
                   "--seed", "5"})
                  .code,
              0);
-    const Run c = run({"generate", "quality", "--workspace", kWorkspace, "--out", path("x.json"),
+    const Run c = run({"generate", "quality", "--workspace", kWorkspace, "--output", path("x.json"),
                        "--train-rows", "100000"});
     QCOMPARE(c.code, 2);
     QVERIFY(c.err.find("leaves no held-out row") != std::string::npos);
@@ -106,7 +106,7 @@ void TestCliQuality::generateRefusesOverwrite()
     ws["models"][0]["config"]["model_type"] = "mistral";
     const std::string wsFile = path("mistral_ws.json");
     std::ofstream(wsFile) << ws.dump();
-    const Run d = run({"generate", "quality", "--workspace", wsFile, "--out", path("m.json")});
+    const Run d = run({"generate", "quality", "--workspace", wsFile, "--output", path("m.json")});
     QCOMPARE(d.code, 2);
     QVERIFY2(d.err.find("model Qwen3-0.6B: no oracle known for family 'mistral'") !=
                  std::string::npos,
