@@ -60,6 +60,11 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         throw app::UsageError("acsel search: unknown --algo '" + run.algorithm +
                               "' (expected bp, exact, hc or rand)");
     const Workspace& ws = engine.workspace();
+    const auto fmcMode = engine.calibrationMode(run.request.stack);
+    if (fmcMode && *fmcMode != toString(run.request.mode))
+        io.err << "warning: the FMC line of " << run.request.stack << " was fitted on the "
+               << *fmcMode << " serving model, the request uses the " << toString(run.request.mode)
+               << " one: its calibrated latencies correct the wrong estimate\n";
     const std::atomic<bool> noStop{false};
     const SearchResult r = searcher->run(engine, run.request, run.options, {}, noStop);
     if (run.json) {

@@ -67,7 +67,9 @@ WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
         for (const FmcEntry& e : set.entries) {
             calibrations_[e.stack] = {e.ttft.gamma, e.ttft.delta, e.tpot.gamma, e.tpot.delta};
             calibrationSources_[e.stack] = "FMC from " + sources.fmcFile + " (" +
-                                           std::to_string(e.rowsUsed.size()) + " profiles)";
+                                           std::to_string(e.rowsUsed.size()) + " profiles, " +
+                                           set.servingMode + " serving model)";
+            calibrationModes_[e.stack] = set.servingMode;
         }
     }
 }
@@ -134,6 +136,12 @@ void WorkspaceEngine::setCalibration(const std::string& stackId, Calibration c)
 {
     calibrations_[stackId] = c;
     calibrationSources_[stackId] = "set by the caller";
+}
+
+std::optional<std::string> WorkspaceEngine::calibrationMode(const std::string& stackId) const
+{
+    const auto it = calibrationModes_.find(stackId);
+    return it == calibrationModes_.end() ? std::nullopt : std::optional(it->second);
 }
 
 std::string WorkspaceEngine::calibrationSource(const std::string& stackId) const

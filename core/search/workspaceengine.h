@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace acsel
@@ -48,6 +49,10 @@ public:
     void setCalibration(const std::string& stackId, Calibration c);
     // Where a stack's calibration comes from ("FMC from <file> (N rows)" or "none (raw)").
     std::string calibrationSource(const std::string& stackId) const;
+    // The serving model ("static" or "continuous") a stack's FMC line was fitted on; nullopt
+    // without a file calibration. A line fitted on the other model than the request's
+    // calibrates the wrong estimate.
+    std::optional<std::string> calibrationMode(const std::string& stackId) const;
     const RidgeSurrogate& surrogate() const { return surrogate_; }
     const std::string& surrogateSource() const { return surrogateSource_; }
     // Whether the RMQD predictions come from synthetic quality data: the flag of the data the
@@ -64,6 +69,7 @@ private:
     std::string surrogateSource_;
     std::map<std::string, Calibration> calibrations_;
     std::map<std::string, std::string> calibrationSources_;
+    std::map<std::string, std::string> calibrationModes_; // serving model each FMC line fits
     mutable std::vector<std::unique_ptr<OpCosts>> costs_; // filled on first use
     std::unique_ptr<std::once_flag[]> loaded_;
 };

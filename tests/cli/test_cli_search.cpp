@@ -28,6 +28,7 @@ private slots:
     void recommendWithoutTables();
     void searchJsonFeedsExport();
     void badRequests();
+    void fmcOfTheOtherServingModelIsFlagged();
 };
 
 void TestCliSearch::recommendWithoutTables()
@@ -95,6 +96,34 @@ void TestCliSearch::badRequests()
                   "0.001", "--tpot", "0.001", "--model", "Qwen3-0.6B"})
                  .code,
              3);
+}
+
+void TestCliSearch::fmcOfTheOtherServingModelIsFlagged()
+{
+    // An identity FMC line (gamma 1, delta 0) fitted on the continuous model: the search's
+    // numbers are unchanged, but a static request is told that the line fits the other model.
+    QTemporaryDir dir;
+    const std::string fmc = dir.filePath("fmc.json").toStdString();
+    std::ofstream(fmc) << R"({"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5,
+        "serving_mode": "continuous", "stacks": [{"stack": "jetson_agx_thor/vllm",
+        "ttft": {"gamma": 1, "delta": 0}, "tpot": {"gamma": 1, "delta": 0}, "rows_used": []}]})";
+    const std::vector<std::string> args = {
+        "search",  "--workspace", kWorkspace, "--fmc", fmc,      "--stack", "jetson_agx_thor/vllm",
+        "--model", "Qwen3-0.6B",  "--ttft",   "5000",  "--tpot", "200"};
+    auto with = [&](const char* mode) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), {"--mode", mode});
+        return run(a);
+    };
+    const Run stat = with("static");
+    QCOMPARE(stat.code, 0);
+    QVERIFY2(stat.err.find("fitted on the continuous serving model, the request uses the "
+                           "static one") != std::string::npos,
+             stat.err.c_str());
+    QVERIFY(stat.out.find("(0 profiles, continuous serving model)") != std::string::npos);
+    const Run cont = with("continuous");
+    QCOMPARE(cont.code, 0);
+    QVERIFY2(cont.err.find("warning") == std::string::npos, cont.err.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliSearch)
