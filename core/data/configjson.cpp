@@ -199,14 +199,9 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
     doc.config.model = *idx;
 }
 
-std::string writeConfigJson(const ConfigDocument& d)
+void writeRequestFields(Ordered& j, const Request& q)
 {
-    Ordered j;
-    j["schema_version"] = kConfigJsonSchemaVersion;
-    j["tool"] = {{"name", d.toolName}, {"version", d.toolVersion}};
-    j["model"] = {{"name", d.modelName}, {"hf_id", d.modelHfId}};
-    j["stack"] = d.request.stack;
-    const Request& q = d.request;
+    j["stack"] = q.stack;
     j["request"] = {{"isl", q.isl},
                     {"osl", q.osl},
                     {"concurrency", q.concurrency},
@@ -214,6 +209,15 @@ std::string writeConfigJson(const ConfigDocument& d)
                     {"tpot_budget_ms", q.tpotBudgetMs},
                     {"memory_budget_gib", q.memBudgetGiB},
                     {"mode", toString(q.mode)}};
+}
+
+Ordered configDocumentJson(const ConfigDocument& d)
+{
+    Ordered j;
+    j["schema_version"] = kConfigJsonSchemaVersion;
+    j["tool"] = {{"name", d.toolName}, {"version", d.toolVersion}};
+    j["model"] = {{"name", d.modelName}, {"hf_id", d.modelHfId}};
+    writeRequestFields(j, d.request);
     Ordered bands = Ordered::array();
     for (const Band& b : d.config.recipe)
         bands.push_back({{"first_layer", b.begin},
@@ -234,7 +238,12 @@ std::string writeConfigJson(const ConfigDocument& d)
         if (!p.note.empty())
             j["predictions"]["note"] = p.note;
     }
-    return j.dump(2) + "\n";
+    return j;
+}
+
+std::string writeConfigJson(const ConfigDocument& d)
+{
+    return configDocumentJson(d).dump(2) + "\n";
 }
 
 } // namespace acsel

@@ -56,5 +56,9 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
 
 // Pretty-printed JSON (two-space indent, fields in schema order, trailing newline).
 std::string writeConfigJson(const ConfigDocument& doc);
+// The same document as JSON (for files that embed configurations, e.g. sessions).
+nlohmann::ordered_json configDocumentJson(const ConfigDocument& doc);
+// Sets the "stack" and "request" fields of a configuration, request or session file.
+void writeRequestFields(nlohmann::ordered_json& j, const Request& q);
 
 } // namespace acsel

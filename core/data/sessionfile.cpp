@@ -108,11 +108,6 @@ SessionView parseView(const JsonFields& f, const Json& j)
     return v;
 }
 
-Ordered configJson(const ConfigDocument& d)
-{
-    return Ordered::parse(writeConfigJson(d));
-}
-
 } // namespace
 
 SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
@@ -188,15 +183,7 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
     j["workspace"] = {{"file", writePath(d.workspaceFile, sessionFile, paths)},
                       {"tables_dir", writePath(d.tablesDir, sessionFile, paths)},
                       {"fmc_file", writePath(d.fmcFile, sessionFile, paths)}};
-    const Request& q = d.request;
-    j["stack"] = q.stack;
-    j["request"] = {{"isl", q.isl},
-                    {"osl", q.osl},
-                    {"concurrency", q.concurrency},
-                    {"ttft_budget_ms", q.ttftBudgetMs},
-                    {"tpot_budget_ms", q.tpotBudgetMs},
-                    {"memory_budget_gib", q.memBudgetGiB},
-                    {"mode", toString(q.mode)}};
+    writeRequestFields(j, d.request);
     Ordered formats = Ordered::array();
     for (const Format x : d.filter.formats)
         formats.push_back(toString(x));
@@ -210,10 +197,10 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
                  {"log_y", d.view.logY},
                  {"colour_by", d.view.colourBy}};
     if (d.edited)
-        j["edited"] = configJson(*d.edited);
+        j["edited"] = configDocumentJson(*d.edited);
     Ordered pins = Ordered::array();
     for (const PinnedSessionConfig& p : d.pinned)
-        pins.push_back({{"label", p.label}, {"configuration", configJson(p.document)}});
+        pins.push_back({{"label", p.label}, {"configuration", configDocumentJson(p.document)}});
     j["pinned"] = pins;
     return j.dump(2) + "\n";
 }
