@@ -202,16 +202,11 @@ bool Explorer::build(const Engine& e, const Request& q, const SearchOptions& o,
                 return true;
             });
     });
-    points_ = std::move(uniform);
-    points_.reserve(points_.size() + keep.size());
+    std::vector<ExplorerPoint> points = std::move(uniform);
+    points.reserve(points.size() + keep.size());
     for (const auto& k : kept)
-        points_.insert(points_.end(), k.begin(), k.end());
-    table_ = std::move(table);
-    request_ = q;
-    stats.kept = static_cast<std::int64_t>(points_.size());
-    stats.buildMs = clock.seconds() * 1e3;
-    stats_ = stats;
-    applyBudgets(q.ttftBudgetMs, q.tpotBudgetMs, q.memBudgetGiB);
+        points.insert(points.end(), k.begin(), k.end());
+    adopt(std::move(points), std::move(table), q, stats, clock.seconds() * 1e3);
     return true;
 }
 
@@ -235,14 +230,20 @@ bool Explorer::buildUniform(const Engine& e, const Request& q, const SearchOptio
             return true;
         });
     }
-    points_ = std::move(uniform);
+    adopt(std::move(uniform), std::move(table), q, stats, clock.seconds() * 1e3);
+    return true;
+}
+
+void Explorer::adopt(std::vector<ExplorerPoint> points, std::unique_ptr<FracMixTable> table,
+                     const Request& q, Stats stats, double buildMs)
+{
+    points_ = std::move(points);
     table_ = std::move(table);
     request_ = q;
     stats.kept = static_cast<std::int64_t>(points_.size());
-    stats.buildMs = clock.seconds() * 1e3;
+    stats.buildMs = buildMs;
     stats_ = stats;
     applyBudgets(q.ttftBudgetMs, q.tpotBudgetMs, q.memBudgetGiB);
-    return true;
 }
 
 void Explorer::applyBudgets(double ttftMs, double tpotMs, double memGiB)

@@ -60,6 +60,10 @@ public:
     const Request& request() const { return request_; }
 
 private:
+    // Takes a finished build's points and table, then classifies them for q's budgets.
+    void adopt(std::vector<ExplorerPoint> points, std::unique_ptr<FracMixTable> table,
+               const Request& q, Stats stats, double buildMs);
+
     std::unique_ptr<FracMixTable> table_;
     Request request_;
     std::vector<ExplorerPoint> points_;
