@@ -148,6 +148,7 @@ SessionDocument SessionController::capture() const
     d.workspaceFile = absolute(p.workspaceFile);
     d.tablesDir = absolute(p.tablesDir);
     d.fmcFile = absolute(p.fmcFile);
+    d.sessionFile = absolute(file_); // for the autosave: Save after a restore writes back here
     d.request = parts_.panel->request();
     const SpaceFilter f = parts_.panel->filter();
     for (const int m : f.models)
@@ -176,8 +177,9 @@ bool SessionController::saveTo(const QString& file, QString* error)
         *error = tr("No workspace is open.");
         return false;
     }
-    const std::string text =
-        writeSessionJson(capture(), absolute(file), SessionPaths::RelativeToFile);
+    SessionDocument doc = capture();
+    doc.sessionFile.clear(); // a session file does not name itself
+    const std::string text = writeSessionJson(doc, absolute(file), SessionPaths::RelativeToFile);
     if (!writeFileAtomically(file, text, error))
         return false;
     file_ = file;
@@ -279,6 +281,7 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
         keptFilter_ = parts_.panel->filter();
     }
     dirty_ = true;
+    emit applied();
     return true;
 }
 
@@ -340,6 +343,8 @@ void SessionController::offer(const SessionDocument& doc)
 {
     const QString path = autosavePath();
     QStringList what;
+    if (!doc.sessionFile.empty())
+        what << tr("Session file: %1").arg(q(doc.sessionFile));
     what << tr("Workspace: %1").arg(QFileInfo(q(doc.workspaceFile)).fileName());
     if (doc.edited)
         what << tr("Band editor: %1 %2")
@@ -358,7 +363,8 @@ void SessionController::offer(const SessionDocument& doc)
     connect(box, &QMessageBox::finished, this, [this, box, doc, path](int) {
         const bool restore = box->buttonRole(box->clickedButton()) == QMessageBox::AcceptRole;
         if (restore && apply(doc, path, tr("Cannot restore the session"))) {
-            file_.clear();
+            file_ = q(doc.sessionFile); // Save writes back to the file the session came from
+            emit fileChanged(file_);
         } else { // kept once, beside the next autosave
             const QString kept = QFileInfo(path).absolutePath() +
                                  QStringLiteral("/autosave-discarded.acsel-session");

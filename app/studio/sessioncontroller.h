@@ -76,6 +76,8 @@ public:
     // Loads and applies a session; a bad, newer or unresolvable one opens a dialog with its
     // one-line error and leaves the current session untouched.
     bool open(const QString& file);
+    // The session file Save writes to: the one last opened or saved, or after a restore the one
+    // the autosaved window had; empty = Save asks for a name.
     const QString& currentFile() const { return file_; }
 
     // Where autosaves live: AppDataLocation/autosave.acsel-session.
@@ -95,6 +97,9 @@ public:
 
 signals:
     void fileChanged(const QString& file);
+    // A session (opened or restored) has been put into the widgets; the panel's request may
+    // have changed without its own signals.
+    void applied();
 
 private:
     void markChanged();
