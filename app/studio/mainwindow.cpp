@@ -46,8 +46,15 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     banner_->setWordWrap(true);
     banner_->setAutoFillBackground(true);
     banner_->setMargin(6);
+    servingWarning_ = new QLabel(central);
+    servingWarning_->setObjectName(QStringLiteral("servingModelWarning"));
+    servingWarning_->setWordWrap(true);
+    servingWarning_->setAutoFillBackground(true);
+    servingWarning_->setMargin(6);
+    servingWarning_->hide();
     plot_ = new ParetoPlot(central);
     layout->addWidget(banner_);
+    layout->addWidget(servingWarning_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
     buildDocks();
@@ -67,6 +74,11 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
                 setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
                                            : tr("%1 - ACSeL Studio").arg(QFileInfo(f).fileName()));
             });
+    // Opening or restoring a session sets the request without the panel's signals.
+    connect(sessions_, &acsel::studio::SessionController::applied, this, [this] {
+        updateFits();
+        updateServingWarning();
+    });
     buildMenus();
     wire();
     counts_ = new QLabel(this);
@@ -116,8 +128,10 @@ void MainWindow::wire()
             r.stack != session_->request().stack || r.mode != session_->request().mode;
         session_->setRequest(r);
         editor_->repredict();
-        if (otherRows)
+        if (otherRows) {
             updateFits();
+            updateServingWarning();
+        }
     });
     connect(panel_, &SloPanel::requestSettled, session_,
             &acsel::studio::ExplorerSession::startSearch);
@@ -225,6 +239,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     qualityMdape_ = qualityMdape;
     updateFits();
     updateBanner();
+    updateServingWarning();
     return true;
 }
 
