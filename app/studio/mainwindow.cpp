@@ -69,11 +69,14 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
          },
          [this](const Config& c) { showInEditor(c); }, [this] { return ws_.get(); }},
         this);
-    connect(sessions_, &acsel::studio::SessionController::fileChanged, this,
-            [this](const QString& f) {
-                setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
-                                           : tr("%1 - ACSeL Studio").arg(QFileInfo(f).fileName()));
-            });
+    // "name[*]": Qt shows the '*' while the session differs from its file.
+    connect(
+        sessions_, &acsel::studio::SessionController::fileChanged, this, [this](const QString& f) {
+            setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
+                                       : tr("%1[*] - ACSeL Studio").arg(QFileInfo(f).fileName()));
+        });
+    connect(sessions_, &acsel::studio::SessionController::modifiedChanged, this,
+            &QWidget::setWindowModified);
     // Opening or restoring a session sets the request without the panel's signals.
     connect(sessions_, &acsel::studio::SessionController::applied, this, [this] {
         updateFits();

@@ -267,6 +267,7 @@ private slots:
         click(box, QStringLiteral("Restore"));
         QCOMPARE(w->sessions()->currentFile(), file);
         QVERIFY(w->windowTitle().contains(QStringLiteral("mine.acsel-session")));
+        QVERIFY(w->isWindowModified()); // the restored state is not what the file holds
 
         // A change, then File > Save: written back to mine.acsel-session, no file dialog.
         BandEditor* ed = editorOf(*w);
@@ -284,6 +285,7 @@ private slots:
         const SessionDocument back = loadSessionFile(file.toStdString());
         QCOMPARE(back.pinned.size(), std::size_t(1));
         QVERIFY(back.pinned[0].document.config.recipe == ed->config().recipe);
+        QVERIFY(!w->isWindowModified());
         w->close();
     }
 
