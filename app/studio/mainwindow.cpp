@@ -243,6 +243,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     updateFits();
     updateBanner();
     updateServingWarning();
+    sessions_->updateModified();
     return true;
 }
 

@@ -102,6 +102,9 @@ public:
     // as modified until saved. False without a file. Plot view settings and a configuration
     // clicked on the plot are not counted.
     bool isModified() const { return modified_; }
+    // Checks isModified again after the window changed the widgets without their signals
+    // (opening another workspace sets the request and the filter silently).
+    void updateModified();
 
 signals:
     void fileChanged(const QString& file);
@@ -116,7 +119,6 @@ private:
     void offer(const acsel::SessionDocument& doc);
     // The widgets' state now is the file's: the baseline of isModified().
     void markSaved();
-    void updateModified();
 
     SessionParts parts_;
     SessionWindowHooks hooks_;

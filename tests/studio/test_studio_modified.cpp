@@ -1,6 +1,7 @@
 // The window title's '*' (QWidget::isWindowModified) follows the session file: set by a band
 // edit, a pin, another request, filter or algorithm; cleared by Save and Open, and by undoing or
-// reverting back to what was saved (the band editor's undo stack is marked clean on save).
+// reverting back to what was saved (the band editor's undo stack is marked clean on save); a
+// workspace opened under the same file is compared with it too.
 #include "app/studio/mainwindow.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
@@ -117,6 +118,16 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs); // the search it starts changes nothing
         QTest::qWait(200);
         QVERIFY(!w.isWindowModified());
+
+        // Opening the workspace again (File > Open workspace) keeps the file but sets the
+        // default request silently: another serving mode than the saved one is a change.
+        mode->setCurrentIndex(1 - before);
+        QVERIFY(w.sessions()->saveTo(file, &error));
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
+        QCOMPARE(mode->currentIndex(), before);
+        QCOMPARE(w.sessions()->currentFile(), file);
+        QVERIFY(w.isWindowModified());
         w.close();
     }
 };
