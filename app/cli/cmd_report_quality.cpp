@@ -120,6 +120,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     };
     row("unconstrained ridge", rep.unconstrained, "3.3 %");
     row("constrained (w_bit>=0)", rep.constrained, "2.6 %");
+    row("engine (+model offsets)", rep.engine, "-");
 
     out << "\nmonotone constraint: the constrained fit has "
         << boundBitWeights(rep.constrained.surrogate)
@@ -133,11 +134,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     };
     slopes("unconstrained", rep.unconstrained.surrogate);
     slopes("constrained", rep.constrained.surrogate);
-    if (rep.perModelInterceptMdape >= 0.0)
-        out << "  diagnostic: unconstrained + a free intercept per model, held-out MdAPE "
-            << std::setprecision(1) << rep.perModelInterceptMdape
-            << " %\n  (the gap to the surrogate's own is error between models that log_params "
-               "cannot express)\n";
+    out << "  the engine's surrogate, the one the search uses: every quantization weight >= 0 "
+           "and a\n  log-space offset per model of the training data (log_params alone cannot "
+           "tell models\n  of one size apart)\n";
     if (rep.resplit.resplits > 0)
         printResplits(out, rep.resplit, rep.trainRows);
 

@@ -15,6 +15,7 @@ namespace
 struct SplitData {
     std::vector<FeatureVector> trainX, testX;
     std::vector<double> trainY, testY;
+    std::vector<int> trainModels, testModels;
 };
 
 SplitData splitRows(const std::vector<FeatureVector>& phi, const QualitySet& set,
@@ -24,6 +25,7 @@ SplitData splitRows(const std::vector<FeatureVector>& phi, const QualitySet& set
     for (std::size_t i = 0; i < set.rows.size(); ++i) {
         (isTrain[i] ? d.trainX : d.testX).push_back(phi[i]);
         (isTrain[i] ? d.trainY : d.testY).push_back(set.rows[i].rmqd);
+        (isTrain[i] ? d.trainModels : d.testModels).push_back(set.rows[i].model);
     }
     return d;
 }
@@ -36,44 +38,16 @@ double heldoutMdape(const RidgeSurrogate& s, const SplitData& d)
     return mdapePercent(pred, d.testY);
 }
 
-// The unconstrained ridge on the features plus one indicator column per model.
-double perModelInterceptMdape(const std::vector<FeatureVector>& phi, const QualitySet& set,
-                              int numModels, const SurrogateOptions& options)
+// Held-out MdAPE of a surrogate with per-model offsets: each row predicted with its model's.
+double heldoutMdape(const RidgeSurrogate& s, const SplitData& d,
+                    const std::vector<ModelArch>& models)
 {
-    std::vector<bool> trained(static_cast<std::size_t>(numModels), false);
-    std::vector<Eigen::Index> train, test;
-    for (std::size_t i = 0; i < set.rows.size(); ++i) {
-        const bool t = set.rows[i].split == Split::Train;
-        (t ? train : test).push_back(static_cast<Eigen::Index>(i));
-        if (t)
-            trained[static_cast<std::size_t>(set.rows[i].model)] = true;
-    }
-    for (Eigen::Index i : test)
-        if (!trained[static_cast<std::size_t>(set.rows[static_cast<std::size_t>(i)].model)])
-            return -1.0;
-    const auto n = static_cast<Eigen::Index>(set.rows.size());
-    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(n, kFeatureCount + numModels);
-    Eigen::VectorXd y(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const QualityRow& r = set.rows[static_cast<std::size_t>(i)];
-        for (int j = 0; j < kFeatureCount; ++j)
-            X(i, j) = phi[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
-        X(i, kFeatureCount + r.model) = 1.0;
-        y(i) = std::log(r.rmqd);
-    }
-    const Eigen::MatrixXd Xt = X(train, Eigen::all);
-    const Eigen::VectorXd yt = y(train);
-    const std::vector<bool> unbounded(static_cast<std::size_t>(X.cols()), false);
-    const int folds = std::min<int>(options.folds, static_cast<int>(train.size()));
-    const RidgeFit fit = fitRidge(
-        Xt, yt, chooseLambda(Xt, yt, unbounded, options.lambdas, folds, options.seed).lambda,
-        unbounded);
-    std::vector<double> pred, measured;
-    for (Eigen::Index i : test) {
-        pred.push_back(std::exp(fit.predict(X.row(i))));
-        measured.push_back(set.rows[static_cast<std::size_t>(i)].rmqd);
-    }
-    return mdapePercent(pred, measured);
+    std::vector<double> pred;
+    for (std::size_t i = 0; i < d.testX.size(); ++i)
+        pred.push_back(
+            std::exp(s.predictLog(d.testX[i]) +
+                     s.modelOffset(models[static_cast<std::size_t>(d.testModels[i])].name)));
+    return mdapePercent(pred, d.testY);
 }
 
 ResplitStudy resplitStudy(const std::vector<FeatureVector>& phi, const QualitySet& set,
@@ -163,8 +137,14 @@ QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector
     };
     rep.unconstrained = evaluate(false);
     rep.constrained = evaluate(true);
-    rep.perModelInterceptMdape =
-        perModelInterceptMdape(phi, set, static_cast<int>(models.size()), options);
+    std::vector<std::string> names;
+    for (const ModelArch& m : models)
+        names.push_back(m.name);
+    rep.engine.surrogate =
+        RidgeSurrogate::fit(d.trainX, d.trainY, engineSurrogateOptions(), d.trainModels, names);
+    rep.engine.surrogate.setTrainingData({set.file, set.synthetic});
+    rep.engine.heldoutMdape = heldoutMdape(rep.engine.surrogate, d, models);
+    rep.engine.monotonicity = checkMonotonicity(rep.engine.surrogate, models);
     if (resplits > 0)
         rep.resplit = resplitStudy(phi, set, rep.trainRows, resplits, options);
     return rep;

@@ -48,11 +48,9 @@ struct QualityReport {
     int heldoutRows = 0;
     SurrogateEvaluation unconstrained;
     SurrogateEvaluation constrained;
-    // Diagnostic, not a usable surrogate (an unseen model has no intercept): held-out MdAPE of
-    // the unconstrained ridge with one more free column per model. The drop from
-    // unconstrained.heldoutMdape is the error lying between models, which log_params alone
-    // cannot express. Negative when a held-out model has no training row.
-    double perModelInterceptMdape = -1.0;
+    // The engine's surrogate (engineSurrogateOptions(): every quantization weight >= 0, an
+    // offset per model), fitted on the same split; its held-out error counts the offsets.
+    SurrogateEvaluation engine;
     ResplitStudy resplit;
 };
 

@@ -33,13 +33,18 @@ double mdapePercent(const std::vector<double>& predicted, const std::vector<doub
 }
 
 RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
-                                   const std::vector<double>& rmqd, const SurrogateOptions& options)
+                                   const std::vector<double>& rmqd, const SurrogateOptions& options,
+                                   const std::vector<int>& rowModels,
+                                   const std::vector<std::string>& modelNames)
 {
     if (X.size() != rmqd.size() || X.size() < 2)
         throw std::invalid_argument(
             "RidgeSurrogate::fit: need at least two rows, one RMQD per row");
+    if (options.modelOffsets && rowModels.size() != X.size())
+        throw std::invalid_argument("RidgeSurrogate::fit: model offsets need a model per row");
     const auto n = static_cast<Eigen::Index>(X.size());
-    Eigen::MatrixXd A(n, kFeatureCount);
+    const int offsets = options.modelOffsets ? static_cast<int>(modelNames.size()) : 0;
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, kFeatureCount + offsets);
     Eigen::VectorXd y(n);
     for (Eigen::Index i = 0; i < n; ++i) {
         const double v = rmqd[static_cast<std::size_t>(i)];
@@ -48,8 +53,14 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
         y(i) = std::log(v);
         for (int j = 0; j < kFeatureCount; ++j)
             A(i, j) = X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+        if (offsets > 0) {
+            const int m = rowModels[static_cast<std::size_t>(i)];
+            if (m < 0 || m >= offsets)
+                throw std::invalid_argument("RidgeSurrogate::fit: row model out of range");
+            A(i, kFeatureCount + m) = 1.0;
+        }
     }
-    std::vector<bool> bounded(kFeatureCount, false);
+    std::vector<bool> bounded(static_cast<std::size_t>(kFeatureCount + offsets), false);
     if (options.monotone)
         for (int j = 0; j < kFeatureCount; ++j)
             bounded[static_cast<std::size_t>(j)] =
@@ -68,6 +79,20 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     s.intercept_ = fit.b;
     for (int j = 0; j < kFeatureCount; ++j)
         s.weights_[static_cast<std::size_t>(j)] = fit.w(j);
+    std::vector<bool> seen(static_cast<std::size_t>(offsets), false);
+    for (int m : rowModels)
+        if (offsets > 0)
+            seen[static_cast<std::size_t>(m)] = true;
+    for (int m = 0; m < offsets; ++m) {
+        if (!seen[static_cast<std::size_t>(m)])
+            continue;
+        const std::string& name = modelNames[static_cast<std::size_t>(m)];
+        for (const auto& other : s.offsets_)
+            if (other.first == name)
+                throw std::invalid_argument("RidgeSurrogate::fit: two models are named '" + name +
+                                            "'");
+        s.offsets_.emplace_back(name, fit.w(kFeatureCount + m));
+    }
     if (options.monotone) // the solver's bound is exact; rounding must not show as -0.0 noise
         for (int j = 0; j < kFeatureCount; ++j)
             if (s.constrained_[static_cast<std::size_t>(j)])
@@ -76,8 +101,9 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     s.trainingRows_ = static_cast<int>(n);
     s.cv_ = choice.curve;
     std::vector<double> pred;
-    for (const FeatureVector& phi : X)
-        pred.push_back(s.predict(phi));
+    for (std::size_t i = 0; i < X.size(); ++i)
+        pred.push_back(std::exp(s.predictLog(X[i]) +
+                                (offsets > 0 ? fit.w(kFeatureCount + rowModels[i]) : 0.0)));
     s.trainingMdape_ = mdapePercent(pred, rmqd);
     return s;
 }
@@ -95,10 +121,19 @@ double RidgeSurrogate::predict(const FeatureVector& phi) const
     return std::exp(predictLog(phi));
 }
 
+double RidgeSurrogate::modelOffset(const std::string& model) const
+{
+    for (const auto& [name, offset] : offsets_)
+        if (name == model)
+            return offset;
+    return 0.0;
+}
+
 double RidgeSurrogate::predict(const ModelArch& model, const BandRecipe& recipe,
                                Algorithm algorithm, bool lmHeadQuantized, KvFormat kv) const
 {
-    return predict(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv));
+    return std::exp(predictLog(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv)) +
+                    modelOffset(model.name));
 }
 
 SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm,
@@ -110,7 +145,8 @@ SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm
     // The constant: every feature that does not depend on the layers (the algorithm's share
     // does: it goes into the per-layer terms of the quantized formats below).
     const BandRecipe none;
-    t.constant = predictLog(qualityFeatures(model, none, algorithm, lmHeadQuantized, kv));
+    t.constant = predictLog(qualityFeatures(model, none, algorithm, lmHeadQuantized, kv)) +
+                 modelOffset(model.name);
     t.prefix.assign(static_cast<std::size_t>(kFormatCount * kScopeCount * (L + 1)), 0.0);
     for (Format f : kAllFormats)
         for (Scope s : kAllScopes) {
@@ -152,6 +188,9 @@ nlohmann::json RidgeSurrogate::toJson() const
         j["features"].push_back({{"name", featureName(k)},
                                  {"weight", weights_[static_cast<std::size_t>(k)]},
                                  {"constrained_nonnegative", constrained(k)}});
+    j["model_offsets"] = nlohmann::json::array();
+    for (const auto& [name, offset] : offsets_)
+        j["model_offsets"].push_back({{"model", name}, {"offset", offset}});
     j["training_rows"] = trainingRows_;
     j["training_data"] = {{"file", trainingData_.file}, {"synthetic", trainingData_.synthetic}};
     j["fit_error"] = {{"training_mdape_percent", trainingMdape_}};
@@ -165,7 +204,7 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
 {
     const JsonFields f(file);
     const int version = f.integer(j, "schema_version", "", 1, 1000);
-    if (version != kSurrogateSchemaVersion)
+    if (version != kSurrogateSchemaVersion && version != 2)
         f.fail("/schema_version",
                "expected schema_version " + std::to_string(kSurrogateSchemaVersion) + ", found " +
                    std::to_string(version) +
@@ -200,6 +239,15 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
         s.constrained_[static_cast<std::size_t>(k)] = bounded;
         s.weights_[static_cast<std::size_t>(k)] = w;
     }
+    if (version >= 3)
+        for (std::size_t k = 0; k < f.array(j, "model_offsets", "").size(); ++k) {
+            const std::string ptr = "/model_offsets/" + std::to_string(k);
+            const Json& e = j["model_offsets"][k];
+            const std::string model = f.string(e, "model", ptr);
+            if (s.modelOffset(model) != 0.0)
+                f.fail(ptr + "/model", "model '" + model + "' has a second offset");
+            s.offsets_.emplace_back(model, f.number(e, "offset", ptr, -1e6, 1e6));
+        }
     s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);
     const Json& data = f.object(j, "training_data", "");
     s.trainingData_ = {f.string(data, "file", "/training_data"),

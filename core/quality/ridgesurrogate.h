@@ -23,8 +23,9 @@ namespace acsel
 {
 
 // 2: the algorithm features are the quantized share of the layers (1: plain one-hot), and the
-// file says which data it was fitted on (training_data).
-inline constexpr int kSurrogateSchemaVersion = 2;
+// file says which data it was fitted on (training_data). 3: optional per-model offsets
+// (model_offsets); a schema-2 file reads as a surrogate without them.
+inline constexpr int kSurrogateSchemaVersion = 3;
 
 // The search's Engine::qualityTerms (core/search/engine.h) takes the same numbers: slot
 // f * kScopeCount + s, prefix over layers 0..L, logTarget = true.
@@ -62,10 +63,25 @@ struct SurrogateOptions {
     // flags). The latter guarantees that no quantization predicts better quality than the
     // model's bf16 configuration, nor quantizing one more band or the KV cache better quality.
     bool quantizationNeverHelps = false;
+    // A log-space offset per model of the training data (one-hot columns, ridge-penalised like
+    // every weight): log(params) alone cannot tell two models of one size apart (Llama-3.1-8B
+    // and Qwen3-8B differ by half in bf16 RMQD), and the search then favours the model it
+    // underrates. A model without training rows keeps offset 0 (the shared trend).
+    bool modelOffsets = false;
     std::vector<double> lambdas = defaultLambdaGrid();
     int folds = 5;
     std::uint64_t seed = 1;
 };
+
+// The surrogate the engine searches with (core/search/workspaceengine.cpp) and `acsel report
+// quality` evaluates as such: no quantization predicted to help, an offset per model.
+inline SurrogateOptions engineSurrogateOptions()
+{
+    SurrogateOptions o;
+    o.quantizationNeverHelps = true;
+    o.modelOffsets = true;
+    return o;
+}
 
 // Median absolute percentage error, in percent.
 double mdapePercent(const std::vector<double>& predicted, const std::vector<double>& measured);
@@ -79,10 +95,14 @@ struct SurrogateTrainingData {
 class RidgeSurrogate
 {
 public:
-    // rmqd: measured values (> 0), one per feature row.
+    // rmqd: measured values (> 0), one per feature row. With options.modelOffsets, rowModels
+    // holds each row's index into modelNames.
     static RidgeSurrogate fit(const std::vector<FeatureVector>& X, const std::vector<double>& rmqd,
-                              const SurrogateOptions& options);
+                              const SurrogateOptions& options,
+                              const std::vector<int>& rowModels = {},
+                              const std::vector<std::string>& modelNames = {});
 
+    // From the features alone: without the model's offset.
     double predictLog(const FeatureVector& phi) const;
     double predict(const FeatureVector& phi) const;
     double predict(const ModelArch& model, const BandRecipe& recipe, Algorithm algorithm,
@@ -96,6 +116,9 @@ public:
     double lambda() const { return lambda_; }
     double intercept() const { return intercept_; }
     const FeatureVector& weights() const { return weights_; }
+    // The log-space offset of a model by name; 0 for a model the fit had no rows of.
+    double modelOffset(const std::string& model) const;
+    const std::vector<std::pair<std::string, double>>& modelOffsets() const { return offsets_; }
     int trainingRows() const { return trainingRows_; }
     double trainingMdape() const { return trainingMdape_; }
     const std::vector<CvPoint>& cvCurve() const { return cv_; }
@@ -114,6 +137,7 @@ private:
     double lambda_ = 0.0;
     double intercept_ = 0.0;
     FeatureVector weights_{};
+    std::vector<std::pair<std::string, double>> offsets_; // by model name
     int trainingRows_ = 0;
     double trainingMdape_ = 0.0;
     std::vector<CvPoint> cv_;

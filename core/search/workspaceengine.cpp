@@ -25,23 +25,28 @@ RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
     const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
     std::vector<FeatureVector> x;
     std::vector<double> y;
+    std::vector<int> rowModels;
+    std::vector<std::string> names;
+    for (const ModelArch& m : ws.models)
+        names.push_back(m.name);
     for (const QualityRow& row : set.rows) {
         if (row.split != Split::Train)
             continue;
         x.push_back(qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row));
         y.push_back(row.rmqd);
+        rowModels.push_back(row.model);
     }
     if (x.size() < 2)
         throw LoadError(set.file, "/rows",
                         "expected at least two training rows to fit the surrogate");
-    source = "ridge (no quantization predicted to help) fitted on " + std::to_string(x.size()) +
-             " training rows of " + set.file + (set.synthetic ? " (SYNTHETIC quality data)" : "");
+    source = "ridge (no quantization predicted to help, an offset per model) fitted on " +
+             std::to_string(x.size()) + " training rows of " + set.file +
+             (set.synthetic ? " (SYNTHETIC quality data)" : "");
     // Every quantization feature bounded: with only the bit-deficit weights bounded, the fit on
     // the demo data predicts some quantized recipes (and an fp8 KV cache) better than bf16
-    // (docs/QUALITY.md), which would make the search quantize to "improve" quality.
-    SurrogateOptions options;
-    options.quantizationNeverHelps = true;
-    RidgeSurrogate s = RidgeSurrogate::fit(x, y, options);
+    // (docs/QUALITY.md), which would make the search quantize to "improve" quality. An offset
+    // per model: the search compares models, and log(params) alone misranks them.
+    RidgeSurrogate s = RidgeSurrogate::fit(x, y, engineSurrogateOptions(), rowModels, names);
     s.setTrainingData({set.file, set.synthetic});
     return s;
 }

@@ -109,7 +109,7 @@ void TestCliQuality::reportPrintsTableAndSaves()
     for (const char* s :
          {"SYNTHETIC", "226 training", "held-out MdAPE", "unconstrained ridge",
           "constrained (w_bit>=0)", "bit_deficit_late *", "moves lower the prediction", "3.3 %",
-          "2.6 %", "bit slope per third", "free intercept per model", "20 re-drawn splits",
+          "2.6 %", "bit slope per third", "engine (+model offsets)", "20 re-drawn splits",
           "the constraint binds in"})
         QVERIFY2(contains(r.out, s), s);
     const RidgeSurrogate s = RidgeSurrogate::load(save);

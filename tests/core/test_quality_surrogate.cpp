@@ -66,7 +66,7 @@ private slots:
     void demoFitHasNoNegativeBitWeight();
     void neverHelpsPriorKeepsBf16Best();
     void resplitStudyCountsBindingSplits();
-    void perModelInterceptSeparatesBetweenModelError();
+    void modelOffsetsCarryBetweenModelError();
     void jsonRoundTripAndErrors();
 };
 
@@ -257,6 +257,8 @@ std::vector<ModelArch> threeModels()
     std::vector<ModelArch> models = {smallModel(6), smallModel(6), smallModel(6)};
     models[1].hidden = 128;
     models[2].hidden = 256;
+    models[1].name = "small-128";
+    models[2].name = "small-256";
     return models;
 }
 
@@ -318,25 +320,40 @@ void TestQualitySurrogate::resplitStudyCountsBindingSplits()
     QCOMPARE(evaluateQualitySurrogates(set, models, opt).resplit.resplits, 0);
 }
 
-void TestQualitySurrogate::perModelInterceptSeparatesBetweenModelError()
+void TestQualitySurrogate::modelOffsetsCarryBetweenModelError()
 {
-    // Offsets that are not linear in log(params): log_params cannot express them, a per-model
-    // intercept can, so the diagnostic is near 0 while the surrogate's own error is not.
+    // Offsets that are not linear in log(params): log_params cannot express them, the engine's
+    // per-model offsets can, so its held-out error is near 0 while the plain ridge's is not.
     const std::vector<ModelArch> models = threeModels();
     const double offset[3] = {-3.0, -2.0, -3.0};
     const QualitySet set = linearSet(offset, 2.0, 1.0);
     SurrogateOptions opt;
     opt.folds = 3;
     const QualityReport rep = evaluateQualitySurrogates(set, models, opt);
-    QVERIFY2(rep.perModelInterceptMdape >= 0.0 && rep.perModelInterceptMdape < 1.0,
-             std::to_string(rep.perModelInterceptMdape).c_str());
+    QVERIFY2(rep.engine.heldoutMdape < 1.0, std::to_string(rep.engine.heldoutMdape).c_str());
     QVERIFY(rep.unconstrained.heldoutMdape > 20.0);
-    // A held-out model without training rows has no intercept: the diagnostic is skipped.
+    QCOMPARE(rep.engine.surrogate.modelOffsets().size(), std::size_t{3});
+    // The data's bf16 RMQD is exp(offset): model 1 sits e times above models 0 and 2.
+    const RidgeSurrogate& e = rep.engine.surrogate;
+    auto bf16 = [&](int m) {
+        return e.predict(models[static_cast<std::size_t>(m)], BandRecipe::uniform(6, Format::Bf16),
+                         Algorithm::Max, false, KvFormat::Bf16);
+    };
+    QVERIFY2(std::abs(bf16(1) / bf16(0) / std::exp(1.0) - 1.0) < 0.02,
+             std::to_string(bf16(1) / bf16(0)).c_str());
+    QVERIFY(std::abs(bf16(2) / bf16(0) - 1.0) < 0.02);
+    // A model without training rows gets no offset: it is predicted from the shared terms.
     QualitySet unseen = set;
     for (QualityRow& r : unseen.rows)
         if (r.model == 2)
             r.split = Split::Heldout;
-    QCOMPARE(evaluateQualitySurrogates(unseen, models, opt).perModelInterceptMdape, -1.0);
+    const QualityReport without = evaluateQualitySurrogates(unseen, models, opt);
+    QCOMPARE(without.engine.surrogate.modelOffsets().size(), std::size_t{2});
+    QCOMPARE(without.engine.surrogate.modelOffset(models[2].name), 0.0);
+    const QualityRow& r = unseen.rows.back();
+    const ModelArch& m = models[static_cast<std::size_t>(r.model)];
+    QCOMPARE(without.engine.surrogate.predict(m, r.recipe, r.algorithm, r.lmHeadQuantized, r.kv),
+             without.engine.surrogate.predict(qualityFeatures(m, r)));
 }
 
 void TestQualitySurrogate::jsonRoundTripAndErrors()
@@ -388,10 +405,28 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     QVERIFY(errorOf(j).find("/training_data/synthetic") != std::string::npos);
     j = s.toJson();
     j["schema_version"] = 1; // one-hot algorithm features: refused, not misread
-    QVERIFY(errorOf(j).find("/schema_version: expected schema_version 2, found 1 (an older "
+    QVERIFY(errorOf(j).find("/schema_version: expected schema_version 3, found 1 (an older "
                             "surrogate") != std::string::npos);
-    j["schema_version"] = 3;
-    QVERIFY(errorOf(j).find("found 3 (written by a newer ACSeL Studio)") != std::string::npos);
+    j["schema_version"] = 4;
+    QVERIFY(errorOf(j).find("found 4 (written by a newer ACSeL Studio)") != std::string::npos);
+
+    // The engine's surrogate keeps its per-model offsets through a file; a schema-2 file (no
+    // offsets) still reads, as a surrogate without them.
+    const RidgeSurrogate engine = evaluateQualitySurrogates(set, ws.models).engine.surrogate;
+    QCOMPARE(engine.modelOffsets().size(), ws.models.size());
+    const RidgeSurrogate engineBack = RidgeSurrogate::fromJson(engine.toJson(), "e.json");
+    QVERIFY(engineBack.modelOffsets() == engine.modelOffsets());
+    const QualityRow& r = set.rows.front();
+    const ModelArch& m = ws.models[static_cast<std::size_t>(r.model)];
+    QCOMPARE(engineBack.predict(m, r.recipe, r.algorithm, r.lmHeadQuantized, r.kv),
+             engine.predict(m, r.recipe, r.algorithm, r.lmHeadQuantized, r.kv));
+    j = engine.toJson();
+    j["model_offsets"].push_back(j["model_offsets"][0]);
+    QVERIFY(errorOf(j).find("has a second offset") != std::string::npos);
+    j = s.toJson();
+    j["schema_version"] = 2;
+    j.erase("model_offsets");
+    QVERIFY(RidgeSurrogate::fromJson(j, "old.json").modelOffsets().empty());
 }
 
 QTEST_APPLESS_MAIN(TestQualitySurrogate)
