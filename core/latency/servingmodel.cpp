@@ -29,19 +29,36 @@ std::string_view backendOf(std::string_view stackId)
     return slash == std::string_view::npos ? stackId : stackId.substr(slash + 1);
 }
 
+double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults)
+{
+    return std::max(2.0 * defaults.stepTokenBudget * arch.heads * arch.headDim * 11.0,
+                    70.0 * 1024.0 * 1024.0);
+}
+
+double kvBytesFullLength(const ModelArch& arch, const Config& config, const Request& request)
+{
+    return (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
+}
+
+std::string kvDoesNotFitReason(const KvCapacity& kv, const Request& request)
+{
+    std::ostringstream s;
+    s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
+      << kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
+      << kv.availableBytes / kGiB << " GiB left for KV)";
+    return s.str();
+}
+
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults)
 {
-    const MemoryEstimate m = estimateMemory(arch, config, request, platform);
-    // Engines size activations for the step token budget, not for batch x isl.
-    const double activations = std::max(
-        2.0 * defaults.stepTokenBudget * arch.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
+    const MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
     const double free = platform.memCapacityBytes - m.weightBytes - m.embeddingBytes -
-                        m.lmHeadBytes - activations - m.runtimeBytes;
+                        m.lmHeadBytes - stepActivationBytes(arch, defaults) - m.runtimeBytes;
     KvCapacity k;
     k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
     const double perToken = kvBytesPerToken(arch, config.kv);
-    k.bytesFullLength = (static_cast<double>(request.isl) + request.osl) * perToken;
+    k.bytesFullLength = kvBytesFullLength(arch, config, request);
     k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
                                                     : (request.isl + request.osl / 2.0) * perToken;
     k.requestsThatFit =
@@ -77,23 +94,18 @@ double firstWaveMeanTtftMs(const StepModel& model, int n, int isl, const Serving
     return ((stepSum - inLast) * fullMs + inLast * lastMs) / n;
 }
 
-ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
-                                const Request& request)
+namespace
 {
-    if (request.isl < 1 || request.osl < 1 || config.batch < 1 || request.concurrency < 1)
-        throw std::invalid_argument("isl, osl, batch and concurrency must be at least 1");
-    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+
+// The estimate with at most `slots` requests running (the KV slot count, or no limit).
+ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                  const Request& request, const ServingDefaults& d,
+                                  const KvCapacity& kv, int slots)
+{
     ServingEstimate e;
-    e.kv = kvCapacity(arch, config, request, costs.platform(), d);
-    if (e.kv.availableBytes < e.kv.bytesFullLength || e.kv.requestsThatFit < 1) {
-        std::ostringstream s;
-        s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
-          << e.kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
-          << e.kv.availableBytes / kGiB << " GiB left for KV)";
-        throw std::invalid_argument(s.str());
-    }
+    e.kv = kv;
     const StepModel model(costs, arch, config);
-    const int n = std::min({request.concurrency, config.batch, e.kv.requestsThatFit});
+    const int n = std::min({request.concurrency, config.batch, slots});
     e.concurrency = request.concurrency;
     e.running = n;
     const int isl = request.isl;
@@ -176,12 +188,35 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     return e;
 }
 
+void requirePositive(const Config& config, const Request& request)
+{
+    if (request.isl < 1 || request.osl < 1 || config.batch < 1 || request.concurrency < 1)
+        throw std::invalid_argument("isl, osl, batch and concurrency must be at least 1");
+}
+
+} // namespace
+
+ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                const Request& request)
+{
+    requirePositive(config, request);
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
+    if (!kv.holdsOneRequest())
+        throw std::invalid_argument(kvDoesNotFitReason(kv, request));
+    return estimateWithSlots(costs, arch, config, request, d, kv, kv.requestsThatFit);
+}
+
 LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& arch,
                                        const Config& config, const Request& request)
 {
     if (request.mode == ServingMode::Static)
         return estimateLatency(costs, arch, config, request);
-    return estimateServing(costs, arch, config, request).latency;
+    requirePositive(config, request);
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
+    const int slots = kv.holdsOneRequest() ? kv.requestsThatFit : config.batch;
+    return estimateWithSlots(costs, arch, config, request, d, kv, slots).latency;
 }
 
 bool fracMixLowerBoundHolds(const Request& request)
