@@ -1,5 +1,6 @@
 // acsel generate quality: writes the SYNTHETIC demo quality measurement set (seeded, documented,
-// monotone in bits) for the workspace's models.
+// monotone in bits) for the workspace's models, as JSON or, for a .csv name, as CSV whose
+// provenance lines mark it synthetic (docs/FORMATS.md 7).
 #include "app/cli/command.h"
 #include "app/cli/workspaceargs.h"
 #include "app/common/paths.h"
@@ -20,7 +21,8 @@ constexpr const char* kName = "generate quality";
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     std::vector<app::OptionSpec> specs{workspaceOptions().front()}; // quality needs no tables
-    specs.push_back({"output", "FILE", "where to write the quality set (JSON)"});
+    specs.push_back(
+        {"output", "FILE", "where to write the quality set (JSON; CSV for a .csv name)"});
     specs.push_back({"seed", "N", "generator seed (default 2611)"});
     specs.push_back(
         {"train-rows", "N", "rows in the training split (default 226, as in the paper)"});

@@ -2,6 +2,7 @@
 
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
+#include "core/data/qualitysetcsv.h"
 
 #include <charconv>
 #include <cmath>
@@ -174,8 +175,11 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
     set.file = file;
     set.synthetic = f.boolean(j, "synthetic", "");
     set.provenance = f.string(j, "provenance", "");
-    if (j.contains("generator"))
+    if (j.contains("generator")) {
         set.generator = f.object(j, "generator", "");
+        if (set.generator.contains("command")) // shown as "made by" beside the banner
+            (void)f.string(set.generator, "command", "/generator");
+    }
     const Json& rows = f.array(j, "rows", "");
     if (rows.empty())
         f.fail("/rows", "expected at least one measurement row");
@@ -203,14 +207,18 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
 QualitySet parseQualitySetCsv(const std::string& text, const std::string& file,
                               const std::vector<ModelArch>& models)
 {
-    CsvReader csv = CsvReader::fromString(text, file);
+    CsvProvenance meta = splitCsvProvenance(text, file);
+    CsvReader csv = CsvReader::fromString(std::move(meta.table), file);
     const int cModel = csv.requireColumn("model"), cAlgo = csv.requireColumn("algorithm"),
               cLm = csv.requireColumn("lm_head_quantized"), cKv = csv.requireColumn("kv"),
               cBands = csv.requireColumn("bands"), cRmqd = csv.requireColumn("rmqd"),
               cSplit = csv.requireColumn("split");
     QualitySet set;
     set.file = file;
-    set.provenance = "imported from CSV " + file;
+    set.synthetic = meta.synthetic;
+    set.provenance =
+        meta.provenance.empty() ? "imported from CSV " + file : std::move(meta.provenance);
+    set.generator = std::move(meta.generator);
     while (csv.next()) {
         const RawRow raw{std::string(csv.field(cModel)), std::string(csv.field(cAlgo)),
                          std::string(csv.field(cLm)),    std::string(csv.field(cKv)),
@@ -261,28 +269,66 @@ Json qualitySetToJson(const QualitySet& set, const std::vector<ModelArch>& model
     return j;
 }
 
+std::string qualitySetToCsv(const QualitySet& set, const std::vector<ModelArch>& models,
+                            const std::string& file)
+{
+    std::string out = csvProvenanceLines(set.synthetic, set.provenance, set.generator, file);
+    out += "model,algorithm,lm_head_quantized,kv,bands,rmqd,split\n";
+    for (std::size_t i = 0; i < set.rows.size(); ++i) {
+        const QualityRow& r = set.rows[i];
+        const std::string& model = models[static_cast<std::size_t>(r.model)].name;
+        if (model.find_first_of(",\r\n") != std::string::npos)
+            throw LoadError(file, "row " + std::to_string(i + 1) + ", column 'model'",
+                            "model name '" + model +
+                                "' has a comma or line break, which CSV cannot hold (write the "
+                                "set as JSON instead)");
+        char rmqd[32];
+        const auto end = std::to_chars(rmqd, rmqd + sizeof rmqd, r.rmqd).ptr; // shortest exact
+        out += model + "," + std::string(toString(r.algorithm)) + "," +
+               (r.lmHeadQuantized ? "true" : "false") + "," + std::string(toString(r.kv)) + "," +
+               bandsToText(r.recipe) + "," + std::string(rmqd, end) + "," +
+               std::string(toString(r.split)) + "\n";
+    }
+    return out;
+}
+
+namespace
+{
+
+// One row per line keeps a JSON file small and its diffs readable.
+std::string qualitySetJsonText(const QualitySet& set, const std::vector<ModelArch>& models)
+{
+    const Json j = qualitySetToJson(set, models);
+    std::string out = "{\n";
+    bool firstKey = true;
+    for (const auto& [key, value] : j.items()) {
+        if (key == "rows")
+            continue;
+        out += (firstKey ? "" : ",\n") + std::string("  ") + Json(key).dump() + ": " + value.dump();
+        firstKey = false;
+    }
+    out += ",\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < j["rows"].size(); ++i)
+        out += "    " + j["rows"][i].dump() + (i + 1 < j["rows"].size() ? ",\n" : "\n");
+    out += "  ]\n}\n";
+    return out;
+}
+
+} // namespace
+
 void writeQualitySet(const QualitySet& set, const std::vector<ModelArch>& models,
                      const std::string& path)
 {
+    // Composed before the temporary file exists, so a set CSV cannot hold leaves nothing behind.
+    const std::string text = std::filesystem::path(path).extension() == ".csv"
+                                 ? qualitySetToCsv(set, models, path)
+                                 : qualitySetJsonText(set, models);
     const std::string tmp = path + ".tmp";
     {
-        std::ofstream out(tmp, std::ios::trunc);
+        std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
         if (!out)
             throw LoadError(tmp, "", "cannot open file for writing");
-        // One row per line keeps the file small and its diffs readable.
-        const Json j = qualitySetToJson(set, models);
-        out << "{\n";
-        bool firstKey = true;
-        for (const auto& [key, value] : j.items()) {
-            if (key == "rows")
-                continue;
-            out << (firstKey ? "" : ",\n") << "  " << Json(key).dump() << ": " << value.dump();
-            firstKey = false;
-        }
-        out << ",\n  \"rows\": [\n";
-        for (std::size_t i = 0; i < j["rows"].size(); ++i)
-            out << "    " << j["rows"][i].dump() << (i + 1 < j["rows"].size() ? ",\n" : "\n");
-        out << "  ]\n}\n";
+        out << text;
         if (!out)
             throw LoadError(tmp, "", "write failed");
     }

@@ -7,9 +7,13 @@
 //    "rows": [{"model": "Qwen3-8B", "algorithm": "awq", "lm_head_quantized": false,
 //              "kv": "bf16", "bands": "0-2:bf16;3-35:int4_wo/full", "rmqd": 0.0123,
 //              "split": "train"}, ...]}
-// CSV (for importing measurements), header naming these columns in any order:
+// CSV (for importing measurements), optional provenance lines (core/data/qualitysetcsv.h), then
+// a header naming these columns in any order:
+//   # synthetic: true
+//   # provenance: who measured what, how
 //   model,algorithm,lm_head_quantized,kv,bands,rmqd,split
-//   lm_head_quantized is 0/1 or true/false; a CSV set is never synthetic.
+//   lm_head_quantized is 0/1 or true/false; without "# synthetic: true" the set counts as
+//   measured.
 //
 // bands: ';'-separated "first-last:format/scope" with inclusive layer numbers (a bf16 band may
 // omit "/full"). Every row is checked against the workspace's models: known model, a well formed
@@ -63,7 +67,12 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
 QualitySet parseQualitySetCsv(const std::string& text, const std::string& file,
                               const std::vector<ModelArch>& models);
 Json qualitySetToJson(const QualitySet& set, const std::vector<ModelArch>& models);
-// Atomic write (temporary file beside `path`, then rename).
+// The CSV form, provenance lines first; throws LoadError (naming `file`) for what one CSV line
+// cannot hold (a provenance with a line break, a model name with a comma).
+std::string qualitySetToCsv(const QualitySet& set, const std::vector<ModelArch>& models,
+                            const std::string& file);
+// By extension like loadQualitySet: .csv writes CSV, anything else JSON. Atomic (temporary file
+// beside `path`, then rename).
 void writeQualitySet(const QualitySet& set, const std::vector<ModelArch>& models,
                      const std::string& path);
 

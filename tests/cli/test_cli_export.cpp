@@ -9,38 +9,14 @@
 #include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-using namespace acsel::cli;
+using namespace acsel::cli::test;
 
 namespace
 {
 
-using acsel::cli::test::Run;
-using acsel::cli::test::run;
-
-std::string readAll(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-bool contains(const std::string& s, const std::string& part)
-{
-    return s.find(part) != std::string::npos;
-}
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
-const std::string kTables = ACSEL_SHARED_DIR "/aic";
 const std::string kGolden = ACSEL_TEST_DATA "/export/qwen3_8b_fp8_nvfp4_bf16";
 const std::string kConfig = kGolden + ".config.json";
-
-bool haveTables()
-{
-    return QFileInfo::exists(QString::fromStdString(kTables));
-}
 
 } // namespace
 
@@ -80,7 +56,7 @@ void TestCliExport::writesTheGoldenFiles()
                        "--workspace", kWorkspace, "--tables", kTables});
     QCOMPARE(r.code, 0);
     QVERIFY2(contains(r.out, "wrote " + out), r.out.c_str());
-    QVERIFY(readAll(out) == readAll(kGolden + suffix.toStdString()));
+    QVERIFY(readFile(out) == readFile(kGolden + suffix.toStdString()));
     // Atomic write: nothing but the output is left in the folder.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
     QVERIFY(QFileInfo(QString::fromStdString(out)).permissions() & QFileDevice::ReadOther);
@@ -93,7 +69,7 @@ void TestCliExport::standardOutputAndEmptyTables()
     const Run r = run({"export", "--config", kConfig, "--as", "modelopt-yaml", "-o", "-",
                        "--workspace", kWorkspace, "--tables", kTables});
     QCOMPARE(r.code, 0);
-    QVERIFY(r.out == readAll(kGolden + ".modelopt.yaml"));
+    QVERIFY(r.out == readFile(kGolden + ".modelopt.yaml"));
     // A tables folder without tables is an error, not a silent export without the stack check.
     QTemporaryDir dir;
     const Run empty = run({"export", "--config", kConfig, "--as", "modelopt-yaml", "-o", "-",
@@ -117,18 +93,18 @@ void TestCliExport::refusesToOverwriteWithoutForce()
     QCOMPARE(refused.code, 2);
     QVERIFY2(contains(refused.err, out + " exists; pass --force to overwrite it"),
              refused.err.c_str());
-    QCOMPARE(readAll(out), std::string("keep me\n"));
+    QCOMPARE(readFile(out), std::string("keep me\n"));
     std::vector<std::string> forced = base;
     forced.push_back("--force");
     QCOMPARE(run(forced).code, 0);
-    QVERIFY(readAll(out) == readAll(kGolden + ".modelopt.yaml"));
+    QVERIFY(readFile(out) == readFile(kGolden + ".modelopt.yaml"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
 }
 
 void TestCliExport::refusesAnUnexportableConfig()
 {
     QTemporaryDir dir;
-    auto j = nlohmann::json::parse(readAll(kConfig));
+    auto j = readJson(kConfig);
     j["config"]["bands"] = nlohmann::json::parse(
         R"([{"first_layer":0,"last_layer":17,"format":"int4_wo","scope":"full"},
             {"first_layer":18,"last_layer":35,"format":"fp8","scope":"full"}])");
@@ -165,14 +141,14 @@ void TestCliExport::badInputIsExit2()
     expect2({"--config", kConfig, "--as", "modelopt-yaml", "-o",
              dir.filePath("no/dir/x.yaml").toStdString(), "--workspace", kWorkspace},
             "does not exist");
-    auto j = nlohmann::json::parse(readAll(kConfig));
+    auto j = readJson(kConfig);
     j["config"]["bands"][1]["format"] = "fp6";
     const std::string bad = dir.filePath("bad.json").toStdString();
     std::ofstream(bad) << j.dump();
     expect2({"--config", bad, "--as", "modelopt-yaml", "-o", out, "--workspace", kWorkspace},
             bad + ": /config/bands/1/format: unknown value 'fp6'");
     if (haveTables()) {
-        j = nlohmann::json::parse(readAll(kConfig));
+        j = readJson(kConfig);
         j["stack"] = "b200_sxm/tensorflow";
         std::ofstream(bad) << j.dump();
         expect2({"--config", bad, "--as", "modelopt-yaml", "-o", out, "--workspace", kWorkspace,

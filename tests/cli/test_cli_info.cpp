@@ -5,20 +5,8 @@
 #include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-using namespace acsel::cli;
-
-namespace
-{
-
-using acsel::cli::test::Run;
-using acsel::cli::test::run;
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
-const std::string kTables = ACSEL_SHARED_DIR "/aic";
-
-} // namespace
+using namespace acsel::cli::test;
 
 class TestCliInfo : public QObject
 {
@@ -36,15 +24,15 @@ void TestCliInfo::helpAndUnknown()
 {
     const Run help = run({"help"});
     QCOMPARE(help.code, 0);
-    QVERIFY(help.out.find("info") != std::string::npos);
+    QVERIFY(contains(help.out, "info"));
     const Run bad = run({"frobnicate"});
     QCOMPARE(bad.code, 2);
-    QVERIFY(bad.err.find("unknown command 'frobnicate'") != std::string::npos);
+    QVERIFY(contains(bad.err, "unknown command 'frobnicate'"));
 }
 
 void TestCliInfo::listsAllStacksAndModels()
 {
-    if (!QFileInfo::exists(QString::fromStdString(kTables)))
+    if (!haveTables())
         QSKIP("../shared/aic not present");
     const Run r = run({"info", "--workspace", kWorkspace, "--tables", kTables, "--json"});
     QCOMPARE(r.code, 0);
@@ -55,8 +43,8 @@ void TestCliInfo::listsAllStacksAndModels()
         if (s["latency_source"] == "tables")
             ++measured;
         else
-            estimated += s["system"].get<std::string>().find("a6000") != std::string::npos ||
-                         s["system"].get<std::string>().find("thor") != std::string::npos;
+            estimated += contains(s["system"].get<std::string>(), "a6000") ||
+                         contains(s["system"].get<std::string>(), "thor");
     }
     QCOMPARE(measured, std::size_t{18});
     QVERIFY(estimated >= 2);
@@ -85,7 +73,7 @@ void TestCliInfo::noTablesStillWorks()
     // this checks only that the command succeeds and says where tables came from or that none.
     const Run r = run({"info", "--workspace", kWorkspace});
     QCOMPARE(r.code, 0);
-    QVERIFY(r.out.find("note:") != std::string::npos);
+    QVERIFY(contains(r.out, "note:"));
 }
 
 void TestCliInfo::missingTablesDirIsExit2()
@@ -93,31 +81,29 @@ void TestCliInfo::missingTablesDirIsExit2()
     const Run r = run({"info", "--workspace", kWorkspace, "--tables", "/nonexistent"});
     QCOMPARE(r.code, 2);
     QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1);
-    QVERIFY(r.err.find("/nonexistent") != std::string::npos);
-    QVERIFY(r.err.find("does not exist") != std::string::npos);
+    QVERIFY(contains(r.err, "/nonexistent"));
+    QVERIFY(contains(r.err, "does not exist"));
 }
 
 void TestCliInfo::brokenWorkspaceFieldIsExit2()
 {
     QTemporaryDir dir;
     const std::string path = dir.filePath("ws.json").toStdString();
-    std::ifstream in(kWorkspace);
-    auto j = nlohmann::json::parse(in);
+    auto j = readJson(kWorkspace);
     j["models"][2]["config"]["num_hidden_layers"] = "thirty-six";
     std::ofstream(path) << j.dump();
     const Run r = run({"info", "--workspace", path, "--tables", kTables});
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.find("/models/2/config/num_hidden_layers: expected an integer") !=
-                 std::string::npos,
+    QVERIFY2(contains(r.err, "/models/2/config/num_hidden_layers: expected an integer"),
              r.err.c_str());
-    QVERIFY(r.err.find(path) != std::string::npos);
+    QVERIFY(contains(r.err, path));
 }
 
 void TestCliInfo::unknownOptionIsExit2()
 {
     const Run r = run({"info", "--frob"});
     QCOMPARE(r.code, 2);
-    QVERIFY(r.err.find("unknown option --frob") != std::string::npos);
+    QVERIFY(contains(r.err, "unknown option --frob"));
 }
 
 QTEST_APPLESS_MAIN(TestCliInfo)

@@ -11,16 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-using namespace acsel::cli;
+using namespace acsel::cli::test;
 
 namespace
 {
 
-using acsel::cli::test::Run;
-using acsel::cli::test::run;
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
-const std::string kTables = ACSEL_SHARED_DIR "/aic";
 const std::string kSilicon = ACSEL_SHARED_DIR "/aic/silicon/dense_tp1.csv";
 const std::string kSmall = ACSEL_TEST_DATA "/latency/silicon_small.csv";
 
@@ -71,14 +66,13 @@ void TestCliLatency::predictMapsRowsAndSaysWhyNot()
     }
     QVERIFY(j["rows"][0]["recipe"] == "0-31 bf16");     // empty gemm_quant_mode = bf16
     QVERIFY(j["rows"][1]["recipe"] == "0-31 fp8/full"); // the -FP8 checkpoint id
-    QVERIFY(j["skipped"][0]["reason"].get<std::string>().find(
-                "no operator tables for gb200/trtllm") != std::string::npos);
-    QVERIFY(j["skipped"][1]["reason"].get<std::string>().find("matches no workspace model") !=
-            std::string::npos);
-    QVERIFY(j["skipped"][2]["reason"].get<std::string>().find("single-GPU") != std::string::npos);
+    QVERIFY(contains(j["skipped"][0]["reason"].get<std::string>(),
+                     "no operator tables for gb200/trtllm"));
+    QVERIFY(contains(j["skipped"][1]["reason"].get<std::string>(), "matches no workspace model"));
+    QVERIFY(contains(j["skipped"][2]["reason"].get<std::string>(), "single-GPU"));
     const std::string assumptions = j["assumptions"].dump();
-    QVERIFY(assumptions.find("empty gemm_quant_mode read as bf16") != std::string::npos);
-    QVERIFY(assumptions.find("tables are 1.3.0rc20") != std::string::npos);
+    QVERIFY(contains(assumptions, "empty gemm_quant_mode read as bf16"));
+    QVERIFY(contains(assumptions, "tables are 1.3.0rc20"));
 }
 
 void TestCliLatency::calibrateWritesProvenanceAndGuardsOverwrite()
@@ -89,8 +83,7 @@ void TestCliLatency::calibrateWritesProvenanceAndGuardsOverwrite()
     const std::string out = dir.filePath("fmc.json").toStdString();
     const Run r = run(base({"calibrate", "--measurements", kSilicon, "-o", out}));
     QVERIFY2(r.code == 0, r.err.c_str());
-    std::ifstream in(out);
-    const auto j = nlohmann::json::parse(in);
+    const auto j = readJson(out);
     QVERIFY(j["kind"] == "acsel-fmc");
     QCOMPARE(j["tau"].get<double>(), 0.5);
     std::size_t rows = 0;
@@ -103,12 +96,11 @@ void TestCliLatency::calibrateWritesProvenanceAndGuardsOverwrite()
     const Run again =
         run(base({"calibrate", "--measurements", kSilicon, "-o", out, "--tau", "0.8"}));
     QCOMPARE(again.code, 2);
-    QVERIFY(again.err.find("--force") != std::string::npos);
+    QVERIFY(contains(again.err, "--force"));
     const Run forced =
         run(base({"calibrate", "--measurements", kSilicon, "-o", out, "--tau", "0.8", "--force"}));
     QCOMPARE(forced.code, 0);
-    std::ifstream in2(out);
-    QCOMPARE(nlohmann::json::parse(in2)["tau"].get<double>(), 0.8);
+    QCOMPARE(readJson(out)["tau"].get<double>(), 0.8);
     QVERIFY(!QFileInfo::exists(QString::fromStdString(out + ".tmp")));
 }
 
@@ -159,8 +151,8 @@ void TestCliLatency::reportLatencyFmcBeatsRaw()
             j["static"]["mean_tpot_mdape"]["fmc"].get<double>());
     const Run text = run(base({"report", "latency", "--measurements", kSilicon}));
     QCOMPARE(text.code, 0);
-    QVERIFY(text.out.find("| mean of 5 stacks |") != std::string::npos);
-    QVERIFY(text.out.find("excluded row qwen3_32b_qwen3_32b_gb200") != std::string::npos);
+    QVERIFY(contains(text.out, "| mean of 5 stacks |"));
+    QVERIFY(contains(text.out, "excluded row qwen3_32b_qwen3_32b_gb200"));
 }
 
 // --rows: one CSV line per predicted row with the continuous model's terms.
@@ -205,8 +197,8 @@ void TestCliLatency::benchRuns()
         QSKIP("../shared/aic not present");
     const Run r = run(base({"bench", "latency", "--reps", "5"}));
     QVERIFY2(r.code == 0, r.err.c_str());
-    QVERIFY(r.out.find("naive per-layer baseline") != std::string::npos);
-    QVERIFY(r.out.find("speed-up") != std::string::npos);
+    QVERIFY(contains(r.out, "naive per-layer baseline"));
+    QVERIFY(contains(r.out, "speed-up"));
 }
 
 void TestCliLatency::badInput()
@@ -218,25 +210,23 @@ void TestCliLatency::badInput()
                           "a,trtllm,1,m,h100_sxm,1,1,,1,1,5\n";
     Run r = run(base({"predict", "--measurements", bad}));
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.find(bad + ": header: missing column 'silicon_tpot_ms'") != std::string::npos,
-             r.err.c_str());
+    QVERIFY2(contains(r.err, bad + ": header: missing column 'silicon_tpot_ms'"), r.err.c_str());
     std::ofstream(bad) << "id,backend,backend_version,model_path,system,isl,osl,gemm_quant_mode,"
                           "batch_size,tp_size,silicon_ttft_ms,silicon_tpot_ms\n"
                           "a,trtllm,1,m,h100_sxm,1,1,,1,1,5,-3\n";
     r = run(base({"predict", "--measurements", bad}));
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.find("line 2, column 'silicon_tpot_ms': expected a positive number") !=
-                 std::string::npos,
+    QVERIFY2(contains(r.err, "line 2, column 'silicon_tpot_ms': expected a positive number"),
              r.err.c_str());
     r = run(base({"calibrate", "--measurements", kSmall}));
     QCOMPARE(r.code, 2);
-    QVERIFY(r.err.find("missing --output") != std::string::npos);
+    QVERIFY(contains(r.err, "missing --output"));
     const std::string fmc = dir.filePath("fmc.json").toStdString();
     std::ofstream(fmc)
         << R"({"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5, "stacks": [{"stack": "x", "ttft": {"gamma": "one", "delta": 0}}]})";
     r = run(base({"predict", "--measurements", kSmall, "--fmc", fmc}));
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.find("/stacks/0/ttft/gamma") != std::string::npos, r.err.c_str());
+    QVERIFY2(contains(r.err, "/stacks/0/ttft/gamma"), r.err.c_str());
     r = run(base({"report", "latency", "--measurements", kSmall, "--profiles", "0"}));
     QCOMPARE(r.code, 2);
 }

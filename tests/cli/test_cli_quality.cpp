@@ -1,26 +1,17 @@
 // acsel rmqd, generate quality and report quality end to end through the dispatcher.
 #include "clirun.h"
+#include "core/data/qualityset.h"
 #include "core/data/safetensors.h"
+#include "core/data/workspacefile.h"
 #include "core/quality/ridgesurrogate.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 using namespace acsel;
-using namespace acsel::cli;
-
-namespace
-{
-
-using acsel::cli::test::Run;
-using acsel::cli::test::run;
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
-
-} // namespace
+using namespace acsel::cli::test;
 
 class TestCliQuality : public QObject
 {
@@ -30,6 +21,7 @@ private slots:
     void generateRefusesOverwrite();
     void reportPrintsTableAndSaves();
     void reportRejectsBadSet();
+    void csvSetCarriesTheSyntheticFlag();
 
 private:
     QTemporaryDir dir_;
@@ -61,15 +53,14 @@ void TestCliQuality::rmqdCommand()
     QCOMPARE(j["tokens"].get<int>(), 3);
     const Run text =
         run({"rmqd", "--oracle", path("o.safetensors"), "--candidate", path("c.safetensors")});
-    QVERIFY(text.out.find("RMQD 0.489551 nats over 3 tokens") != std::string::npos);
+    QVERIFY(contains(text.out, "RMQD 0.489551 nats over 3 tokens"));
     // A truncated candidate is bad input (exit 2) naming the file.
     std::filesystem::resize_file(path("c.safetensors"),
                                  std::filesystem::file_size(path("c.safetensors")) - 4);
     const Run bad =
         run({"rmqd", "--oracle", path("o.safetensors"), "--candidate", path("c.safetensors")});
     QCOMPARE(bad.code, 2);
-    QVERIFY2(bad.err.find(path("c.safetensors") + ": /logits/data_offsets") != std::string::npos,
-             bad.err.c_str());
+    QVERIFY2(contains(bad.err, path("c.safetensors") + ": /logits/data_offsets"), bad.err.c_str());
     QCOMPARE(run({"rmqd", "--oracle", path("o.safetensors")}).code, 2); // --candidate missing
 }
 
@@ -78,10 +69,10 @@ void TestCliQuality::generateRefusesOverwrite()
     const std::string out = path("demo.json");
     const Run a = run({"generate", "quality", "--workspace", kWorkspace, "--output", out});
     QCOMPARE(a.code, 0);
-    QVERIFY(a.out.find("SYNTHETIC") != std::string::npos);
+    QVERIFY(contains(a.out, "SYNTHETIC"));
     const Run b = run({"generate", "quality", "--workspace", kWorkspace, "--output", out});
     QCOMPARE(b.code, 2);
-    QVERIFY(b.err.find("--force") != std::string::npos);
+    QVERIFY(contains(b.err, "--force"));
     QCOMPARE(run({"generate", "quality", "--workspace", kWorkspace, "--output", out, "--force",
                   "--seed", "5"})
                  .code,
@@ -89,17 +80,14 @@ void TestCliQuality::generateRefusesOverwrite()
     const Run c = run({"generate", "quality", "--workspace", kWorkspace, "--output", path("x.json"),
                        "--train-rows", "100000"});
     QCOMPARE(c.code, 2);
-    QVERIFY(c.err.find("leaves no held-out row") != std::string::npos);
-    std::ifstream in(out);
-    const auto j = nlohmann::json::parse(in);
+    QVERIFY(contains(c.err, "leaves no held-out row"));
+    const auto j = readJson(out);
     QCOMPARE(j["synthetic"].get<bool>(), true);
     QCOMPARE(j["generator"]["seed"].get<int>(), 5);
-    QVERIFY(j["generator"]["reference"].get<std::string>().find("Llama-3.1-405B") !=
-            std::string::npos);
+    QVERIFY(contains(j["generator"]["reference"].get<std::string>(), "Llama-3.1-405B"));
 
     // A family without a known oracle: refused, naming the model and the family.
-    std::ifstream wsIn(kWorkspace);
-    auto ws = nlohmann::json::parse(wsIn);
+    auto ws = readJson(kWorkspace);
     ws.erase("quality");
     ws.erase("platforms"); // relative to the datasets folder, not to this copy
     ws.erase("utilisation");
@@ -108,8 +96,7 @@ void TestCliQuality::generateRefusesOverwrite()
     std::ofstream(wsFile) << ws.dump();
     const Run d = run({"generate", "quality", "--workspace", wsFile, "--output", path("m.json")});
     QCOMPARE(d.code, 2);
-    QVERIFY2(d.err.find("model Qwen3-0.6B: no oracle known for family 'mistral'") !=
-                 std::string::npos,
+    QVERIFY2(contains(d.err, "model Qwen3-0.6B: no oracle known for family 'mistral'"),
              d.err.c_str());
     QVERIFY(!std::filesystem::exists(path("m.json")));
 }
@@ -124,7 +111,7 @@ void TestCliQuality::reportPrintsTableAndSaves()
           "constrained (w_bit>=0)", "bit_deficit_late *", "moves lower the prediction", "3.3 %",
           "2.6 %", "bit slope per third", "free intercept per model", "20 re-drawn splits",
           "the constraint binds in"})
-        QVERIFY2(r.out.find(s) != std::string::npos, s);
+        QVERIFY2(contains(r.out, s), s);
     const RidgeSurrogate s = RidgeSurrogate::load(save);
     QVERIFY(s.monotone());
     QCOMPARE(s.trainingRows(), 226);
@@ -140,11 +127,69 @@ void TestCliQuality::reportRejectsBadSet()
                           "Qwen3-8B,max,false,bf16,0-35:fp8/mlp,0.0008,train\n";
     const Run noHeldout = run({"report", "quality", "--workspace", kWorkspace, "--quality", csv});
     QCOMPARE(noHeldout.code, 2);
-    QVERIFY2(noHeldout.err.find("one held-out row") != std::string::npos, noHeldout.err.c_str());
+    QVERIFY2(contains(noHeldout.err, "one held-out row"), noHeldout.err.c_str());
     std::ofstream(csv) << "model,algorithm,kv,bands,rmqd,split\n";
     const Run missing = run({"report", "quality", "--workspace", kWorkspace, "--quality", csv});
     QCOMPARE(missing.code, 2);
-    QVERIFY2(missing.err.find("lm_head_quantized") != std::string::npos, missing.err.c_str());
+    QVERIFY2(contains(missing.err, "lm_head_quantized"), missing.err.c_str());
+}
+
+// generate quality writes CSV for a .csv name, marked synthetic; the mark reaches the report's
+// banner and the search's --json note as the JSON set's flag does. Without the provenance lines
+// the same rows count as measured.
+void TestCliQuality::csvSetCarriesTheSyntheticFlag()
+{
+    const std::string csv = path("demo5.csv"), json = path("demo5.json");
+    for (const std::string& out : {csv, json})
+        QCOMPARE(
+            run({"generate", "quality", "--workspace", kWorkspace, "--output", out, "--seed", "5"})
+                .code,
+            0);
+    const std::string text = readFile(csv);
+    QVERIFY2(text.rfind("# synthetic: true\n# provenance: SYNTHETIC demo data", 0) == 0,
+             text.substr(0, 200).c_str());
+    QVERIFY(contains(text, "\n# generator: {"));
+    const std::vector<ModelArch> models = loadWorkspace(kWorkspace, "").models;
+    const QualitySet fromCsv = loadQualitySet(csv, models), fromJson = loadQualitySet(json, models);
+    QVERIFY(fromCsv.synthetic);
+    QCOMPARE(fromCsv.provenance, fromJson.provenance);
+    QVERIFY(fromCsv.generator == fromJson.generator);
+    QCOMPARE(fromCsv.rows.size(), fromJson.rows.size());
+    for (std::size_t i = 0; i < fromCsv.rows.size(); ++i)
+        QVERIFY(fromCsv.rows[i].rmqd == fromJson.rows[i].rmqd &&
+                fromCsv.rows[i].recipe == fromJson.rows[i].recipe);
+
+    const Run marked = run({"report", "quality", "--workspace", kWorkspace, "--quality", csv});
+    QCOMPARE(marked.code, 0);
+    QVERIFY(contains(marked.out, csv + "  [SYNTHETIC: generated, not measured]"));
+    QVERIFY(contains(marked.out, "made by: acsel generate quality --seed 5"));
+    const std::string plain = path("plain.csv");
+    std::ofstream(plain) << text.substr(text.find("\nmodel,") + 1); // the table alone
+    const Run unmarked = run({"report", "quality", "--workspace", kWorkspace, "--quality", plain});
+    QCOMPARE(unmarked.code, 0);
+    QVERIFY(contains(unmarked.out, plain + "  [measured]"));
+    QVERIFY(!contains(unmarked.out, "SYNTHETIC"));
+
+    // A workspace that calls its quality file measured: the file's own mark wins, as for JSON.
+    auto searchJson = [&](const std::string& qualityFile) {
+        auto ws = readJson(kWorkspace);
+        ws["quality"] = {{"file", qualityFile}, {"synthetic", false}};
+        ws["platforms"] = ACSEL_DATASETS "/platforms.json";
+        ws["utilisation"] = ACSEL_DATASETS "/utilisation.json";
+        const std::string wsFile = path("csv_ws.json");
+        std::ofstream(wsFile) << ws.dump();
+        return run({"search", "--workspace", wsFile, "--stack", "jetson_agx_thor/vllm", "--model",
+                    "Qwen3-0.6B", "--ttft", "5000", "--tpot", "200", "--json"});
+    };
+    const Run synthetic = searchJson(csv), measured = searchJson(plain);
+    QCOMPARE(synthetic.code, 0);
+    QCOMPARE(measured.code, 0);
+    const auto note = [](const Run& r) {
+        return nlohmann::json::parse(r.out)["predictions"].value("note", std::string());
+    };
+    QCOMPARE(note(synthetic),
+             std::string("RMQD predicted by a surrogate fitted on SYNTHETIC quality data"));
+    QCOMPARE(note(measured), std::string());
 }
 
 QTEST_APPLESS_MAIN(TestCliQuality)

@@ -7,19 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
-#include <sstream>
 
-using namespace acsel::cli;
-
-namespace
-{
-
-using acsel::cli::test::Run;
-using acsel::cli::test::run;
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
-
-} // namespace
+using namespace acsel::cli::test;
 
 class TestCliSearch : public QObject
 {
@@ -37,10 +26,10 @@ void TestCliSearch::recommendWithoutTables()
     const Run r = run({"recommend", "--workspace", kWorkspace});
     qputenv("ACSEL_TABLES", "");
     QCOMPARE(r.code, 0);
-    QVERIFY(r.out.find("running without operator tables") != std::string::npos);
-    QVERIFY(r.out.find("jetson_agx_thor") != std::string::npos);
-    QVERIFY(r.out.find("gate: admitted") != std::string::npos);
-    QVERIFY(r.out.find("SYNTHETIC") != std::string::npos);
+    QVERIFY(contains(r.out, "running without operator tables"));
+    QVERIFY(contains(r.out, "jetson_agx_thor"));
+    QVERIFY(contains(r.out, "gate: admitted"));
+    QVERIFY(contains(r.out, "SYNTHETIC"));
 }
 
 void TestCliSearch::searchJsonFeedsExport()
@@ -117,13 +106,13 @@ void TestCliSearch::fmcOfTheOtherServingModelIsFlagged()
     };
     const Run stat = with("static");
     QCOMPARE(stat.code, 0);
-    QVERIFY2(stat.err.find("fitted on the continuous serving model, the request uses the "
-                           "static one") != std::string::npos,
+    QVERIFY2(contains(stat.err, "fitted on the continuous serving model, the request uses the "
+                                "static one"),
              stat.err.c_str());
-    QVERIFY(stat.out.find("(0 profiles, continuous serving model)") != std::string::npos);
+    QVERIFY(contains(stat.out, "(0 profiles, continuous serving model)"));
     const Run cont = with("continuous");
     QCOMPARE(cont.code, 0);
-    QVERIFY2(cont.err.find("warning") == std::string::npos, cont.err.c_str());
+    QVERIFY2(!contains(cont.err, "warning"), cont.err.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliSearch)

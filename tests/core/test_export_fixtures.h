@@ -4,6 +4,7 @@
 
 #include "core/data/workspacefile.h"
 #include "core/export/exportinput.h"
+#include "modelfixtures.h"
 
 #include <stdexcept>
 
@@ -31,17 +32,10 @@ inline ModelArch workspaceModel(const std::string& name)
 // every format family stay small enough to read.
 inline ModelArch tinyArch()
 {
-    ModelArch a;
+    ModelArch a = acsel::test::tinyArch(4);
     a.name = "tiny-llama-4L-synthetic";
     a.hfId = "acsel-test/tiny-llama-4L-synthetic";
     a.family = "llama";
-    a.layers = 4;
-    a.hidden = 256;
-    a.heads = 4;
-    a.kvHeads = 2;
-    a.headDim = 64;
-    a.intermediate = 512;
-    a.vocab = 1000;
     return a;
 }
 

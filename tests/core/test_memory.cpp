@@ -1,27 +1,16 @@
 // The memory model against hand-computed byte counts (METHOD.md 3, LATENCY.md "Memory").
 #include "core/latency/memorymodel.h"
+#include "modelfixtures.h"
 
 #include <QTest>
 #include <cmath>
 
 using namespace acsel;
+using acsel::test::configOf;
+using acsel::test::llama31_8b;
 
 namespace
 {
-
-ModelArch llama8b()
-{
-    ModelArch a;
-    a.name = "Llama-3.1-8B";
-    a.layers = 32;
-    a.hidden = 4096;
-    a.heads = 32;
-    a.kvHeads = 8;
-    a.headDim = 128;
-    a.intermediate = 14336;
-    a.vocab = 128256;
-    return a;
-}
 
 ModelArch qwen06b()
 {
@@ -47,14 +36,6 @@ Platform gpu()
     return p;
 }
 
-Config cfg(const ModelArch& a, BandRecipe r, int batch = 1)
-{
-    Config c;
-    c.batch = batch;
-    c.recipe = r.size() ? r : BandRecipe::uniform(a.layers, Format::Bf16);
-    return c;
-}
-
 Request req(int isl, int osl)
 {
     Request q;
@@ -78,9 +59,9 @@ private slots:
 
 void TestMemory::llama8bBf16WeightsAre16GB()
 {
-    const ModelArch a = llama8b();
+    const ModelArch a = llama31_8b();
     const MemoryEstimate m =
-        estimateMemory(a, cfg(a, BandRecipe::uniform(32, Format::Bf16)), req(128, 128), gpu());
+        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Bf16), 1), req(128, 128), gpu());
     const double weights = m.weightBytes + m.embeddingBytes + m.lmHeadBytes;
     QVERIFY2(std::abs(weights - 16.06e9) < 0.01 * 16.06e9, std::to_string(weights).c_str());
     // Exactly 2 bytes per parameter of the HF model (8,030,261,248 parameters).
@@ -90,19 +71,19 @@ void TestMemory::llama8bBf16WeightsAre16GB()
 
 void TestMemory::quantizedWeightsAtEffectiveBits()
 {
-    const ModelArch a = llama8b();
+    const ModelArch a = llama31_8b();
     const double attn = 4096.0 * (32 + 16) * 128 + 32.0 * 128 * 4096; // q, k, v, o
     const double mlp = 3.0 * 4096 * 14336;
     const double norms = 2.0 * 4096;
     // fp8 full: 1 byte per linear weight.
     MemoryEstimate m =
-        estimateMemory(a, cfg(a, BandRecipe::uniform(32, Format::Fp8)), req(1, 1), gpu());
+        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Fp8), 1), req(1, 1), gpu());
     QCOMPARE(m.weightBytes, 32 * (attn + mlp + 2 * norms) + 2 * 4096.0);
     QCOMPARE(m.lmHeadBytes, 2.0 * 128256 * 4096); // not quantized: bf16
     // Bands: 0-15 nvfp4 on the MLP only (4.5 bits), 16-31 int4_wo full (4.25 bits).
     const BandRecipe r = BandRecipe::fromCuts(
         32, {16}, {{Format::Nvfp4, Scope::Mlp}, {Format::Int4Wo, Scope::Full}});
-    Config c = cfg(a, r);
+    Config c = configOf(r, 1);
     c.lmHeadQuantized = true; // at the last band's format
     m = estimateMemory(a, c, req(1, 1), gpu());
     const double expected = 16 * (2 * attn + mlp * 4.5 / 8 + 2 * norms) +
@@ -114,7 +95,7 @@ void TestMemory::quantizedWeightsAtEffectiveBits()
 void TestMemory::tiedEmbeddingsCountedOnce()
 {
     const ModelArch a = qwen06b();
-    Config c = cfg(a, BandRecipe::uniform(28, Format::Bf16));
+    Config c = configOf(BandRecipe::uniform(28, Format::Bf16), 1);
     MemoryEstimate m = estimateMemory(a, c, req(1, 1), gpu());
     QCOMPARE(m.embeddingBytes, 2.0 * 151936 * 1024);
     QCOMPARE(m.lmHeadBytes, 0.0);
@@ -128,8 +109,8 @@ void TestMemory::tiedEmbeddingsCountedOnce()
 
 void TestMemory::kvCacheAndActivations()
 {
-    const ModelArch a = llama8b();
-    Config c = cfg(a, BandRecipe::uniform(32, Format::Bf16), 4);
+    const ModelArch a = llama31_8b();
+    Config c = configOf(BandRecipe::uniform(32, Format::Bf16), 4);
     // 4 x (1000 + 24) tokens x 32 layers x 2 (K, V) x 8 heads x 128 x 2 bytes = 512 MiB.
     MemoryEstimate m = estimateMemory(a, c, req(1000, 24), gpu());
     QCOMPARE(m.kvCacheBytes, 512.0 * 1024 * 1024);
@@ -149,9 +130,9 @@ void TestMemory::kvCacheAndActivations()
 
 void TestMemory::fitsAgainstBudgetAndCapacity()
 {
-    const ModelArch a = llama8b();
+    const ModelArch a = llama31_8b();
     const MemoryEstimate m =
-        estimateMemory(a, cfg(a, BandRecipe::uniform(32, Format::Bf16)), req(128, 128), gpu());
+        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Bf16), 1), req(128, 128), gpu());
     // About 16.06 GB weights + 3.5 GiB overhead + 70 MiB: fits 24 GiB, not 18 GiB.
     QVERIFY(m.fits(24 * kGiB));
     QVERIFY(!m.fits(18 * kGiB));

@@ -5,6 +5,8 @@
 #include "core/latency/naiveestimate.h"
 #include "core/latency/opmodel.h"
 #include "core/latency/tableopcosts.h"
+#include "latencyfixtures.h"
+#include "modelfixtures.h"
 
 #include <QFileInfo>
 #include <QTest>
@@ -13,16 +15,17 @@
 #include <stdexcept>
 
 using namespace acsel;
+using acsel::test::configOf;
+using acsel::test::llama31_8b;
+using acsel::test::tinyArch;
 
 namespace
 {
 
 // Closed-form operator costs, so expected values can be written down independently.
-class FakeCosts final : public OpCosts
+class FakeCosts final : public test::FakeCostsBase
 {
 public:
-    FakeCosts() { p_.id = "fake"; }
-    const Platform& platform() const override { return p_; }
     bool supports(Format f) const override
     {
         return f == Format::Bf16 || f == Format::Fp8 || f == Format::Fp8Block;
@@ -43,47 +46,7 @@ public:
     {
         return (kv == KvFormat::Fp8 ? 0.5 : 1.0) * 1e-5 * b * kvLen;
     }
-    double memoryOpMs(double bytes) const override { return bytes * 1e-9 + 0.002; }
-
-private:
-    Platform p_;
 };
-
-ModelArch tiny()
-{
-    ModelArch a;
-    a.name = "tiny";
-    a.layers = 6;
-    a.hidden = 256;
-    a.heads = 4;
-    a.kvHeads = 2;
-    a.headDim = 64;
-    a.intermediate = 512;
-    a.vocab = 1000;
-    return a;
-}
-
-ModelArch llama8b()
-{
-    ModelArch a;
-    a.name = "Llama-3.1-8B";
-    a.layers = 32;
-    a.hidden = 4096;
-    a.heads = 32;
-    a.kvHeads = 8;
-    a.headDim = 128;
-    a.intermediate = 14336;
-    a.vocab = 128256;
-    return a;
-}
-
-Config config(BandRecipe r, int batch = 2)
-{
-    Config c;
-    c.batch = batch;
-    c.recipe = r;
-    return c;
-}
 
 // One layer's GEMMs, written out by hand with the formats of its attention and MLP linears.
 double layerGemms(const OpCosts& c, const ModelArch& a, double T, Format fa, Format fm)
@@ -137,8 +100,8 @@ void TestOpModel::prefillEqualsHandSummedLookups()
     const auto c = realCosts("h100_sxm/trtllm");
     if (!c)
         QSKIP("../shared/aic not present");
-    const ModelArch a = llama8b();
-    const Config cfg = config(BandRecipe::uniform(a.layers, Format::Bf16), 2);
+    const ModelArch a = llama31_8b();
+    const Config cfg = configOf(BandRecipe::uniform(a.layers, Format::Bf16), 2);
     Request q;
     q.isl = 512;
     q.osl = 64;
@@ -163,12 +126,12 @@ void TestOpModel::prefillEqualsHandSummedLookups()
 void TestOpModel::bandsAndScopesUseTheirFormats()
 {
     const FakeCosts c;
-    const ModelArch a = tiny();
+    const ModelArch a = tinyArch(6);
     // Layers 0-1 fp8 full, 2-3 bf16, 4-5 fp8_block on the MLP only.
     const BandRecipe r = BandRecipe::fromCuts(
         6, {2, 4},
         {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}, {Format::Fp8Block, Scope::Mlp}});
-    Config cfg = config(r, 3);
+    Config cfg = configOf(r, 3);
     cfg.kv = KvFormat::Fp8;
     cfg.lmHeadQuantized = true; // lm_head at the last band's format: fp8_block
     Request q;
@@ -199,15 +162,15 @@ void TestOpModel::bandsAndScopesUseTheirFormats()
 void TestOpModel::conversionsOnlyWhereActivationFormatChanges()
 {
     const FakeCosts c;
-    const ModelArch a = tiny();
+    const ModelArch a = tinyArch(6);
     StepBreakdown b;
     const BandRecipe sameActivations =
         BandRecipe::fromCuts(6, {3}, {{Format::Fp8, Scope::Full}, {Format::Fp8Block, Scope::Full}});
-    StepModel(c, a, config(sameActivations)).prefillStepMs(2, 10, &b);
+    StepModel(c, a, configOf(sameActivations, 2)).prefillStepMs(2, 10, &b);
     QCOMPARE(b.conversion, 0.0);
     const BandRecipe change =
         BandRecipe::fromCuts(6, {3}, {{Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Attn}});
-    StepModel(c, a, config(change)).decodeStepMs(2, 50, &b);
+    StepModel(c, a, configOf(change, 2)).decodeStepMs(2, 50, &b);
     QVERIFY(near(b.conversion, c.memoryOpMs(2 * 256 * 2)));
 }
 
@@ -219,7 +182,7 @@ void TestOpModel::equalBandsGiveTheUniformEstimateExactly()
     if (real)
         costs.push_back(real.get());
     for (const OpCosts* c : costs) {
-        const ModelArch a = c == &fake ? tiny() : llama8b();
+        const ModelArch a = c == &fake ? tinyArch(6) : llama31_8b();
         const int L = a.layers;
         for (Format f : {Format::Bf16, Format::Fp8}) {
             const BandRecipe split = BandRecipe::fromCuts(
@@ -228,8 +191,8 @@ void TestOpModel::equalBandsGiveTheUniformEstimateExactly()
             q.isl = 777;
             q.osl = 300;
             const LatencyEstimate u =
-                estimateLatency(*c, a, config(BandRecipe::uniform(L, f), 4), q);
-            const LatencyEstimate s = estimateLatency(*c, a, config(split, 4), q);
+                estimateLatency(*c, a, configOf(BandRecipe::uniform(L, f), 4), q);
+            const LatencyEstimate s = estimateLatency(*c, a, configOf(split, 4), q);
             QVERIFY(u.ttftMs == s.ttftMs);
             QVERIFY(u.tpotMs == s.tpotMs);
         }
@@ -243,18 +206,18 @@ void TestOpModel::fracMixPlusConversionsIsTheBandEstimate()
     const auto c = realCosts("h100_sxm/trtllm");
     if (!c)
         QSKIP("../shared/aic not present");
-    const ModelArch a = llama8b();
+    const ModelArch a = llama31_8b();
     const BandRecipe r = BandRecipe::fromCuts(
         32, {7, 19},
         {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}, {Format::Fp8Block, Scope::Mlp}});
     Request q;
     q.isl = 2000;
     q.osl = 300;
-    const LatencyEstimate band = estimateLatency(*c, a, config(r, 4), q);
+    const LatencyEstimate band = estimateLatency(*c, a, configOf(r, 4), q);
     double ttft = 0, tpot = 0;
     for (const Band& b : r) {
         const BandRecipe u = BandRecipe::fromCuts(32, {}, {{b.format, b.scope}});
-        const LatencyEstimate e = estimateLatency(*c, a, config(u, 4), q);
+        const LatencyEstimate e = estimateLatency(*c, a, configOf(u, 4), q);
         ttft += b.layers() / 32.0 * e.ttftMs;
         tpot += b.layers() / 32.0 * e.tpotMs;
     }
@@ -266,8 +229,8 @@ void TestOpModel::fracMixPlusConversionsIsTheBandEstimate()
 void TestOpModel::decodeScheduleAsAic()
 {
     const FakeCosts c;
-    const ModelArch a = tiny();
-    const Config cfg = config(BandRecipe::uniform(6, Format::Bf16), 4);
+    const ModelArch a = tinyArch(6);
+    const Config cfg = configOf(BandRecipe::uniform(6, Format::Bf16), 4);
     Request q;
     q.isl = 1000;
     q.osl = 100;
@@ -294,7 +257,7 @@ void TestOpModel::longOutputsWidenTheStride()
     q.isl = 10;
     q.osl = 8193;
     const LatencyEstimate e =
-        estimateLatency(c, tiny(), config(BandRecipe::uniform(6, Format::Bf16)), q);
+        estimateLatency(c, tinyArch(6), configOf(BandRecipe::uniform(6, Format::Bf16), 2), q);
     QCOMPARE(e.decodeSamples, 16);
 }
 
@@ -303,14 +266,14 @@ void TestOpModel::fastPathEqualsNaiveBaseline()
     const auto c = realCosts("h100_sxm/trtllm");
     if (!c)
         QSKIP("../shared/aic not present");
-    const ModelArch a = llama8b();
+    const ModelArch a = llama31_8b();
     std::vector<Config> configs;
-    configs.push_back(config(BandRecipe::uniform(32, Format::Fp8), 8));
-    configs.push_back(config(BandRecipe::fromCuts(32, {5, 20},
-                                                  {{Format::Fp8, Scope::Mlp},
-                                                   {Format::Bf16, Scope::Full},
-                                                   {Format::Fp8Block, Scope::Attn}}),
-                             3));
+    configs.push_back(configOf(BandRecipe::uniform(32, Format::Fp8), 8));
+    configs.push_back(configOf(BandRecipe::fromCuts(32, {5, 20},
+                                                    {{Format::Fp8, Scope::Mlp},
+                                                     {Format::Bf16, Scope::Full},
+                                                     {Format::Fp8Block, Scope::Attn}}),
+                               3));
     configs.back().kv = KvFormat::Fp8;
     configs.back().lmHeadQuantized = true;
     for (const Config& cfg : configs)
@@ -330,18 +293,18 @@ void TestOpModel::fastPathEqualsNaiveBaseline()
 void TestOpModel::rejectsWhatItCannotCost()
 {
     const FakeCosts c;
-    const ModelArch a = tiny();
+    const ModelArch a = tinyArch(6);
     Request q;
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
-        estimateLatency(c, a, config(BandRecipe::uniform(6, Format::Nvfp4)), q));
+        estimateLatency(c, a, configOf(BandRecipe::uniform(6, Format::Nvfp4), 2), q));
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
-        estimateLatency(c, a, config(BandRecipe::uniform(5, Format::Bf16)), q));
+        estimateLatency(c, a, configOf(BandRecipe::uniform(5, Format::Bf16), 2), q));
     q.isl = 0;
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
-        estimateLatency(c, a, config(BandRecipe::uniform(6, Format::Bf16)), q));
+        estimateLatency(c, a, configOf(BandRecipe::uniform(6, Format::Bf16), 2), q));
 }
 
 QTEST_APPLESS_MAIN(TestOpModel)

@@ -4,6 +4,8 @@
 // isl, and in osl in the direction each regime fixes; the FracMix lower-bound flag per mode.
 #include "core/latency/memorymodel.h"
 #include "core/latency/servingmodel.h"
+#include "latencyfixtures.h"
+#include "modelfixtures.h"
 
 #include <QTest>
 #include <cmath>
@@ -16,16 +18,10 @@ namespace
 
 // Closed-form operator costs: a GEMM pays a weight read plus work, attention grows with the
 // context, so more tokens or longer contexts always cost more.
-class FakeCosts final : public OpCosts
+class FakeCosts final : public test::FakeCostsBase
 {
 public:
-    explicit FakeCosts(double capacityBytes)
-    {
-        p_.id = "fake";
-        p_.memCapacityBytes = capacityBytes;
-        p_.otherMemBytes = 0;
-    }
-    const Platform& platform() const override { return p_; }
+    explicit FakeCosts(double capacityBytes) : FakeCostsBase(capacityBytes) {}
     bool supports(Format f) const override { return f == Format::Bf16; }
     double gemmMs(Format, double m, double n, double k) const override
     {
@@ -39,32 +35,11 @@ public:
     {
         return 1e-5 * b * kvLen + 1e-3;
     }
-    double memoryOpMs(double bytes) const override { return bytes * 1e-9 + 0.002; }
-
-private:
-    Platform p_;
 };
-
-ModelArch tiny()
-{
-    ModelArch a;
-    a.name = "tiny";
-    a.layers = 6;
-    a.hidden = 256;
-    a.heads = 4;
-    a.kvHeads = 2;
-    a.headDim = 64;
-    a.intermediate = 512;
-    a.vocab = 1000;
-    return a;
-}
 
 Config config(int batch)
 {
-    Config c;
-    c.batch = batch;
-    c.recipe = BandRecipe::uniform(6, Format::Bf16);
-    return c;
+    return test::configOf(BandRecipe::uniform(6, Format::Bf16), batch);
 }
 
 Request request(int c, int isl, int osl, const char* stack = "fake/vllm")
@@ -101,7 +76,7 @@ private slots:
         QFETCH(int, osl);
         QFETCH(QString, stack);
         const FakeCosts costs(kAmple);
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         const Request r = request(1, isl, osl, stack.toStdString().c_str());
         const LatencyEstimate s = estimateLatency(costs, a, config(1), r);
         const ServingEstimate c = estimateServing(costs, a, config(1), r);
@@ -134,7 +109,7 @@ private slots:
     {
         QFETCH(QString, backend);
         QFETCH(double, tokensHeld);
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         const Config cfg = config(64);
         const Request r = request(8, 100, 28);
         Platform p;
@@ -156,7 +131,7 @@ private slots:
     // Paging lets more requests run, but each must still fit whole at its end.
     void pagedRequestMustFitWhole()
     {
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         const Request probe = request(1, 256, 64, "fake/vllm");
         const FakeCosts big(kAmple);
         const KvCapacity one =
@@ -176,7 +151,7 @@ private slots:
     void firstWaveByHand()
     {
         const FakeCosts costs(kAmple);
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         const Config cfg = config(64);
         const StepModel m(costs, a, cfg);
         // TRT-LLM (whole prompts): floor(8192 / 3000) = 2 prompts a step; steps of 2, 2, 1
@@ -202,7 +177,7 @@ private slots:
     void ttftComposition()
     {
         const FakeCosts costs(kAmple);
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         const Config cfg = config(64);
         const ServingEstimate e = estimateServing(costs, a, cfg, request(16, 700, 50, "x/trtllm"));
         const StepModel m(costs, a, cfg);
@@ -215,7 +190,7 @@ private slots:
 
     void queueingZeroWhileFitsThenGrowsWithExcess()
     {
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         const Request probe = request(1, 256, 64);
         // Capacity for exactly 10 requests next to the weights.
         const FakeCosts big(kAmple);
@@ -248,7 +223,8 @@ private slots:
     void batchLimitQueuesLikeKv()
     {
         const FakeCosts costs(kAmple);
-        const ServingEstimate e = estimateServing(costs, tiny(), config(4), request(12, 256, 64));
+        const ServingEstimate e =
+            estimateServing(costs, test::tinyArch(6), config(4), request(12, 256, 64));
         QCOMPARE(e.running, 4);
         QCOMPARE(e.queueWaitMs, e.cycleMs * 8 / 4.0);
     }
@@ -256,7 +232,7 @@ private slots:
     void monotoneInConcurrencyIslOsl()
     {
         const FakeCosts costs(kAmple);
-        const ModelArch a = tiny();
+        const ModelArch a = test::tinyArch(6);
         auto est = [&](int c, int isl, int osl) {
             return estimateServing(costs, a, config(512), request(c, isl, osl)).latency;
         };

@@ -1,6 +1,8 @@
 // libFuzzer target: quality measurement sets (core/data/qualityset), both file forms: every
 // input is read as the JSON set and as the CSV import, checked against two models (a real
-// architecture and a small synthetic one). An accepted set must survive its own writer.
+// architecture and a small synthetic one). An accepted set must survive its own writers: JSON
+// always, CSV whenever the CSV writer takes it (always for a set read from CSV), provenance
+// lines included.
 #include "core/data/qualityset.h"
 #include "tests/fuzz/fuzzcheck.h"
 
@@ -36,7 +38,13 @@ bool sameRows(const QualitySet& a, const QualitySet& b)
     return true;
 }
 
-void checkAccepted(const QualitySet& set, const std::vector<ModelArch>& models)
+bool sameSet(const QualitySet& a, const QualitySet& b)
+{
+    return sameRows(a, b) && a.synthetic == b.synthetic && a.provenance == b.provenance &&
+           a.generator == b.generator;
+}
+
+void checkAccepted(const QualitySet& set, const std::vector<ModelArch>& models, bool fromCsv)
 {
     fuzz::require(!set.rows.empty(), "an accepted set has rows");
     for (const QualityRow& r : set.rows) {
@@ -51,12 +59,26 @@ void checkAccepted(const QualitySet& set, const std::vector<ModelArch>& models)
         const std::string written = qualitySetToJson(set, models).dump();
         const QualitySet back =
             parseQualitySetJson(parseJsonText(written, "rewritten.json"), "rewritten.json", models);
-        again = sameRows(back, set) && back.synthetic == set.synthetic &&
-                back.provenance == set.provenance;
+        again = sameSet(back, set);
     } catch (const LoadError&) {
         again = false;
     }
     fuzz::require(again, "an accepted quality set reads back equal after qualitySetToJson");
+    std::string csv;
+    try {
+        csv = qualitySetToCsv(set, models, "rewritten.csv");
+    } catch (const LoadError& e) {
+        fuzz::require(!fromCsv, "a set read from CSV can be written as CSV");
+        fuzz::require(e.file() == "rewritten.csv", "the CSV writer's LoadError names its file");
+        return;
+    }
+    again = false;
+    try {
+        again = sameSet(parseQualitySetCsv(csv, "rewritten.csv", models), set);
+    } catch (const LoadError&) {
+        again = false;
+    }
+    fuzz::require(again, "an accepted quality set reads back equal after qualitySetToCsv");
 }
 
 } // namespace
@@ -67,10 +89,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text = fuzz::text(data, size);
     const std::string json = "quality.json";
     fuzz::loadOrLoadError(json, [&] {
-        checkAccepted(parseQualitySetJson(parseJsonText(text, json), json, models), models);
+        checkAccepted(parseQualitySetJson(parseJsonText(text, json), json, models), models, false);
     });
     const std::string csv = "quality.csv";
-    fuzz::loadOrLoadError(csv,
-                          [&] { checkAccepted(parseQualitySetCsv(text, csv, models), models); });
+    fuzz::loadOrLoadError(
+        csv, [&] { checkAccepted(parseQualitySetCsv(text, csv, models), models, true); });
     return 0;
 }
