@@ -3,8 +3,10 @@
 #include "core/latency/memorymodel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -129,24 +131,57 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     e.chunksPerMixedStep = phi > 0 ? k : 0.0;
     const double ctxMean = isl + 1.0 + steps / 2.0; // the others sit uniformly over their output
 
+    // The request's own prefill step carries ownK chunks; when that is the mixed step's k (the
+    // common case: both are 1 while the prefill demand is below one chunk a step) it is the
+    // same step, costed once.
+    const double demand = n * chunks / cycleSteps; // chunks per step, all requests
+    const double ownK = std::max(1.0, std::min(demand, chunkRoom));
+    const double ownDecodes = n - ownK;
+    const bool ownIsMixed = phi > 0 && ownK == k;
+
+    LatencyEstimate& lat = e.latency;
     StepBreakdown decode;
     const double decodeFixed = model.decodeFixedMs(n, &decode);
-    const double mixedFixed = phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, n - k) : 0.0;
-    e.decodeStepMs = decodeFixed + model.decodeAttentionMs(n, ctxMean);
-    e.mixedStepMs = phi > 0 ? mixedFixed + model.mixedAttentionMs(n - k, ctxMean) : 0.0;
-    LatencyEstimate& lat = e.latency;
+    const double mixedFixed =
+        phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, n - k, &lat.prefill) : 0.0;
+
+    // Every decode-attention lookup in one call (one shape, so the costs resolve it once): the
+    // TPOT samples at (n, kvLen) and, with mixed steps, at (n - k, kvLen); then the steps at
+    // the mean context; then the own prefill step's decodes when it is not the mixed step.
+    const int stride = decodeStride(request.osl);
+    const bool mixedDecodes = phi > 0 && n - k > 0;
+    std::array<double, 2 * kMaxDecodeSamples + 3> batch{}, kvLen{}, ms{};
+    std::size_t q = 0;
+    auto ask = [&](double b, double len) {
+        batch[q] = b;
+        kvLen[q] = len;
+        return q++;
+    };
+    for (int i = 0; i < steps; i += stride) {
+        const double len = (isl + i + 1.0 + others * ctxMean) / n;
+        ask(n, len);
+        if (mixedDecodes)
+            ask(n - k, len);
+    }
+    const std::size_t decodeAt = ask(n, ctxMean);
+    const std::size_t mixedAt = mixedDecodes ? ask(n - k, ctxMean) : 0;
+    const std::size_t ownAt = ownDecodes > 0 && !ownIsMixed ? ask(ownDecodes, ctxMean) : 0;
+    model.decodeAttentionManyMs(std::span(batch).first(q), std::span(kvLen).first(q),
+                                std::span(ms).first(q));
+    const double mixedAttention = mixedDecodes ? ms[mixedAt] : 0.0;
+    e.decodeStepMs = decodeFixed + ms[decodeAt];
+    e.mixedStepMs = phi > 0 ? mixedFixed + mixedAttention : 0.0;
 
     // TPOT: the request's own context moves as in the static integration; the batch's mean
     // KV length blends it with the others' mean.
     if (steps >= 1) {
-        const int stride = decodeStride(request.osl);
         double attention = 0;
+        std::size_t at = 0;
         for (int i = 0; i < steps; i += stride) {
             const int weight = std::min(stride, steps - i);
-            const double kvLen = (isl + i + 1.0 + others * ctxMean) / n;
-            double a = model.decodeAttentionMs(n, kvLen);
+            double a = ms[at++];
             if (phi > 0)
-                a = (1.0 - phi) * a + phi * model.mixedAttentionMs(n - k, kvLen);
+                a = (1.0 - phi) * a + phi * (mixedDecodes ? ms[at++] : 0.0);
             attention += weight * a;
             ++lat.decodeSamples;
         }
@@ -160,12 +195,12 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     // of every request (its own included) arriving at the same rate.
     const double meanStepMs = (1.0 - phi) * e.decodeStepMs + phi * e.mixedStepMs;
     e.arrivalWaitMs = n > 1 ? meanStepMs : 0.0;
-    const double demand = n * chunks / cycleSteps; // chunks per step, all requests
-    const double ownK = std::max(1.0, std::min(demand, chunkRoom));
-    const double ownDecodes = n - ownK;
-    e.ownPrefillStepMs = model.mixedFixedMs(ownK, isl, chunkTokens, ownDecodes, &lat.prefill);
+    // lat.prefill holds the mixed step's breakdown when it is the own step.
+    e.ownPrefillStepMs = ownIsMixed
+                             ? mixedFixed
+                             : model.mixedFixedMs(ownK, isl, chunkTokens, ownDecodes, &lat.prefill);
     if (ownDecodes > 0) {
-        const double a = model.mixedAttentionMs(ownDecodes, ctxMean);
+        const double a = ownIsMixed ? mixedAttention : ms[ownAt];
         e.ownPrefillStepMs += a;
         lat.prefill.attention += a;
     }
