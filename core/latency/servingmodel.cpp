@@ -42,15 +42,6 @@ double kvBytesFullLength(const ModelArch& arch, const Config& config, const Requ
     return (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
 }
 
-std::string kvDoesNotFitReason(const KvCapacity& kv, const Request& request)
-{
-    std::ostringstream s;
-    s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
-      << kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
-      << kv.availableBytes / kGiB << " GiB left for KV)";
-    return s.str();
-}
-
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults)
 {
@@ -98,6 +89,16 @@ double firstWaveMeanTtftMs(const StepModel& model, int n, int isl, const Serving
 
 namespace
 {
+
+// Why a request can never run (estimateServing's error).
+std::string kvDoesNotFitReason(const KvCapacity& kv, const Request& request)
+{
+    std::ostringstream s;
+    s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
+      << kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
+      << kv.availableBytes / kGiB << " GiB left for KV)";
+    return s.str();
+}
 
 // The estimate with at most `slots` requests running (the KV slot count, or no limit).
 ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, const Config& config,

@@ -23,7 +23,6 @@
 #include "core/model/config.h"
 #include "core/model/modelarch.h"
 
-#include <string>
 #include <string_view>
 
 namespace acsel
@@ -72,9 +71,6 @@ struct KvCapacity {
 double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults);
 // KV cache of one request at its end: (isl + osl) x kvBytesPerToken.
 double kvBytesFullLength(const ModelArch& arch, const Config& config, const Request& request);
-// Why a request cannot run: "the KV cache of one request (N tokens, X GiB) does not fit next to
-// the weights (Y GiB left for KV)".
-std::string kvDoesNotFitReason(const KvCapacity& kv, const Request& request);
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults);
 
