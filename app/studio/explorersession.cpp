@@ -370,6 +370,19 @@ QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fm
     return lines;
 }
 
+QString servingModelMismatch(const WorkspaceEngine& engine, const Request& q)
+{
+    const auto fitted = engine.calibrationMode(q.stack);
+    const std::string_view asked = toString(q.mode);
+    if (!fitted || *fitted == asked)
+        return {};
+    return QObject::tr("The FMC line of %1 was fitted on the %2 serving model, the request uses "
+                       "the %3 one: its calibrated latencies correct the wrong estimate. Switch "
+                       "the serving mode or load an FMC file fitted on the %3 model.")
+        .arg(QString::fromStdString(q.stack), QString::fromStdString(*fitted),
+             QString::fromUtf8(asked.data(), static_cast<qsizetype>(asked.size())));
+}
+
 std::string defaultStack(const Workspace& ws)
 {
     for (const char* id : {"jetson_agx_thor/vllm", "rtx_a6000/trtllm", "h100_sxm/trtllm"})

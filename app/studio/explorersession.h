@@ -114,6 +114,11 @@ std::string siliconFileOf(const acsel::Workspace& ws);
 QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
                         bool fmcLoaded, bool qualitySynthetic);
 
+// The warning shown over the plot when the request's stack has an FMC line fitted on the other
+// serving model than the request's (`acsel search` says the same on stderr): its calibrated
+// latencies then correct the wrong raw estimate. Empty when they match or nothing is loaded.
+QString servingModelMismatch(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
+
 // The stack a new session starts on: the first of the preferred stacks the workspace has,
 // else the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);

@@ -1,6 +1,7 @@
 // The window's menus and the actions that open dialogs: session files (the session logic is
 // SessionController's) and the export.
 #include "mainwindow.h"
+#include "recentsessionsmenu.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QUndoStack>
 
 using namespace acsel;
@@ -24,6 +26,14 @@ void MainWindow::buildMenus()
     // The session is the document, so it has the standard Open/Save keys (docs/SESSIONS.md).
     file->addAction(tr("&Open session..."), QKeySequence::Open, this,
                     &MainWindow::openSessionDialog);
+    recent_ = new acsel::studio::RecentSessionsMenu(
+        file->addMenu(tr("Open &Recent")), [this](const QString& f) { sessions_->open(f); },
+        [this](const QString& m) { statusBar()->showMessage(m, 10000); }, this);
+    connect(sessions_, &acsel::studio::SessionController::fileChanged, recent_,
+            [this](const QString& f) {
+                if (!f.isEmpty())
+                    recent_->add(f);
+            });
     file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveSession(false); });
     file->addAction(tr("Save session &as..."), this, [this] { saveSession(true); });
     file->addSeparator();

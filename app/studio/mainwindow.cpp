@@ -46,8 +46,15 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     banner_->setWordWrap(true);
     banner_->setAutoFillBackground(true);
     banner_->setMargin(6);
+    servingWarning_ = new QLabel(central);
+    servingWarning_->setObjectName(QStringLiteral("servingModelWarning"));
+    servingWarning_->setWordWrap(true);
+    servingWarning_->setAutoFillBackground(true);
+    servingWarning_->setMargin(6);
+    servingWarning_->hide();
     plot_ = new ParetoPlot(central);
     layout->addWidget(banner_);
+    layout->addWidget(servingWarning_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
     buildDocks();
@@ -62,11 +69,19 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
          },
          [this](const Config& c) { showInEditor(c); }, [this] { return ws_.get(); }},
         this);
-    connect(sessions_, &acsel::studio::SessionController::fileChanged, this,
-            [this](const QString& f) {
-                setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
-                                           : tr("%1 - ACSeL Studio").arg(QFileInfo(f).fileName()));
-            });
+    // "name[*]": Qt shows the '*' while the session differs from its file.
+    connect(
+        sessions_, &acsel::studio::SessionController::fileChanged, this, [this](const QString& f) {
+            setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
+                                       : tr("%1[*] - ACSeL Studio").arg(QFileInfo(f).fileName()));
+        });
+    connect(sessions_, &acsel::studio::SessionController::modifiedChanged, this,
+            &QWidget::setWindowModified);
+    // Opening or restoring a session sets the request without the panel's signals.
+    connect(sessions_, &acsel::studio::SessionController::applied, this, [this] {
+        updateFits();
+        updateServingWarning();
+    });
     buildMenus();
     wire();
     counts_ = new QLabel(this);
@@ -116,8 +131,10 @@ void MainWindow::wire()
             r.stack != session_->request().stack || r.mode != session_->request().mode;
         session_->setRequest(r);
         editor_->repredict();
-        if (otherRows)
+        if (otherRows) {
             updateFits();
+            updateServingWarning();
+        }
     });
     connect(panel_, &SloPanel::requestSettled, session_,
             &acsel::studio::ExplorerSession::startSearch);
@@ -225,6 +242,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     qualityMdape_ = qualityMdape;
     updateFits();
     updateBanner();
+    updateServingWarning();
+    sessions_->updateModified();
     return true;
 }
 

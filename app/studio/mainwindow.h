@@ -15,6 +15,11 @@
 
 class QLabel;
 
+namespace acsel::studio
+{
+class RecentSessionsMenu;
+}
+
 namespace acsel::gui
 {
 class BandEditor;
@@ -62,6 +67,7 @@ private:
     void pinCurrentCard();
     void exportShown();
     void updateBanner();
+    void updateServingWarning(); // mainstatus.cpp
     void updateFits();
     void updateStatus();
     QString modelName(int model) const;
@@ -84,6 +90,8 @@ private:
     acsel::gui::FitQualityPlot* fits_ = nullptr;
     acsel::gui::CompareTable* compareView_ = nullptr;
     QLabel* banner_ = nullptr;
+    QLabel* servingWarning_ = nullptr; // the FMC line fits the other serving model
+    acsel::studio::RecentSessionsMenu* recent_ = nullptr;
     QLabel* counts_ = nullptr;
     double rescoreMs_ = 0;
     std::optional<double> qualityMdape_; // of the open workspace's surrogate

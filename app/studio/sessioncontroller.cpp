@@ -3,6 +3,7 @@
 #include "core/data/loaderror.h"
 #include "explorersession.h"
 #include "widgets/bandeditor.h"
+#include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/paretoplot.h"
 #include "widgets/slopanel.h"
@@ -15,6 +16,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
+#include <QUndoStack>
 #include <QWidget>
 #include <algorithm>
 #include <cmath>
@@ -129,6 +131,13 @@ SessionController::SessionController(SessionParts parts, SessionWindowHooks hook
     connect(parts_.panel, &SloPanel::algorithmChanged, this, [this] { keepEdit_ = false; });
     connect(parts_.panel, &SloPanel::filterChanged, this, &SessionController::markChanged);
     connect(parts_.panel, &SloPanel::algorithmChanged, this, &SessionController::markChanged);
+    // Modified since the last save: cheap comparisons, so on every move of a budget too.
+    connect(parts_.editor->strip()->undoStack(), &QUndoStack::cleanChanged, this,
+            &SessionController::updateModified);
+    connect(parts_.compare, &CompareModel::pinnedChanged, this, &SessionController::updateModified);
+    connect(parts_.panel, &SloPanel::requestChanged, this, &SessionController::updateModified);
+    connect(parts_.panel, &SloPanel::filterChanged, this, &SessionController::updateModified);
+    connect(parts_.panel, &SloPanel::algorithmChanged, this, &SessionController::updateModified);
 }
 
 SessionController::~SessionController() = default;
@@ -140,6 +149,33 @@ void SessionController::markChanged()
         debounce_->start();
 }
 
+SessionController::Baseline SessionController::current() const
+{
+    Baseline b{parts_.panel->request(), parts_.panel->filter(), parts_.panel->algorithm(), {}};
+    for (const PinnedConfig& p : parts_.compare->pinned())
+        b.pins.emplace_back(p.label, p.config);
+    return b;
+}
+
+void SessionController::markSaved()
+{
+    restoredUnsaved_ = false;
+    saved_ = current();
+    parts_.editor->strip()->undoStack()->setClean();
+    updateModified();
+}
+
+void SessionController::updateModified()
+{
+    const bool modified =
+        saved_ && (restoredUnsaved_ || !parts_.editor->strip()->undoStack()->isClean() ||
+                   !(current() == *saved_));
+    if (modified == modified_)
+        return;
+    modified_ = modified;
+    emit modifiedChanged(modified_);
+}
+
 SessionDocument SessionController::capture() const
 {
     const Workspace& ws = *hooks_.workspace();
@@ -148,6 +184,7 @@ SessionDocument SessionController::capture() const
     d.workspaceFile = absolute(p.workspaceFile);
     d.tablesDir = absolute(p.tablesDir);
     d.fmcFile = absolute(p.fmcFile);
+    d.sessionFile = absolute(file_); // for the autosave: Save after a restore writes back here
     d.request = parts_.panel->request();
     const SpaceFilter f = parts_.panel->filter();
     for (const int m : f.models)
@@ -176,11 +213,13 @@ bool SessionController::saveTo(const QString& file, QString* error)
         *error = tr("No workspace is open.");
         return false;
     }
-    const std::string text =
-        writeSessionJson(capture(), absolute(file), SessionPaths::RelativeToFile);
+    SessionDocument doc = capture();
+    doc.sessionFile.clear(); // a session file does not name itself
+    const std::string text = writeSessionJson(doc, absolute(file), SessionPaths::RelativeToFile);
     if (!writeFileAtomically(file, text, error))
         return false;
     file_ = file;
+    markSaved();
     emit fileChanged(file_);
     return true;
 }
@@ -200,6 +239,7 @@ bool SessionController::open(const QString& file)
         return false;
     }
     file_ = file;
+    markSaved();
     emit fileChanged(file_);
     return true;
 }
@@ -279,6 +319,7 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
         keptFilter_ = parts_.panel->filter();
     }
     dirty_ = true;
+    emit applied();
     return true;
 }
 
@@ -340,6 +381,8 @@ void SessionController::offer(const SessionDocument& doc)
 {
     const QString path = autosavePath();
     QStringList what;
+    if (!doc.sessionFile.empty())
+        what << tr("Session file: %1").arg(q(doc.sessionFile));
     what << tr("Workspace: %1").arg(QFileInfo(q(doc.workspaceFile)).fileName());
     if (doc.edited)
         what << tr("Band editor: %1 %2")
@@ -358,7 +401,15 @@ void SessionController::offer(const SessionDocument& doc)
     connect(box, &QMessageBox::finished, this, [this, box, doc, path](int) {
         const bool restore = box->buttonRole(box->clickedButton()) == QMessageBox::AcceptRole;
         if (restore && apply(doc, path, tr("Cannot restore the session"))) {
-            file_.clear();
+            file_ = q(doc.sessionFile); // Save writes back to the file the session came from
+            if (file_.isEmpty()) {
+                saved_.reset();
+            } else { // what was restored is not what the file holds
+                markSaved();
+                restoredUnsaved_ = true;
+            }
+            updateModified();
+            emit fileChanged(file_);
         } else { // kept once, beside the next autosave
             const QString kept = QFileInfo(path).absolutePath() +
                                  QStringLiteral("/autosave-discarded.acsel-session");

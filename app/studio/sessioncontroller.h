@@ -14,6 +14,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QLockFile;
 class QTimer;
@@ -76,6 +78,8 @@ public:
     // Loads and applies a session; a bad, newer or unresolvable one opens a dialog with its
     // one-line error and leaves the current session untouched.
     bool open(const QString& file);
+    // The session file Save writes to: the one last opened or saved, or after a restore the one
+    // the autosaved window had; empty = Save asks for a name.
     const QString& currentFile() const { return file_; }
 
     // Where autosaves live: AppDataLocation/autosave.acsel-session.
@@ -92,14 +96,29 @@ public:
     // True after a restore until the request, filter or algorithm changes: a search outcome
     // must not replace the restored edit in the band editor.
     bool keepsRestoredEdit() const { return keepEdit_; }
+    // Whether the session differs from its file since it was last opened or saved: a band edit
+    // not undone back to the save (the band editor's undo stack is marked clean on save), or
+    // another request, filter, algorithm or pinned set. A restored session with a file counts
+    // as modified until saved. False without a file. Plot view settings and a configuration
+    // clicked on the plot are not counted.
+    bool isModified() const { return modified_; }
+    // Checks isModified again after the window changed the widgets without their signals
+    // (opening another workspace sets the request and the filter silently).
+    void updateModified();
 
 signals:
     void fileChanged(const QString& file);
+    // A session (opened or restored) has been put into the widgets; the panel's request may
+    // have changed without its own signals.
+    void applied();
+    void modifiedChanged(bool modified);
 
 private:
     void markChanged();
     bool apply(const acsel::SessionDocument& doc, const QString& file, const QString& title);
     void offer(const acsel::SessionDocument& doc);
+    // The widgets' state now is the file's: the baseline of isModified().
+    void markSaved();
 
     SessionParts parts_;
     SessionWindowHooks hooks_;
@@ -113,6 +132,18 @@ private:
     bool keepEdit_ = false;
     acsel::Request keptRequest_;
     acsel::gui::SpaceFilter keptFilter_;
+    // What the session file holds (set on open and save) and whether the widgets differ.
+    struct Baseline {
+        acsel::Request request;
+        acsel::gui::SpaceFilter filter;
+        acsel::gui::SearchAlgorithm algorithm{};
+        std::vector<std::pair<QString, acsel::Config>> pins;
+        bool operator==(const Baseline&) const = default;
+    };
+    Baseline current() const;
+    std::optional<Baseline> saved_; // none without a session file
+    bool restoredUnsaved_ = false;
+    bool modified_ = false;
 };
 
 // Writes text to file atomically (QSaveFile); false with a reason.

@@ -1,5 +1,6 @@
 #include "studiosettings.h"
 
+#include <QFileInfo>
 #include <QSettings>
 
 namespace acsel::studio
@@ -50,6 +51,50 @@ void saveStudioSettings(QSettings& s, const StudioSettings& v)
     const std::string_view mode = toString(r.mode);
     s.setValue(QStringLiteral("request/mode"),
                QString::fromUtf8(mode.data(), static_cast<qsizetype>(mode.size())));
+}
+
+namespace
+{
+const QString kRecentKey = QStringLiteral("sessions/recent");
+
+void storeRecent(QSettings& s, const QStringList& files)
+{
+    if (files.isEmpty())
+        s.remove(kRecentKey);
+    else
+        s.setValue(kRecentKey, files);
+}
+} // namespace
+
+QStringList recentSessions(const QSettings& s)
+{
+    // Settings are hints: empty entries and duplicates (a hand-edited file) are skipped.
+    QStringList out;
+    for (const QString& f : s.value(kRecentKey).toStringList())
+        if (!f.isEmpty() && !out.contains(f) && out.size() < kMaxRecentSessions)
+            out << f;
+    return out;
+}
+
+void addRecentSession(QSettings& s, const QString& file)
+{
+    const QString path = QFileInfo(file).absoluteFilePath();
+    QStringList files = recentSessions(s);
+    files.removeAll(path);
+    files.prepend(path);
+    storeRecent(s, files.mid(0, kMaxRecentSessions));
+}
+
+void removeRecentSession(QSettings& s, const QString& file)
+{
+    QStringList files = recentSessions(s);
+    files.removeAll(file);
+    storeRecent(s, files);
+}
+
+void clearRecentSessions(QSettings& s)
+{
+    s.remove(kRecentKey);
 }
 
 } // namespace acsel::studio

@@ -122,14 +122,15 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
                                       std::to_string(version) + ", this build reads up to " +
                                       std::to_string(kSessionSchemaVersion) + ")");
     f.onlyKeys(j, "",
-               {"schema_version", "tool", "clean_exit", "workspace", "stack", "request", "filter",
-                "search_algorithm", "view", "edited", "pinned"});
+               {"schema_version", "tool", "clean_exit", "session_file", "workspace", "stack",
+                "request", "filter", "search_algorithm", "view", "edited", "pinned"});
     SessionDocument d;
     const Json& t = f.object(j, "tool", "");
     f.onlyKeys(t, "/tool", {"name", "version"});
     d.toolName = f.string(t, "name", "/tool");
     d.toolVersion = f.string(t, "version", "/tool");
     d.cleanExit = f.booleanOr(j, "clean_exit", "", true);
+    d.sessionFile = resolvePath(f.stringOr(j, "session_file", "", ""), sessionFile);
     const Json& w = f.object(j, "workspace", "");
     f.onlyKeys(w, "/workspace", {"file", "tables_dir", "fmc_file"});
     d.workspaceFile = pathField(f, w, "file", "/workspace", sessionFile);
@@ -180,6 +181,8 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
     j["tool"] = {{"name", d.toolName}, {"version", d.toolVersion}};
     if (!d.cleanExit)
         j["clean_exit"] = false;
+    if (!d.sessionFile.empty())
+        j["session_file"] = writePath(d.sessionFile, sessionFile, paths);
     j["workspace"] = {{"file", writePath(d.workspaceFile, sessionFile, paths)},
                       {"tables_dir", writePath(d.tablesDir, sessionFile, paths)},
                       {"fmc_file", writePath(d.fmcFile, sessionFile, paths)}};

@@ -58,6 +58,9 @@ struct SessionDocument {
     // Autosaves only: false while the window runs, true once it quit normally. A file without
     // it (a saved session) reads as true.
     bool cleanExit = true;
+    // Autosaves only (optional "session_file"): the session file the window had open, so that
+    // Save after a restore writes back to it. Absolute after parsing; empty = none.
+    std::string sessionFile;
     std::string toolName = "acsel-studio";
     std::string toolVersion = ACSEL_VERSION;
     bool operator==(const SessionDocument&) const = default;

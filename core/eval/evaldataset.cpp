@@ -11,7 +11,7 @@ namespace acsel
 namespace
 {
 
-// The fixed random 3-band recipes of one (stack, model): the same for every request.
+// `count` random 3-band recipes of one model, each band a different (format, scope).
 std::vector<BandRecipe> bandRecipes(const ConfigSpace& space, int count, std::uint64_t seed)
 {
     std::vector<BandRecipe> out;
@@ -44,6 +44,8 @@ std::vector<BandRecipe> bandRecipes(const ConfigSpace& space, int count, std::ui
     return out;
 }
 
+} // namespace
+
 std::uint64_t stackModelSeed(const std::string& stack, int model)
 {
     std::uint64_t h = 1469598103934665603ULL;
@@ -53,7 +55,16 @@ std::uint64_t stackModelSeed(const std::string& stack, int model)
     return h ^ (static_cast<std::uint64_t>(static_cast<unsigned>(model)) * kGolden);
 }
 
-} // namespace
+std::vector<BandRecipe> campaignRecipes(const ConfigSpace& space, int bandRecipeCount,
+                                        std::uint64_t seed)
+{
+    std::vector<BandRecipe> recipes;
+    for (const FormatScope& c : space.bandChoices())
+        recipes.push_back(BandRecipe::uniform(space.numLayers(), c.format, c.scope));
+    const auto bands = bandRecipes(space, bandRecipeCount, seed);
+    recipes.insert(recipes.end(), bands.begin(), bands.end());
+    return recipes;
+}
 
 DatasetBest bestInEvaluationData(const Engine& e, const SimulatedCampaign& campaign,
                                  const EvalSetup& setup, const Request& q, double tolerance)
@@ -73,12 +84,8 @@ DatasetBest bestInEvaluationData(const Engine& e, const SimulatedCampaign& campa
         kvs.push_back(KvFormat::Fp8);
     for (int m : models) {
         const ConfigSpace space(ws.models[static_cast<std::size_t>(m)].layers, so);
-        std::vector<BandRecipe> recipes;
-        for (const FormatScope& c : space.bandChoices())
-            recipes.push_back(BandRecipe::uniform(space.numLayers(), c.format, c.scope));
-        const auto bands =
-            bandRecipes(space, setup.bandConfigsPerModel, stackModelSeed(q.stack, m));
-        recipes.insert(recipes.end(), bands.begin(), bands.end());
+        const std::vector<BandRecipe> recipes =
+            campaignRecipes(space, setup.bandConfigsPerModel, stackModelSeed(q.stack, m));
         for (int b : setup.batches) {
             if (b < q.concurrency)
                 continue;

@@ -12,6 +12,11 @@
 
 namespace acsel
 {
+namespace
+{
+// Keeps the profiles' band recipes apart from the evaluation data's.
+constexpr std::uint64_t kProfileRecipeSalt = 0x70f11e5ULL;
+} // namespace
 
 bool feasibleAt(const Measurement& m, const Request& q, double tolerance, double memoryBudgetBytes)
 {
@@ -34,16 +39,34 @@ Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& cam
     if (models.empty())
         for (std::size_t i = 0; i < ws.models.size(); ++i)
             models.push_back(static_cast<int>(i));
-    // A pool of uniform configurations at off-grid workloads that fit the device.
+    // Profiles come from the population the gate judges, as in the paper's campaign: uniform
+    // and 3-band recipes (other random ones than the evaluation data's), every KV format and
+    // fitting algorithm, at off-grid workloads that fit the device. Uniform-only profiles
+    // would leave FMC blind to what band boundaries cost a step.
+    SpaceOptions so;
+    so.formats = s.formats;
+    std::vector<std::vector<BandRecipe>> recipes;
+    for (int m : models) {
+        const ConfigSpace space(ws.models[static_cast<std::size_t>(m)].layers, so);
+        recipes.push_back(campaignRecipes(space, setup.bandConfigsPerModel,
+                                          stackModelSeed(stack, m) ^ kProfileRecipeSalt));
+    }
+    std::vector<KvFormat> kvs{KvFormat::Bf16};
+    if (s.kvFp8)
+        kvs.push_back(KvFormat::Fp8);
     std::vector<std::pair<Config, Request>> pool;
     std::vector<double> rawTtft;
     for (int attempt = 0; attempt < 2000 && pool.size() < 300; ++attempt) {
+        const std::size_t mi =
+            std::uniform_int_distribution<std::size_t>(0, models.size() - 1)(rng);
+        if (recipes[mi].empty())
+            continue;
         Config c;
-        c.model = pick(models);
+        c.model = models[mi];
         c.batch = pick(setup.batches);
-        const Format f = pick(s.formats);
-        c.recipe = BandRecipe::uniform(ws.models[static_cast<std::size_t>(c.model)].layers, f);
-        c.algorithm = ConfigSpace::fittingAlgorithms(c.recipe).front();
+        c.kv = pick(kvs);
+        c.recipe = pick(recipes[mi]);
+        c.algorithm = pick(ConfigSpace::fittingAlgorithms(c.recipe));
         Request q;
         q.stack = stack;
         q.isl = pick(setup.profileIsls);

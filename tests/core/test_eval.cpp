@@ -223,7 +223,7 @@ void TestEval::gapSetIsThePapersSearchers()
     const ToyEngine e(kFormats);
     SimulatedCampaign campaign(
         e, [&](const Config& c) { return e.rmqd(c); }, 1);
-    campaign.setEffects("toygpu/toy", {1.0, 1.2, 0.0, 0.5, 0.05});
+    campaign.setEffects("toygpu/toy", {1.0, 1.2, 0.0, 0.05, 0.05});
     EvalOptions o;
     o.setup = toySetup();
     o.search.batches = o.setup.batches;

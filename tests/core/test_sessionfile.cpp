@@ -44,6 +44,7 @@ SessionDocument fullSession(const std::string& root)
     s.pinned = {{"Recommended", configDoc("Qwen3-32B", Format::Int4Wo, 4, s.request)},
                 {"Edited", configDoc("Qwen3-8B", Format::Int8Wo, 16, s.request)}};
     s.cleanExit = false;
+    s.sessionFile = root + "/project/sessions/a.acsel-session";
     s.toolVersion = "9.9.9";
     return s;
 }
@@ -95,6 +96,7 @@ private slots:
         QCOMPARE(j["workspace"]["file"].get<std::string>(), std::string("../workspace.json"));
         QCOMPARE(j["workspace"]["tables_dir"].get<std::string>(), std::string("../../tables"));
         QCOMPARE(j["workspace"]["fmc_file"].get<std::string>(), std::string("../fmc/coeffs.json"));
+        QCOMPARE(j["session_file"].get<std::string>(), std::string("a.acsel-session"));
         const SessionDocument back = parseSessionJson(j, file);
         QCOMPARE(back.workspaceFile, root + "/project/workspace.json");
         QCOMPARE(back.tablesDir, root + "/tables");
@@ -112,8 +114,11 @@ private slots:
     {
         SessionDocument s = fullSession("/d");
         s.cleanExit = true;
+        s.sessionFile.clear();
         const Json j = written(s, "/d/s.acsel-session");
         QVERIFY(!j.contains("clean_exit"));
+        QVERIFY(!j.contains("session_file")); // optional: a saved session has none
+        QVERIFY(parseSessionJson(j, "/d/s.acsel-session").sessionFile.empty());
         QVERIFY(parseSessionJson(j, "/d/s.acsel-session").cleanExit);
         s.edited.reset();
         s.pinned.clear();
@@ -193,6 +198,9 @@ private slots:
         QTest::newRow("clean_exit") << "/clean_exit"
                                     << "1"
                                     << "true or false";
+        QTest::newRow("session_file") << "/session_file"
+                                      << "1"
+                                      << "string";
         QTest::newRow("pinned") << "/pinned"
                                 << "{}"
                                 << "array";

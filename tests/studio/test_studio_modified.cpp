@@ -1,0 +1,136 @@
+// The window title's '*' (QWidget::isWindowModified) follows the session file: set by a band
+// edit, a pin, another request, filter or algorithm; cleared by Save and Open, and by undoing or
+// reverting back to what was saved (the band editor's undo stack is marked clean on save); a
+// workspace opened under the same file is compared with it too.
+#include "app/studio/mainwindow.h"
+#include "widgets/bandeditor.h"
+#include "widgets/bandstrip.h"
+#include "widgets/comparemodel.h"
+#include "widgets/slopanel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+namespace
+{
+constexpr int kSlowMs = 120000; // scoring and searching share two cores with other builds
+
+// The recipe with its first cut moved by one layer (or a cut added at layer 1).
+BandRecipe nudged(const BandRecipe& r)
+{
+    BandRecipe out;
+    if (r.size() == 1) {
+        out.push({0, 1, r[0].format, r[0].scope});
+        out.push({1, r[0].end, Format::Bf16, Scope::Full});
+        return out;
+    }
+    const int cut = r[0].end + (r[0].end - r[0].begin > 1 ? -1 : 1);
+    out.push({r[0].begin, cut, r[0].format, r[0].scope});
+    out.push({cut, r[1].end, r[1].format, r[1].scope});
+    for (int i = 2; i < r.size(); ++i)
+        out.push(r[i]);
+    return out;
+}
+} // namespace
+
+class TestStudioModified : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("ACSeL"));
+        QApplication::setApplicationName(QStringLiteral("ACSeL Studio modified test"));
+    }
+
+    void theTitleMarkerFollowsSaves()
+    {
+        QTemporaryDir tmp;
+        MainWindow w(false);
+        QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
+        w.show();
+        auto* ed = w.findChild<BandEditor*>();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && ed->prediction(), kSlowMs);
+        QUndoStack* undo = ed->strip()->undoStack();
+
+        // No file yet: nothing to be modified against.
+        ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("edit"));
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.windowTitle(), QStringLiteral("ACSeL Studio"));
+
+        const QString file = tmp.filePath(QStringLiteral("m.acsel-session"));
+        QString error;
+        QVERIFY2(w.sessions()->saveTo(file, &error), qPrintable(error));
+        QCOMPARE(w.windowTitle(), QStringLiteral("m.acsel-session[*] - ACSeL Studio"));
+        QVERIFY(!w.isWindowModified());
+
+        // A band edit after the save, undone and redone; undoing past the save point.
+        const BandRecipe atSave = ed->config().recipe;
+        ed->strip()->edit(nudged(atSave), QStringLiteral("edit"));
+        QVERIFY(w.isWindowModified());
+        undo->undo();
+        QVERIFY(ed->config().recipe == atSave);
+        QVERIFY(!w.isWindowModified());
+        undo->redo();
+        QVERIFY(w.isWindowModified());
+        QVERIFY(w.sessions()->saveTo(file, &error));
+        QVERIFY(!w.isWindowModified());
+        undo->undo(); // back to the recipe of the first save: differs from the file now
+        QVERIFY(w.isWindowModified());
+        undo->redo();
+        QVERIFY(!w.isWindowModified());
+
+        // A pin, then unpinning it.
+        auto* compare = w.findChild<CompareModel*>();
+        compare->pin(
+            {QStringLiteral("Edited"), QStringLiteral("m"), ed->config(), *ed->prediction()});
+        QVERIFY(w.isWindowModified());
+        compare->clear();
+        QVERIFY(!w.isWindowModified());
+
+        // The serving mode, as the user picks it, and back.
+        auto* panel = w.findChild<SloPanel*>();
+        QComboBox* mode = nullptr;
+        for (QComboBox* b : panel->findChildren<QComboBox*>())
+            if (b->findText(QStringLiteral("Continuous batching")) >= 0)
+                mode = b;
+        QVERIFY(mode);
+        const int before = mode->currentIndex();
+        mode->setCurrentIndex(1 - before);
+        QVERIFY(w.isWindowModified());
+        mode->setCurrentIndex(before);
+        QVERIFY(!w.isWindowModified());
+
+        // Opening the file: what it holds is shown, nothing modified.
+        mode->setCurrentIndex(1 - before);
+        QVERIFY(w.isWindowModified());
+        QVERIFY(w.sessions()->open(file));
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(mode->currentIndex(), before);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs); // the search it starts changes nothing
+        QTest::qWait(200);
+        QVERIFY(!w.isWindowModified());
+
+        // Opening the workspace again (File > Open workspace) keeps the file but sets the
+        // default request silently: another serving mode than the saved one is a change.
+        mode->setCurrentIndex(1 - before);
+        QVERIFY(w.sessions()->saveTo(file, &error));
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
+        QCOMPARE(mode->currentIndex(), before);
+        QCOMPARE(w.sessions()->currentFile(), file);
+        QVERIFY(w.isWindowModified());
+        w.close();
+    }
+};
+
+QTEST_MAIN(TestStudioModified)
+#include "test_studio_modified.moc"
