@@ -67,6 +67,7 @@ private slots:
     void explorerScoresConfigurationsThatCannotFit();
     void calibrateDashIsStandardOutput();
     void exportDashIsStandardOutput();
+    void fitUtilisationDashIsStandardOutput();
     void predictWarnsAboutTheOtherServingModel();
 };
 
@@ -194,6 +195,22 @@ void TestCliEdgeCases::exportDashIsStandardOutput()
     QCOMPARE(refused.code, 2);
     QVERIFY2(contains(refused.err, fmc + " exists; pass --force to overwrite it"),
              refused.err.c_str());
+}
+
+// fit-utilisation reads every table of ../shared/aic (seconds): its JSON alone on stdout.
+void TestCliEdgeCases::fitUtilisationDashIsStandardOutput()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir dir;
+    const Run r = inFolder(dir, [] {
+        return run({"fit-utilisation", "--tables", kTables, "-o", "-"});
+    });
+    QVERIFY2(r.code == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QVERIFY(j.contains("axes"));
+    QVERIFY2(contains(r.err, "wrote standard output"), r.err.c_str());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
 }
 
 void TestCliEdgeCases::predictWarnsAboutTheOtherServingModel()
