@@ -2,12 +2,11 @@
 // latency) for every stack present in a silicon measurements CSV, and writes the coefficients
 // with their provenance (the row ids used) as JSON.
 #include "app/cli/command.h"
+#include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/siliconstudy.h"
 
-#include <filesystem>
-#include <fstream>
 #include <ostream>
 
 namespace acsel::cli
@@ -15,35 +14,15 @@ namespace acsel::cli
 namespace
 {
 
-// Temp file in the same folder, then rename: a reader never sees a half-written file.
-void writeAtomically(const std::string& path, const std::string& text)
-{
-    const std::filesystem::path target(path);
-    const std::filesystem::path tmp = target.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!(out << text) || !out.flush())
-            throw LoadError(tmp.string(), "", "cannot write file");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, target, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw LoadError(path, "", "cannot replace file: " + ec.message());
-    }
-}
-
 int run(const std::vector<std::string>& rawArgv, CommandIo& io)
 {
-    std::vector<std::string> argv = rawArgv;
-    for (std::string& a : argv)
-        if (a == "-o")
-            a = "--output";
+    const std::vector<std::string> argv = expandOutputShortOption(rawArgv);
     auto specs = workspaceOptions();
     specs.push_back({"measurements", "FILE", "end-to-end measurements (AIC silicon CSV format)"});
     specs.push_back(
         {"tau", "Q", "quantile of the fit (default 0.5: median; > 0.5 is conservative)"});
-    specs.push_back({"output", "FILE", "FMC coefficients JSON to write (also -o)"});
+    specs.push_back(
+        {"output", "FILE", "FMC coefficients JSON to write (also -o; '-' for standard output)"});
     specs.push_back({"force", "", "overwrite an existing output file"});
     specs.push_back({"mode", "MODE",
                      "serving model of the raw estimates: continuous (default: AIC silicon "
@@ -56,8 +35,7 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     const std::string measurements = args.require("measurements");
     const std::string output = args.require("output");
     const double tau = args.number("tau", 0.5, 0.01, 0.99);
-    if (std::filesystem::exists(output) && !args.flag("force"))
-        throw app::UsageError("acsel calibrate: " + output + " exists (pass --force to overwrite)");
+    checkOutputPath("calibrate", output, args.flag("force"));
     const std::string modeName = args.valueOr("mode", "continuous");
     const auto mode = parseServingMode(modeName);
     if (!mode)
@@ -110,23 +88,25 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         j["rows_skipped"].push_back({{"id", s.row.id}, {"reason", s.reason}});
     j["assumptions"] = p.assumptions;
     j["rows_held_out_queued"] = notes;
-    writeAtomically(output, j.dump(2) + "\n");
+    writeOutput("calibrate", output, j.dump(2) + "\n", args.flag("force"), io);
 
-    io.out << "FMC at tau " << tau << " on the " << set.servingMode << " model from "
-           << measurements << "\n";
+    std::ostream& out = summaryStream(output, io);
+    out << "FMC at tau " << tau << " on the " << set.servingMode << " model from " << measurements
+        << "\n";
     for (const FmcEntry& e : set.entries)
-        io.out << "  " << e.stack << " (tables " << e.tableVersion << ", " << e.rowsUsed.size()
-               << " rows): TTFT gamma " << e.ttft.gamma << " delta " << e.ttft.delta
-               << "; TPOT gamma " << e.tpot.gamma << " delta " << e.tpot.delta << "\n";
+        out << "  " << e.stack << " (tables " << e.tableVersion << ", " << e.rowsUsed.size()
+            << " rows): TTFT gamma " << e.ttft.gamma << " delta " << e.ttft.delta << "; TPOT gamma "
+            << e.tpot.gamma << " delta " << e.tpot.delta << "\n";
     for (const std::string& n : notes)
-        io.out << "  not used: " << n << "\n";
+        out << "  not used: " << n << "\n";
     for (const PredictedSiliconRow& r : p.rows)
         if (r.serving.queued() && *mode == ServingMode::Continuous)
-            io.out << "  used (queueing predicted, " << r.serving.concurrency << " > "
-                   << r.serving.running << " KV slots): " << r.row.id << "\n";
+            out << "  used (queueing predicted, " << r.serving.concurrency << " > "
+                << r.serving.running << " KV slots): " << r.row.id << "\n";
     for (const SkippedSiliconRow& s : p.skipped)
-        io.out << "  skipped " << s.row.id << ": " << s.reason << "\n";
-    io.out << "wrote " << output << "\n";
+        out << "  skipped " << s.row.id << ": " << s.reason << "\n";
+    if (!isStandardOutput(output))
+        out << "wrote " << output << "\n";
     return 0;
 }
 

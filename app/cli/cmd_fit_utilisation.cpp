@@ -2,6 +2,7 @@
 // tables (SOL from the spec-sheet platforms file) and writes them as JSON; --report adds the
 // leave-one-GPU-out evaluation (fit on the other GPUs, predict the held-out GPU's entries).
 #include "app/cli/command.h"
+#include "app/cli/outputfile.h"
 #include "app/common/paths.h"
 #include "core/data/loaderror.h"
 #include "core/data/platformsfile.h"
@@ -10,7 +11,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
 
@@ -25,27 +25,6 @@ std::string defaultPlatformsFile()
 {
     const std::string ws = app::resolveWorkspacePath("");
     return ws.empty() ? std::string() : (fs::path(ws).parent_path() / "platforms.json").string();
-}
-
-void writeAtomically(const std::string& path, const std::string& text)
-{
-    const fs::path target(path);
-    const fs::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw LoadError(path, "",
-                            "cannot write the output file (folder missing or read-only?)");
-        out << text;
-        if (!out.flush())
-            throw LoadError(path, "", "writing the output file failed");
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw LoadError(path, "", "cannot replace the output file: " + ec.message());
-    }
 }
 
 std::string percent(double fraction)
@@ -74,14 +53,12 @@ void printReport(std::ostream& out, const std::vector<ApeSummary>& loo)
 
 int run(const std::vector<std::string>& argvIn, CommandIo& io)
 {
-    std::vector<std::string> argv = argvIn;
-    for (std::string& a : argv)
-        if (a == "-o")
-            a = "--output";
+    const std::vector<std::string> argv = expandOutputShortOption(argvIn);
     const app::Args args(
         "fit-utilisation", argv,
         {{"tables", "DIR", "operator tables directory (AIC layout) to fit on"},
-         {"output", "FILE", "where to write the utilisation JSON (also -o FILE)"},
+         {"output", "FILE",
+          "where to write the utilisation JSON (also -o; '-' for standard output)"},
          {"platforms", "FILE", "spec-sheet platforms file (default: datasets/platforms.json)"},
          {"sol-constant-us", "US", "per-call constant of the speed-of-light model (default 5)"},
          {"report", "", "also run the leave-one-GPU-out evaluation and print it"},
@@ -98,10 +75,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
             "acsel fit-utilisation: no platforms file found: pass --platforms FILE");
     const double constantMs =
         args.number("sol-constant-us", kDefaultSolConstantMs * 1e3, 0, 1e4) * 1e-3;
-    std::error_code ec;
-    if (fs::exists(output, ec) && !args.flag("force"))
-        throw app::UsageError("acsel fit-utilisation: " + output +
-                              " exists; pass --force to overwrite it");
+    checkOutputPath("fit-utilisation", output, args.flag("force"));
 
     const auto start = std::chrono::steady_clock::now();
     const PlatformsFile platforms = loadPlatformsFile(platformsPath);
@@ -130,21 +104,23 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     model.inSample = evaluateUtilisation(model, samples, -1, true);
     if (args.flag("report"))
         model.leaveOneGpuOut = leaveOneGpuOut(samples, constantMs);
-    writeAtomically(output, utilisationToText(model));
+    writeOutput("fit-utilisation", output, utilisationToText(model), args.flag("force"), io);
 
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    io.out << "fitted " << model.grids.size() << " grids (" << model.parameterCount()
-           << " parameters) on " << samples.samples().size() << " table entries of "
-           << samples.stacks().size() << " stacks in " << std::fixed << std::setprecision(1)
-           << seconds << " s; wrote " << output << "\n\nIn-sample (fitted on every GPU):\n\n"
-           << "| GPU | op class | entries | median APE | p90 APE |\n|---|---|---:|---:|---:|\n";
+    std::ostream& out = summaryStream(output, io);
+    out << "fitted " << model.grids.size() << " grids (" << model.parameterCount()
+        << " parameters) on " << samples.samples().size() << " table entries of "
+        << samples.stacks().size() << " stacks in " << std::fixed << std::setprecision(1) << seconds
+        << " s; wrote " << (isStandardOutput(output) ? "standard output" : output)
+        << "\n\nIn-sample (fitted on every GPU):\n\n"
+        << "| GPU | op class | entries | median APE | p90 APE |\n|---|---|---:|---:|---:|\n";
     for (const ApeSummary& a : model.inSample)
         if (a.variant.empty() && a.scope.find('/') == std::string::npos)
-            io.out << "| " << a.scope << " | " << toString(a.op) << " | " << a.count << " | "
-                   << percent(a.medianApe) << " | " << percent(a.p90Ape) << " |\n";
+            out << "| " << a.scope << " | " << toString(a.op) << " | " << a.count << " | "
+                << percent(a.medianApe) << " | " << percent(a.p90Ape) << " |\n";
     if (args.flag("report"))
-        printReport(io.out, model.leaveOneGpuOut);
+        printReport(out, model.leaveOneGpuOut);
     return 0;
 }
 

@@ -1,10 +1,12 @@
 // acsel predict: raw (and with --fmc, calibrated) TTFT and TPOT and the memory estimate for
 // every row of a silicon measurements CSV; rows that cannot be predicted are listed with why.
 #include "app/cli/command.h"
+#include "app/cli/fmcmodewarning.h"
 #include "app/cli/workspaceargs.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/siliconstudy.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <optional>
 #include <ostream>
@@ -48,6 +50,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     j["rows"] = Json::array();
     j["skipped"] = Json::array();
     std::vector<std::string> uncalibrated;
+    std::vector<std::string> mismatched; // stacks warned about (once each)
     for (const PredictedSiliconRow& r : p.rows) {
         const Stack& s = ws.stacks[static_cast<std::size_t>(r.stack)];
         const ModelArch& m = ws.models[static_cast<std::size_t>(r.config.model)];
@@ -80,8 +83,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             if (const FmcEntry* e = fmc->find(s.id)) {
                 row["ttft_fmc_ms"] = e->ttft.apply(r.estimate(LatencyMetric::Ttft));
                 row["tpot_fmc_ms"] = e->tpot.apply(r.estimate(LatencyMetric::Tpot));
-                if (e->mode != toString(*mode))
+                if (e->mode != toString(*mode)) {
                     row["fmc_mode_mismatch"] = "FMC fitted on the " + e->mode + " model";
+                    if (std::find(mismatched.begin(), mismatched.end(), s.id) == mismatched.end()) {
+                        mismatched.push_back(s.id);
+                        io.err << fmcModeWarning(s.id, e->mode, *mode, "this prediction");
+                    }
+                }
             } else if (std::find(uncalibrated.begin(), uncalibrated.end(), s.id) ==
                        uncalibrated.end()) {
                 uncalibrated.push_back(s.id);

@@ -1,5 +1,6 @@
 #include "app/cli/searchcommand.h"
 
+#include "app/cli/fmcmodewarning.h"
 #include "app/common/args.h"
 #include "core/data/configjson.h"
 #include "core/data/loaderror.h"
@@ -61,10 +62,8 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
                               "' (expected bp, exact, hc or rand)");
     const Workspace& ws = engine.workspace();
     const auto fmcMode = engine.calibrationMode(run.request.stack);
-    if (fmcMode && *fmcMode != toString(run.request.mode))
-        io.err << "warning: the FMC line of " << run.request.stack << " was fitted on the "
-               << *fmcMode << " serving model, the request uses the " << toString(run.request.mode)
-               << " one: its calibrated latencies correct the wrong estimate\n";
+    if (fmcMode)
+        io.err << fmcModeWarning(run.request.stack, *fmcMode, run.request.mode, "the request");
     const std::atomic<bool> noStop{false};
     const SearchResult r = searcher->run(engine, run.request, run.options, {}, noStop);
     if (run.json) {

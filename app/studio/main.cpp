@@ -11,7 +11,9 @@
 #include <QFileInfo>
 #include <QSettings>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <qcustomplot.h>
 #include <string_view>
 
@@ -75,9 +77,12 @@ int main(int argc, char** argv)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
-    // --restore-check opens no window, so it also runs without a display.
+    // --restore-check, --help and --version open no window, so they also run without a display
+    // (the default platform would abort when it finds none).
+    constexpr std::string_view kNoWindow[] = {"--restore-check", "--help",    "-h", "-?",
+                                              "--help-all",      "--version", "-v"};
     for (int i = 1; i < argc; ++i)
-        if (std::string_view(argv[i]) == "--restore-check" &&
+        if (std::find(std::begin(kNoWindow), std::end(kNoWindow), argv[i]) != std::end(kNoWindow) &&
             qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -124,10 +124,8 @@ AttentionTable::Choice AttentionTable::choose(int heads, int kvHeads, int headDi
     return best;
 }
 
-double AttentionTable::lookup(double batch, double seq, int heads, int kvHeads, int headDim,
-                              KvFormat kv) const
+double AttentionTable::lookupIn(const Choice& c, double batch, double seq, int heads) const
 {
-    const Choice c = choose(heads, kvHeads, headDim, kv);
     if (!c.slice)
         return std::nan("");
     std::array<double, 3> cl{};
@@ -137,6 +135,21 @@ double AttentionTable::lookup(double batch, double seq, int heads, int kvHeads, 
                                ? 1.0
                                : std::max(1.0, work(h, seq, batch) / work(cl[0], cl[1], cl[2]));
     return t * outside * c.scale;
+}
+
+double AttentionTable::lookup(double batch, double seq, int heads, int kvHeads, int headDim,
+                              KvFormat kv) const
+{
+    return lookupIn(choose(heads, kvHeads, headDim, kv), batch, seq, heads);
+}
+
+void AttentionTable::lookupMany(std::span<const double> batch, std::span<const double> seq,
+                                int heads, int kvHeads, int headDim, KvFormat kv,
+                                std::span<double> out) const
+{
+    const Choice c = choose(heads, kvHeads, headDim, kv);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = lookupIn(c, batch[i], seq[i], heads);
 }
 
 std::string AttentionTable::note(int heads, int kvHeads, int headDim, KvFormat kv) const

@@ -17,6 +17,7 @@
 #include "core/data/aictables.h"
 #include "core/latency/grid3.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ public:
 
     bool empty() const { return slices_.empty(); }
     double lookup(double batch, double seq, int heads, int kvHeads, int headDim, KvFormat kv) const;
+    // out[i] = lookup(batch[i], seq[i], ...) for one shape: the slice is chosen once.
+    void lookupMany(std::span<const double> batch, std::span<const double> seq, int heads,
+                    int kvHeads, int headDim, KvFormat kv, std::span<double> out) const;
     // Empty when the lookup uses a slice of exactly this shape and dtype.
     std::string note(int heads, int kvHeads, int headDim, KvFormat kv) const;
     int filledCells() const { return filled_; }
@@ -50,6 +54,7 @@ private:
         bool coversHeads = true;
     };
     Choice choose(int heads, int kvHeads, int headDim, KvFormat kv) const;
+    double lookupIn(const Choice& c, double batch, double seq, int heads) const;
     int dtypeRank(const Slice& s, KvFormat kv) const;
     double work(double heads, double seq, double batch) const;
 

@@ -61,7 +61,9 @@ int Grid3::missingCount() const
         std::count_if(values_.begin(), values_.end(), [](double v) { return std::isnan(v); }));
 }
 
-void Grid3::bracket(int a, double& x, int& lo, double& w) const
+// Inlined into interpolate (three calls a lookup, the hot path of every estimate): its outputs
+// then stay in registers.
+[[gnu::always_inline]] inline void Grid3::bracket(int a, double& x, int& lo, double& w) const
 {
     const auto& ax = axes_[static_cast<std::size_t>(a)];
     const std::size_t n = ax.size();

@@ -1,5 +1,7 @@
 #include "core/latency/memorymodel.h"
 
+#include "core/latency/servingmodel.h"
+
 #include <algorithm>
 
 namespace acsel
@@ -20,8 +22,8 @@ double kvBytesPerToken(const ModelArch& arch, KvFormat kv)
     return static_cast<double>(arch.layers) * 2.0 * arch.kvHeads * arch.headDim * bytes;
 }
 
-MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const Request& request,
-                              const Platform& platform)
+MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
+                                    const Request& request, const Platform& platform)
 {
     MemoryEstimate m;
     const double attn = static_cast<double>(arch.attnLinearParams());
@@ -46,6 +48,20 @@ MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const
         std::max(2.0 * tokens * arch.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
     m.runtimeBytes = platform.otherMemBytes;
     m.capacityBytes = platform.memCapacityBytes;
+    return m;
+}
+
+MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const Request& request,
+                              const Platform& platform)
+{
+    MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
+    if (request.mode == ServingMode::Continuous) {
+        const ServingDefaults d = servingDefaults(backendOf(request.stack));
+        const double needed = m.weightBytes + m.embeddingBytes + m.lmHeadBytes +
+                              stepActivationBytes(arch, d) + m.runtimeBytes +
+                              kvBytesFullLength(arch, config, request) / d.kvMemoryFraction;
+        m.servingReserveBytes = std::max(0.0, needed - m.total());
+    }
     return m;
 }
 

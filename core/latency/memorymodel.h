@@ -8,7 +8,10 @@
 //    (a tied model then stores a separate quantized lm_head);
 //  - KV cache batch x (isl + osl) x L x 2 x kvHeads x headDim x bytes(KV format);
 //  - activations as AIC: max(2 x tokens x heads x headDim x 11, 70 MiB), tokens = batch x isl;
-//  - the platform's runtime overhead (system yaml misc.other_mem).
+//  - the platform's runtime overhead (system yaml misc.other_mem);
+//  - continuous batching (Request::mode) only: at least what the serving model needs to run one
+//    request (docs/SERVING.md, "Memory admission"), so that the gate's memory check and the
+//    serving model's KV slots agree.
 #pragma once
 
 #include "core/model/config.h"
@@ -25,12 +28,17 @@ struct MemoryEstimate {
     double kvCacheBytes = 0;
     double activationBytes = 0;
     double runtimeBytes = 0;
+    // Continuous batching: what an engine needs beyond the terms above to hold one request's KV
+    // cache. Its KV pool is only kvMemoryFraction of the memory left after the weights, the
+    // step's activations and the runtime, so a request of isl + osl tokens needs that memory /
+    // kvMemoryFraction; 0 when the terms above already cover it (and always for static).
+    double servingReserveBytes = 0;
     double capacityBytes = 0; // the device's memory
 
     double total() const
     {
         return weightBytes + embeddingBytes + lmHeadBytes + kvCacheBytes + activationBytes +
-               runtimeBytes;
+               runtimeBytes + servingReserveBytes;
     }
     // Fits within min(budget, device capacity).
     bool fits(double budgetBytes) const
@@ -42,6 +50,14 @@ struct MemoryEstimate {
 
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
+// METHOD.md 3: every term above for Config::batch resident requests, servingReserveBytes 0.
+MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
+                                    const Request& request, const Platform& platform);
+
+// The memory the gate checks for Request::mode: static -> estimateStaticMemory; continuous ->
+// the same plus servingReserveBytes, so total() <= the device capacity exactly when the static
+// estimate fits and the serving model's KV pool holds one request (kvCapacity(...)
+// .holdsOneRequest()); more requests than slots queue (docs/SERVING.md).
 MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const Request& request,
                               const Platform& platform);
 

@@ -12,6 +12,7 @@
 #include "core/model/format.h"
 #include "core/model/platform.h"
 
+#include <span>
 #include <string>
 
 namespace acsel
@@ -36,6 +37,18 @@ public:
                                          int headDim, KvFormat kv) const = 0;
     // A memory-bound element-wise op moving `bytes` (read + write).
     virtual double memoryOpMs(double bytes) const = 0;
+
+    // Decode attention calls of one shape at several points: out[i] =
+    // generationAttentionMs(batch[i], kvLen[i], ...), bit for bit. The TPOT integration asks
+    // for up to 2 x kMaxDecodeSamples of them at once; an implementation may resolve the shape
+    // once (TableOpCosts picks its table slice once). The default asks one by one.
+    virtual void generationAttentionManyMs(std::span<const double> batch,
+                                           std::span<const double> kvLen, int heads, int kvHeads,
+                                           int headDim, KvFormat kv, std::span<double> out) const
+    {
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = generationAttentionMs(batch[i], kvLen[i], heads, kvHeads, headDim, kv);
+    }
 
     // Empty when the attention lookups for this shape are direct; otherwise one line saying
     // which substitute data they use (missing dtype slice, KV-head count, ...). Not hot.

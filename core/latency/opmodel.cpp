@@ -130,6 +130,15 @@ double StepModel::decodeAttentionMs(int batch, double kvLen) const
                                                        arch_.headDim, kv_);
 }
 
+void StepModel::decodeAttentionManyMs(std::span<const double> batch, std::span<const double> kvLen,
+                                      std::span<double> out) const
+{
+    costs_.generationAttentionManyMs(batch, kvLen, arch_.heads, arch_.kvHeads, arch_.headDim, kv_,
+                                     out);
+    for (double& ms : out)
+        ms = arch_.layers * ms;
+}
+
 double StepModel::decodeStepMs(int batch, double kvLen, StepBreakdown* out) const
 {
     const double fixed = decodeFixedMs(batch, out);
@@ -177,10 +186,20 @@ LatencyEstimate estimateLatency(const OpCosts& costs, const ModelArch& arch, con
         return e;
     const double fixed = model.decodeFixedMs(config.batch, &e.decode);
     const int stride = decodeStride(request.osl);
+    // All contexts in one lookup call (at most kMaxDecodeSamples, see decodeStride).
+    std::array<double, kMaxDecodeSamples> batch{}, kvLen{}, ms{};
+    std::size_t samples = 0;
+    for (int i = 0; i < steps; i += stride, ++samples) {
+        batch[samples] = config.batch;
+        kvLen[samples] = request.isl + i + 1.0;
+    }
+    model.decodeAttentionManyMs(std::span(batch).first(samples), std::span(kvLen).first(samples),
+                                std::span(ms).first(samples));
     double attention = 0;
-    for (int i = 0; i < steps; i += stride) {
+    std::size_t sample = 0;
+    for (int i = 0; i < steps; i += stride, ++sample) {
         const int weight = std::min(stride, steps - i);
-        attention += weight * model.decodeAttentionMs(config.batch, request.isl + i + 1.0);
+        attention += weight * ms[sample];
         ++e.decodeSamples;
     }
     e.decode.attention = attention / steps;

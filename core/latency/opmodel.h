@@ -16,6 +16,7 @@
 #include "core/model/modelarch.h"
 
 #include <array>
+#include <span>
 
 namespace acsel
 {
@@ -41,7 +42,9 @@ struct LatencyEstimate {
 
 // AIC's decode integration: contexts isl + i + 1 for i = 0, stride, 2 stride, ... < osl - 1,
 // each weighted by min(stride, osl - 1 - i). The stride is 32, widened to
-// ceil((osl - 1) / kMaxDecodeSamples) for long outputs so an estimate stays bounded.
+// ceil((osl - 1) / kMaxDecodeSamples) for long outputs so an estimate stays bounded: at most
+// kMaxDecodeSamples contexts (ceil(steps / 32) <= 16 up to 512 steps, ceil(steps / stride) <= 16
+// beyond).
 inline constexpr int kDecodeStride = 32;
 inline constexpr int kMaxDecodeSamples = 16;
 int decodeStride(int osl);
@@ -62,6 +65,10 @@ public:
     double decodeFixedMs(int batch, StepBreakdown* out = nullptr) const;
     // Attention of all layers in one decode step at KV length kvLen.
     double decodeAttentionMs(int batch, double kvLen) const;
+    // out[i] = decodeAttentionMs(batch[i], kvLen[i]) bit for bit (batch[i] > 0), the shape
+    // resolved once by the OpCosts: the TPOT integration's lookups in one call.
+    void decodeAttentionManyMs(std::span<const double> batch, std::span<const double> kvLen,
+                               std::span<double> out) const;
 
     // One continuous-batching step (docs/SERVING.md): `prefills` requests (a steady-state
     // mean, so possibly fractional) each adding `chunkTokens` tokens of an `isl`-token prompt,

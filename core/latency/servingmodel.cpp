@@ -3,8 +3,10 @@
 #include "core/latency/memorymodel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -29,19 +31,27 @@ std::string_view backendOf(std::string_view stackId)
     return slash == std::string_view::npos ? stackId : stackId.substr(slash + 1);
 }
 
+double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults)
+{
+    return std::max(2.0 * defaults.stepTokenBudget * arch.heads * arch.headDim * 11.0,
+                    70.0 * 1024.0 * 1024.0);
+}
+
+double kvBytesFullLength(const ModelArch& arch, const Config& config, const Request& request)
+{
+    return (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
+}
+
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults)
 {
-    const MemoryEstimate m = estimateMemory(arch, config, request, platform);
-    // Engines size activations for the step token budget, not for batch x isl.
-    const double activations = std::max(
-        2.0 * defaults.stepTokenBudget * arch.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
+    const MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
     const double free = platform.memCapacityBytes - m.weightBytes - m.embeddingBytes -
-                        m.lmHeadBytes - activations - m.runtimeBytes;
+                        m.lmHeadBytes - stepActivationBytes(arch, defaults) - m.runtimeBytes;
     KvCapacity k;
     k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
     const double perToken = kvBytesPerToken(arch, config.kv);
-    k.bytesFullLength = (static_cast<double>(request.isl) + request.osl) * perToken;
+    k.bytesFullLength = kvBytesFullLength(arch, config, request);
     k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
                                                     : (request.isl + request.osl / 2.0) * perToken;
     k.requestsThatFit =
@@ -77,23 +87,28 @@ double firstWaveMeanTtftMs(const StepModel& model, int n, int isl, const Serving
     return ((stepSum - inLast) * fullMs + inLast * lastMs) / n;
 }
 
-ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
-                                const Request& request)
+namespace
 {
-    if (request.isl < 1 || request.osl < 1 || config.batch < 1 || request.concurrency < 1)
-        throw std::invalid_argument("isl, osl, batch and concurrency must be at least 1");
-    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+
+// Why a request can never run (estimateServing's error).
+std::string kvDoesNotFitReason(const KvCapacity& kv, const Request& request)
+{
+    std::ostringstream s;
+    s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
+      << kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
+      << kv.availableBytes / kGiB << " GiB left for KV)";
+    return s.str();
+}
+
+// The estimate with at most `slots` requests running (the KV slot count, or no limit).
+ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                  const Request& request, const ServingDefaults& d,
+                                  const KvCapacity& kv, int slots)
+{
     ServingEstimate e;
-    e.kv = kvCapacity(arch, config, request, costs.platform(), d);
-    if (e.kv.availableBytes < e.kv.bytesFullLength || e.kv.requestsThatFit < 1) {
-        std::ostringstream s;
-        s << "the KV cache of one request (" << request.isl + request.osl << " tokens, "
-          << e.kv.bytesFullLength / kGiB << " GiB) does not fit next to the weights ("
-          << e.kv.availableBytes / kGiB << " GiB left for KV)";
-        throw std::invalid_argument(s.str());
-    }
+    e.kv = kv;
     const StepModel model(costs, arch, config);
-    const int n = std::min({request.concurrency, config.batch, e.kv.requestsThatFit});
+    const int n = std::min({request.concurrency, config.batch, slots});
     e.concurrency = request.concurrency;
     e.running = n;
     const int isl = request.isl;
@@ -117,24 +132,57 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     e.chunksPerMixedStep = phi > 0 ? k : 0.0;
     const double ctxMean = isl + 1.0 + steps / 2.0; // the others sit uniformly over their output
 
+    // The request's own prefill step carries ownK chunks; when that is the mixed step's k (the
+    // common case: both are 1 while the prefill demand is below one chunk a step) it is the
+    // same step, costed once.
+    const double demand = n * chunks / cycleSteps; // chunks per step, all requests
+    const double ownK = std::max(1.0, std::min(demand, chunkRoom));
+    const double ownDecodes = n - ownK;
+    const bool ownIsMixed = phi > 0 && ownK == k;
+
+    LatencyEstimate& lat = e.latency;
     StepBreakdown decode;
     const double decodeFixed = model.decodeFixedMs(n, &decode);
-    const double mixedFixed = phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, n - k) : 0.0;
-    e.decodeStepMs = decodeFixed + model.decodeAttentionMs(n, ctxMean);
-    e.mixedStepMs = phi > 0 ? mixedFixed + model.mixedAttentionMs(n - k, ctxMean) : 0.0;
-    LatencyEstimate& lat = e.latency;
+    const double mixedFixed =
+        phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, n - k, &lat.prefill) : 0.0;
+
+    // Every decode-attention lookup in one call (one shape, so the costs resolve it once): the
+    // TPOT samples at (n, kvLen) and, with mixed steps, at (n - k, kvLen); then the steps at
+    // the mean context; then the own prefill step's decodes when it is not the mixed step.
+    const int stride = decodeStride(request.osl);
+    const bool mixedDecodes = phi > 0 && n - k > 0;
+    std::array<double, 2 * kMaxDecodeSamples + 3> batch{}, kvLen{}, ms{};
+    std::size_t q = 0;
+    auto ask = [&](double b, double len) {
+        batch[q] = b;
+        kvLen[q] = len;
+        return q++;
+    };
+    for (int i = 0; i < steps; i += stride) {
+        const double len = (isl + i + 1.0 + others * ctxMean) / n;
+        ask(n, len);
+        if (mixedDecodes)
+            ask(n - k, len);
+    }
+    const std::size_t decodeAt = ask(n, ctxMean);
+    const std::size_t mixedAt = mixedDecodes ? ask(n - k, ctxMean) : 0;
+    const std::size_t ownAt = ownDecodes > 0 && !ownIsMixed ? ask(ownDecodes, ctxMean) : 0;
+    model.decodeAttentionManyMs(std::span(batch).first(q), std::span(kvLen).first(q),
+                                std::span(ms).first(q));
+    const double mixedAttention = mixedDecodes ? ms[mixedAt] : 0.0;
+    e.decodeStepMs = decodeFixed + ms[decodeAt];
+    e.mixedStepMs = phi > 0 ? mixedFixed + mixedAttention : 0.0;
 
     // TPOT: the request's own context moves as in the static integration; the batch's mean
     // KV length blends it with the others' mean.
     if (steps >= 1) {
-        const int stride = decodeStride(request.osl);
         double attention = 0;
+        std::size_t at = 0;
         for (int i = 0; i < steps; i += stride) {
             const int weight = std::min(stride, steps - i);
-            const double kvLen = (isl + i + 1.0 + others * ctxMean) / n;
-            double a = model.decodeAttentionMs(n, kvLen);
+            double a = ms[at++];
             if (phi > 0)
-                a = (1.0 - phi) * a + phi * model.mixedAttentionMs(n - k, kvLen);
+                a = (1.0 - phi) * a + phi * (mixedDecodes ? ms[at++] : 0.0);
             attention += weight * a;
             ++lat.decodeSamples;
         }
@@ -148,12 +196,12 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     // of every request (its own included) arriving at the same rate.
     const double meanStepMs = (1.0 - phi) * e.decodeStepMs + phi * e.mixedStepMs;
     e.arrivalWaitMs = n > 1 ? meanStepMs : 0.0;
-    const double demand = n * chunks / cycleSteps; // chunks per step, all requests
-    const double ownK = std::max(1.0, std::min(demand, chunkRoom));
-    const double ownDecodes = n - ownK;
-    e.ownPrefillStepMs = model.mixedFixedMs(ownK, isl, chunkTokens, ownDecodes, &lat.prefill);
+    // lat.prefill holds the mixed step's breakdown when it is the own step.
+    e.ownPrefillStepMs = ownIsMixed
+                             ? mixedFixed
+                             : model.mixedFixedMs(ownK, isl, chunkTokens, ownDecodes, &lat.prefill);
     if (ownDecodes > 0) {
-        const double a = model.mixedAttentionMs(ownDecodes, ctxMean);
+        const double a = ownIsMixed ? mixedAttention : ms[ownAt];
         e.ownPrefillStepMs += a;
         lat.prefill.attention += a;
     }
@@ -176,12 +224,35 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
     return e;
 }
 
+void requirePositive(const Config& config, const Request& request)
+{
+    if (request.isl < 1 || request.osl < 1 || config.batch < 1 || request.concurrency < 1)
+        throw std::invalid_argument("isl, osl, batch and concurrency must be at least 1");
+}
+
+} // namespace
+
+ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                const Request& request)
+{
+    requirePositive(config, request);
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
+    if (!kv.holdsOneRequest())
+        throw std::invalid_argument(kvDoesNotFitReason(kv, request));
+    return estimateWithSlots(costs, arch, config, request, d, kv, kv.requestsThatFit);
+}
+
 LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& arch,
                                        const Config& config, const Request& request)
 {
     if (request.mode == ServingMode::Static)
         return estimateLatency(costs, arch, config, request);
-    return estimateServing(costs, arch, config, request).latency;
+    requirePositive(config, request);
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
+    const int slots = kv.holdsOneRequest() ? kv.requestsThatFit : config.batch;
+    return estimateWithSlots(costs, arch, config, request, d, kv, slots).latency;
 }
 
 bool fracMixLowerBoundHolds(const Request& request)

@@ -60,7 +60,17 @@ struct KvCapacity {
     double bytesPerRequest = 0; // (isl + osl or isl + osl / 2) x kvBytesPerToken
     double bytesFullLength = 0; // (isl + osl) x kvBytesPerToken: what one request needs at its end
     int requestsThatFit = 0;    // floor(available / per request), >= 0
+    // Whether one request can run to its end; estimateMemory's continuous total fits the
+    // device exactly then.
+    bool holdsOneRequest() const
+    {
+        return requestsThatFit >= 1 && availableBytes >= bytesFullLength;
+    }
 };
+// Activation workspace of an engine: sized for the step token budget, not batch x isl.
+double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults);
+// KV cache of one request at its end: (isl + osl) x kvBytesPerToken.
+double kvBytesFullLength(const ModelArch& arch, const Config& config, const Request& request);
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults);
 
@@ -97,7 +107,11 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
                                 const Request& request);
 
 // The estimate of Request::mode: Static -> estimateLatency (unchanged), Continuous ->
-// estimateServing(...).latency.
+// estimateServing(...).latency. Never throws for memory: a continuous configuration whose KV
+// pool cannot hold one request gets the estimate with its KV slot limit lifted (n = min(c,
+// batch)), the latency it would have with room for its requests. The gate never asks for one
+// (estimateMemory rejects it first); FracMix mixes of uniform estimates and the explorer's
+// points, whose memory marks them as not fitting, do.
 LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& arch,
                                        const Config& config, const Request& request);
 

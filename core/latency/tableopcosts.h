@@ -39,6 +39,12 @@ public:
     {
         return generation_.lookup(batch, kvLen, heads, kvHeads, headDim, kv);
     }
+    void generationAttentionManyMs(std::span<const double> batch, std::span<const double> kvLen,
+                                   int heads, int kvHeads, int headDim, KvFormat kv,
+                                   std::span<double> out) const override
+    {
+        generation_.lookupMany(batch, kvLen, heads, kvHeads, headDim, kv, out);
+    }
     // AIC: bytes / (mem_bw x mem_bw_empirical_scaling_factor) + mem_empirical_constant_latency.
     double memoryOpMs(double bytes) const override
     {

@@ -1,0 +1,256 @@
+// Memory admission and the continuous serving model agree (docs/SERVING.md, "Memory
+// admission"): the continuous memory estimate fits the device exactly when the serving model's
+// KV pool holds one request, so the gate rejects such a configuration on memory before any
+// latency is computed, and the engine's latency of it never throws.
+#include "core/latency/memorymodel.h"
+#include "core/latency/servingmodel.h"
+#include "core/search/engine.h"
+#include "core/search/gate.h"
+
+#include <QTest>
+#include <stdexcept>
+
+using namespace acsel;
+
+namespace
+{
+
+// Closed-form operator costs (any positive costs do: only memory is under test).
+class FakeCosts final : public OpCosts
+{
+public:
+    explicit FakeCosts(double capacityBytes)
+    {
+        p_.id = "fake";
+        p_.memCapacityBytes = capacityBytes;
+        p_.otherMemBytes = 1e8;
+    }
+    const Platform& platform() const override { return p_; }
+    bool supports(Format) const override { return true; }
+    double gemmMs(Format, double m, double n, double k) const override
+    {
+        return 1e-9 * m * n * k + 1e-3;
+    }
+    double contextAttentionMs(double b, double isl, int heads, int, int, KvFormat) const override
+    {
+        return 1e-6 * b * isl * isl * heads;
+    }
+    double generationAttentionMs(double b, double kvLen, int, int, int, KvFormat) const override
+    {
+        return 1e-5 * b * kvLen + 1e-3;
+    }
+    double memoryOpMs(double bytes) const override { return bytes * 1e-9 + 0.002; }
+
+private:
+    Platform p_;
+};
+
+ModelArch tiny()
+{
+    ModelArch a;
+    a.name = "tiny";
+    a.layers = 6;
+    a.hidden = 256;
+    a.heads = 4;
+    a.kvHeads = 2;
+    a.headDim = 64;
+    a.intermediate = 512;
+    a.vocab = 1000;
+    return a;
+}
+
+Config config(int batch)
+{
+    Config c;
+    c.batch = batch;
+    c.recipe = BandRecipe::uniform(6, Format::Bf16);
+    return c;
+}
+
+Request continuous(int isl, int osl, const char* stack)
+{
+    Request q;
+    q.stack = stack;
+    q.isl = isl;
+    q.osl = osl;
+    q.concurrency = 1;
+    q.mode = ServingMode::Continuous;
+    q.memBudgetGiB = 1e6; // the device capacity is the limit
+    q.ttftBudgetMs = 1e12;
+    q.tpotBudgetMs = 1e12;
+    return q;
+}
+
+// A one-stack engine on FakeCosts: memory and latency exactly as WorkspaceEngine computes them.
+class FakeEngine final : public Engine
+{
+public:
+    FakeEngine(double capacityBytes, const std::string& stackId) : costs_(capacityBytes)
+    {
+        ws_.models.push_back(tiny());
+        ws_.platforms.push_back(costs_.platform());
+        Stack s;
+        s.id = stackId;
+        s.platform = 0;
+        ws_.stacks.push_back(s);
+    }
+    const Workspace& workspace() const override { return ws_; }
+    LatencyMs rawLatency(const Config& c, const Request& q) const override
+    {
+        const LatencyEstimate e = estimateServingLatency(costs_, tiny(), c, q);
+        return {e.ttftMs, e.tpotMs};
+    }
+    double memoryBytes(const Config& c, const Request& q) const override
+    {
+        return estimateMemory(tiny(), c, q, costs_.platform()).total();
+    }
+    bool fracMixIsLowerBound(const Request& q) const override { return fracMixLowerBoundHolds(q); }
+    Calibration calibration(const std::string&) const override { return {}; }
+    double rmqd(const Config&) const override { return 0; }
+    SurrogateTerms qualityTerms(int, Algorithm, bool, KvFormat) const override { return {}; }
+    std::string exportProblem(const Config&, const Stack&) const override { return {}; }
+
+private:
+    FakeCosts costs_;
+    Workspace ws_;
+};
+
+// The memory left for KV when the device holds only the weights, step activations and runtime.
+double fixedContinuousBytes(const Config& c, const Request& q, const char* backend)
+{
+    const FakeCosts probe(1e12);
+    const ServingDefaults d = servingDefaults(backend);
+    const KvCapacity k = kvCapacity(tiny(), c, q, probe.platform(), d);
+    return 1e12 - k.availableBytes / d.kvMemoryFraction;
+}
+
+} // namespace
+
+class TestMemoryAdmission : public QObject
+{
+    Q_OBJECT
+private slots:
+    void reserveByHand();
+    void fitsExactlyWhenOneRequestHolds_data();
+    void fitsExactlyWhenOneRequestHolds();
+    void staticMemoryUnchanged();
+    void gateRejectsOnMemoryBeforeLatency();
+    void engineLatencyLiftsTheSlotLimitInsteadOfThrowing();
+};
+
+// Weights etc. by hand for the tiny model: per token KV = 6 layers x (K, V) x 2 kv heads x 64 x
+// 2 bytes = 3,072 B; isl + osl = 2,000 tokens -> 6,144,000 B; the engine needs that / 0.9.
+void TestMemoryAdmission::reserveByHand()
+{
+    const Request q = continuous(1000, 1000, "x/trtllm");
+    const Config c = config(1);
+    const Platform p = FakeCosts(1e9).platform();
+    const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, p);
+    const double stepActivations = 2.0 * 8192 * 4 * 64 * 11; // 46,137,344 B < 70 MiB
+    QCOMPARE(stepActivationBytes(tiny(), servingDefaults("trtllm")), 70.0 * 1024 * 1024);
+    QVERIFY(stepActivations < 70.0 * 1024 * 1024);
+    const double needed = s.weightBytes + s.embeddingBytes + s.lmHeadBytes + 70.0 * 1024 * 1024 +
+                          1e8 + 2000.0 * 3072 / 0.9;
+    const MemoryEstimate m = estimateMemory(tiny(), c, q, p);
+    QCOMPARE(m.kvCacheBytes, 2000.0 * 3072);
+    QCOMPARE(m.servingReserveBytes, needed - s.total());
+    QCOMPARE(m.total(), needed);
+    // Static batching of 64 requests already holds more than the engine's minimum: no reserve.
+    const MemoryEstimate big = estimateMemory(tiny(), config(64), q, p);
+    QCOMPARE(big.servingReserveBytes, 0.0);
+    QCOMPARE(big.total(), estimateStaticMemory(tiny(), config(64), q, p).total());
+}
+
+void TestMemoryAdmission::fitsExactlyWhenOneRequestHolds_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<int>("batch");
+    QTest::newRow("trtllm b1") << "trtllm" << 1;
+    QTest::newRow("vllm b1") << "vllm" << 1;
+    QTest::newRow("unknown b4") << "other" << 4;
+}
+
+// Brute force over capacities around the boundary: fits the device <=> one request holds and
+// the static estimate (batch resident requests) fits.
+void TestMemoryAdmission::fitsExactlyWhenOneRequestHolds()
+{
+    QFETCH(QString, backend);
+    QFETCH(int, batch);
+    const std::string stack = "x/" + backend.toStdString();
+    const Request q = continuous(3000, 1000, stack.c_str());
+    const Config c = config(batch);
+    const ServingDefaults d = servingDefaults(backend.toStdString());
+    const double fixed = fixedContinuousBytes(c, q, backend.toStdString().c_str());
+    const double need = fixed + 4000.0 * 3072 / d.kvMemoryFraction;
+    int holds = 0, fails = 0;
+    for (int i = -200; i <= 200; ++i) {
+        if (i == 0)
+            continue; // the exact boundary: the two sides agree only up to rounding there
+        const FakeCosts costs(need * (1.0 + i * 1e-4));
+        const KvCapacity k = kvCapacity(tiny(), c, q, costs.platform(), d);
+        const MemoryEstimate m = estimateMemory(tiny(), c, q, costs.platform());
+        const double cap = costs.platform().memCapacityBytes;
+        QCOMPARE(m.fits(cap), k.holdsOneRequest() &&
+                                  estimateStaticMemory(tiny(), c, q, costs.platform()).fits(cap));
+        (k.holdsOneRequest() ? holds : fails) += 1;
+    }
+    QVERIFY(holds > 150 && fails > 150);
+    // Batch 4 holds 4 requests of static memory: it fits only well above the one-request need.
+    if (batch == 4)
+        QVERIFY(!estimateMemory(tiny(), c, q, FakeCosts(need * 1.02).platform()).fits(need * 1.02));
+}
+
+void TestMemoryAdmission::staticMemoryUnchanged()
+{
+    Request q = continuous(1000, 1000, "x/trtllm");
+    q.mode = ServingMode::Static;
+    const Platform p = FakeCosts(1e9).platform();
+    const MemoryEstimate m = estimateMemory(tiny(), config(1), q, p);
+    QCOMPARE(m.servingReserveBytes, 0.0);
+    QCOMPARE(m.total(), estimateStaticMemory(tiny(), config(1), q, p).total());
+}
+
+// The gate on a configuration whose KV pool cannot hold one request though the static memory
+// fits: verdict memory, with the reason, and no latency computed (nor thrown).
+void TestMemoryAdmission::gateRejectsOnMemoryBeforeLatency()
+{
+    const Request q = continuous(3000, 1000, "x/trtllm");
+    const Config c = config(1);
+    const double fixed = fixedContinuousBytes(c, q, "trtllm");
+    // Room for 1.05 x the request's KV next to the engine's fixed memory (the same 70 MiB
+    // activations both ways here): the static estimate fits, the KV pool (0.9 of it) does not.
+    const double capacity = fixed + 1.05 * 4000.0 * 3072;
+    const FakeEngine engine(capacity, "x/trtllm");
+    QVERIFY(estimateStaticMemory(tiny(), c, q, engine.workspace().platforms[0]).total() <=
+            capacity);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             estimateServing(FakeCosts(capacity), tiny(), c, q));
+    const GateResult g = fullGate(engine, c, q);
+    QVERIFY(g.verdict == GateVerdict::Memory);
+    QVERIFY(g.reason.find("memory") == 0);
+    QCOMPARE(g.prediction.rawTtftMs, 0.0);
+    // With room for the request (and its pool fraction) it is admitted.
+    const FakeEngine roomy(fixed + 4000.0 * 3072 / 0.9 * 1.01, "x/trtllm");
+    QVERIFY(fullGate(roomy, c, q).admitted());
+}
+
+// FracMix tables and the explorer ask for the latency of every uniform configuration, fitting
+// or not: the engine's path answers with the slot limit lifted, equal to the estimate of a
+// device with room for the requests.
+void TestMemoryAdmission::engineLatencyLiftsTheSlotLimitInsteadOfThrowing()
+{
+    Request q = continuous(3000, 1000, "x/vllm");
+    q.concurrency = 4;
+    const Config c = config(4);
+    const double fixed = fixedContinuousBytes(c, q, "vllm");
+    const FakeCosts tight(fixed + 0.5 * 4000.0 * 3072);
+    const LatencyEstimate lifted = estimateServingLatency(tight, tiny(), c, q);
+    // Ample memory changes only the slot count (the costs do not depend on capacity): 4 run.
+    const ServingEstimate ample = estimateServing(FakeCosts(1e12), tiny(), c, q);
+    QCOMPARE(ample.running, 4);
+    QCOMPARE(lifted.ttftMs, ample.latency.ttftMs);
+    QCOMPARE(lifted.tpotMs, ample.latency.tpotMs);
+}
+
+QTEST_APPLESS_MAIN(TestMemoryAdmission)
+#include "test_memoryadmission.moc"
