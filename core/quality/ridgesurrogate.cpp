@@ -244,8 +244,9 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
             const std::string ptr = "/model_offsets/" + std::to_string(k);
             const Json& e = j["model_offsets"][k];
             const std::string model = f.string(e, "model", ptr);
-            if (s.modelOffset(model) != 0.0)
-                f.fail(ptr + "/model", "model '" + model + "' has a second offset");
+            for (const auto& other : s.offsets_)
+                if (other.first == model)
+                    f.fail(ptr + "/model", "model '" + model + "' has a second offset");
             s.offsets_.emplace_back(model, f.number(e, "offset", ptr, -1e6, 1e6));
         }
     s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);
