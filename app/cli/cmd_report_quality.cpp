@@ -67,7 +67,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"resplits", "N",
          "re-drawn train/held-out splits for the constraint study (default 20, 0 off)"});
-    specs.push_back({"save", "FILE", "also write the constrained surrogate as JSON"});
+    specs.push_back(
+        {"save", "FILE", "also write the engine's surrogate (the one the search uses) as JSON"});
     specs.push_back({"force", "", "overwrite the --save file"});
     const app::Args args("report quality", argv, specs);
     if (args.helpRequested()) {
@@ -174,8 +175,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (rep.constrained.monotonicity.drops == 0)
         out << "    none\n";
     if (!save.empty()) {
-        rep.constrained.surrogate.save(save);
-        out << "\nwrote the constrained surrogate to " << save << "\n";
+        rep.engine.surrogate.save(save);
+        out << "\nwrote the engine's surrogate to " << save << "\n";
     }
     out << "\n(" << std::setprecision(0) << ms << " ms)\n";
     return 0;

@@ -65,6 +65,8 @@ void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, 
         {"decoder weights", m.weightBytes / kGiB}, {"embedding", m.embeddingBytes / kGiB},
         {"lm_head", m.lmHeadBytes / kGiB},         {"KV cache", m.kvCacheBytes / kGiB},
         {"activations", m.activationBytes / kGiB}, {"runtime", m.runtimeBytes / kGiB}};
+    if (m.servingReserveBytes > 0) // continuous batching: the KV pool's share for one request
+        p.memoryBreakdownGiB.push_back({"serving reserve", m.servingReserveBytes / kGiB});
 }
 
 bool sameSpace(const Request& a, const Request& b)

@@ -25,9 +25,9 @@ bool feasibleAt(const Measurement& m, const Request& q, double tolerance, double
            m.latency.tpot <= (1 + tolerance) * q.tpotBudgetMs;
 }
 
-Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& campaign,
-                                   const EvalSetup& setup, const std::string& stack,
-                                   std::uint64_t seed)
+std::vector<std::pair<Config, Request>> campaignProfiles(const Engine& e, const EvalSetup& setup,
+                                                         const std::string& stack,
+                                                         std::uint64_t seed)
 {
     const Workspace& ws = e.workspace();
     const Stack& s = ws.stacks[static_cast<std::size_t>(*ws.findStack(stack))];
@@ -79,10 +79,21 @@ Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& cam
     }
     if (pool.size() < 2)
         return {};
-    const std::vector<int> chosen = selectStratified(rawTtft, setup.fmcProfiles, seed);
+    std::vector<std::pair<Config, Request>> chosen;
+    for (int i : selectStratified(rawTtft, setup.fmcProfiles, seed))
+        chosen.push_back(pool[static_cast<std::size_t>(i)]);
+    return chosen;
+}
+
+Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& campaign,
+                                   const EvalSetup& setup, const std::string& stack,
+                                   std::uint64_t seed)
+{
+    const auto profiles = campaignProfiles(e, setup, stack, seed);
+    if (profiles.size() < 2)
+        return {};
     std::vector<double> estTtft, estTpot, measTtft, measTpot;
-    for (int i : chosen) {
-        const auto& [c, q] = pool[static_cast<std::size_t>(i)];
+    for (const auto& [c, q] : profiles) {
         const LatencyMs raw = e.rawLatency(c, q);
         const Measurement m = campaign.measure(c, q);
         estTtft.push_back(raw.ttft);

@@ -82,8 +82,15 @@ struct EvalOptions {
 // feasible@tol of a measured configuration against a request.
 bool feasibleAt(const Measurement& m, const Request& q, double tolerance, double memoryBudgetBytes);
 
-// Fits FMC for each evaluated stack from `setup.fmcProfiles` simulated profiles, stratified over
-// the raw estimate, at workloads off the evaluation grid.
+// The profiled configurations of one stack: `setup.fmcProfiles` drawn from the campaign's own
+// population (uniform and 3-band recipes other than the evaluation data's, both KV formats,
+// every fitting algorithm) at workloads off the evaluation grid that fit the device, stratified
+// over the raw TTFT estimate. Empty when fewer than two fit.
+std::vector<std::pair<Config, Request>> campaignProfiles(const Engine& e, const EvalSetup& setup,
+                                                         const std::string& stack,
+                                                         std::uint64_t seed);
+
+// Fits FMC for one stack on its campaignProfiles() as the campaign measures them.
 Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& campaign,
                                    const EvalSetup& setup, const std::string& stack,
                                    std::uint64_t seed);

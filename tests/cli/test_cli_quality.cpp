@@ -115,6 +115,8 @@ void TestCliQuality::reportPrintsTableAndSaves()
     const RidgeSurrogate s = RidgeSurrogate::load(save);
     QVERIFY(s.monotone());
     QCOMPARE(s.trainingRows(), 226);
+    // The engine's surrogate: an offset for each of the workspace's six models.
+    QCOMPARE(s.modelOffsets().size(), std::size_t{6});
     QCOMPARE(run({"report", "quality", "--workspace", kWorkspace, "--save", save}).code,
              2); // exists
 }

@@ -3,6 +3,7 @@
 #include "core/eval/calibratedengine.h"
 #include "core/eval/evaldataset.h"
 #include "core/eval/evaluator.h"
+#include "core/model/configspace.h"
 #include "core/search/exactsearch.h"
 #include "toyengine.h"
 
@@ -53,6 +54,7 @@ private slots:
     void fmcRecoversSystematicScale();
     void seedsShareOneRequestSet();
     void gapSetIsThePapersSearchers();
+    void profilesComeFromTheCampaignPopulation();
 };
 
 void TestEval::campaignWithoutEffectsMeasuresTheEstimate()
@@ -247,6 +249,42 @@ void TestEval::gapSetIsThePapersSearchers()
     QCOMPARE(bpRow.gapRequests, bpSet);
     QVERIFY(std::abs(bpRow.gap10 - bpGap / bpSet) < 1e-12);
     QCOMPARE(report.rows[1].perSeed.at(0).gapRequests, exactSet);
+}
+
+void TestEval::profilesComeFromTheCampaignPopulation()
+{
+    // Like the paper's 30 profiled configurations: uniform and 3-band recipes (other ones than
+    // the evaluation data's), both KV formats, off-grid workloads, all fitting the device.
+    const ToyEngine e(kFormats);
+    EvalSetup setup = toySetup();
+    setup.fmcProfiles = 20;
+    const auto profiles = campaignProfiles(e, setup, "toygpu/toy", 3);
+    QCOMPARE(profiles.size(), std::size_t{20});
+    int uniform = 0, bands = 0, fp8Kv = 0;
+    SpaceOptions so;
+    so.formats = kFormats;
+    for (const auto& [c, q] : profiles) {
+        QCOMPARE(q.isl, 256);
+        QCOMPARE(q.osl, 128);
+        QCOMPARE(q.concurrency, c.batch);
+        QVERIFY(e.memoryBytes(c, q) <= e.workspace().platforms[0].memCapacityBytes);
+        fp8Kv += c.kv == KvFormat::Fp8;
+        if (c.recipe.isUniform()) {
+            ++uniform;
+            continue;
+        }
+        ++bands;
+        QCOMPARE(c.recipe.size(), 3);
+        const ConfigSpace space(e.workspace().models[static_cast<std::size_t>(c.model)].layers, so);
+        for (const BandRecipe& r : campaignRecipes(space, setup.bandConfigsPerModel,
+                                                   stackModelSeed("toygpu/toy", c.model)))
+            QVERIFY(!(r == c.recipe) || r.isUniform());
+    }
+    QVERIFY(uniform > 0 && bands > uniform); // 40 band recipes per model against 3 x 3 uniform
+    QVERIFY(fp8Kv > 0 && fp8Kv < 20);
+    // Stratified and seeded: the same seed gives the same profiles.
+    const auto again = campaignProfiles(e, setup, "toygpu/toy", 3);
+    QVERIFY(again.front().first.recipe == profiles.front().first.recipe);
 }
 
 QTEST_APPLESS_MAIN(TestEval)
