@@ -52,6 +52,17 @@ std::string describe(const Workspace& ws, const Config& c)
            std::string(toString(c.algorithm)) + ", KV " + std::string(toString(c.kv));
 }
 
+// The answer's model had no rows in the quality data: the surrogate predicts it from the
+// other models' shared trend, which can rank it anywhere (docs/QUALITY.md 3).
+std::string extrapolationWarning(const WorkspaceEngine& engine, const ModelArch& model)
+{
+    if (!engine.surrogate().extrapolatesModel(model.name))
+        return {};
+    return "warning: the quality data has no rows of " + model.name +
+           ": its predicted RMQD is the other models' trend over log(params), not its own; "
+           "measure a few of its configurations (acsel rmqd) before trusting the answer\n";
+}
+
 } // namespace
 
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io)
@@ -66,6 +77,11 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         io.err << fmcModeWarning(run.request.stack, *fmcMode, run.request.mode, "the request");
     const std::atomic<bool> noStop{false};
     const SearchResult r = searcher->run(engine, run.request, run.options, {}, noStop);
+    const std::string extrapolated =
+        r.config
+            ? extrapolationWarning(engine, ws.models[static_cast<std::size_t>(r.config->model)])
+            : std::string();
+    io.err << extrapolated;
     if (run.json) {
         if (!r.config) {
             io.err << "acsel search: no configuration passes the gate\n";
@@ -75,6 +91,9 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
         if (engine.qualitySynthetic())
             pred.note = "RMQD predicted by a surrogate fitted on SYNTHETIC quality data";
+        if (!extrapolated.empty())
+            pred.note += std::string(pred.note.empty() ? "" : "; ") +
+                         "no quality data of this model: its RMQD is extrapolated";
         io.out << writeConfigJson(makeConfigDocument(ws, *r.config, run.request, pred));
         return 0;
     }

@@ -129,6 +129,16 @@ double RidgeSurrogate::modelOffset(const std::string& model) const
     return 0.0;
 }
 
+bool RidgeSurrogate::extrapolatesModel(const std::string& model) const
+{
+    if (offsets_.empty())
+        return false;
+    for (const auto& entry : offsets_)
+        if (entry.first == model)
+            return false;
+    return true;
+}
+
 double RidgeSurrogate::predict(const ModelArch& model, const BandRecipe& recipe,
                                Algorithm algorithm, bool lmHeadQuantized, KvFormat kv) const
 {

@@ -118,6 +118,9 @@ public:
     const FeatureVector& weights() const { return weights_; }
     // The log-space offset of a model by name; 0 for a model the fit had no rows of.
     double modelOffset(const std::string& model) const;
+    // Whether the fit had per-model offsets but none for `model`: its prediction is then the
+    // shared trend over the other models, not its own level.
+    bool extrapolatesModel(const std::string& model) const;
     const std::vector<std::pair<std::string, double>>& modelOffsets() const { return offsets_; }
     int trainingRows() const { return trainingRows_; }
     double trainingMdape() const { return trainingMdape_; }

@@ -9,6 +9,7 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace acsel;
 using namespace acsel::cli::test;
@@ -192,6 +193,33 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
     QCOMPARE(note(synthetic),
              std::string("RMQD predicted by a surrogate fitted on SYNTHETIC quality data"));
     QCOMPARE(note(measured), std::string());
+
+    // A model without rows of its own is predicted from the others' trend: the search says so.
+    std::ofstream(path("no_llama.csv")) << [&] {
+        std::string kept;
+        std::istringstream lines(readFile(plain));
+        for (std::string line; std::getline(lines, line);)
+            if (line.rfind("Llama-3.1-8B,", 0) != 0)
+                kept += line + "\n";
+        return kept;
+    }();
+    auto searchModel = [&](const std::string& model) {
+        auto ws = readJson(kWorkspace);
+        ws["quality"] = {{"file", path("no_llama.csv")}, {"synthetic", false}};
+        ws["platforms"] = ACSEL_DATASETS "/platforms.json";
+        ws["utilisation"] = ACSEL_DATASETS "/utilisation.json";
+        const std::string wsFile = path("no_llama_ws.json");
+        std::ofstream(wsFile) << ws.dump();
+        return run({"search", "--workspace", wsFile, "--stack", "jetson_agx_thor/vllm", "--model",
+                    model, "--ttft", "50000", "--tpot", "2000", "--json"});
+    };
+    const Run llama = searchModel("Llama-3.1-8B"), qwen = searchModel("Qwen3-8B");
+    QCOMPARE(llama.code, 0);
+    QVERIFY2(contains(llama.err, "warning: the quality data has no rows of Llama-3.1-8B"),
+             llama.err.c_str());
+    QVERIFY(contains(note(llama), "no quality data of this model"));
+    QCOMPARE(qwen.code, 0);
+    QVERIFY2(!contains(qwen.err, "no rows of"), qwen.err.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliQuality)
