@@ -30,28 +30,20 @@ SplitData splitRows(const std::vector<FeatureVector>& phi, const QualitySet& set
     return d;
 }
 
-double heldoutMdape(const RidgeSurrogate& s, const SplitData& d)
-{
-    std::vector<double> pred;
-    for (const FeatureVector& x : d.testX)
-        pred.push_back(s.predict(x));
-    return mdapePercent(pred, d.testY);
-}
-
-// Held-out MdAPE of a surrogate with per-model offsets: each row predicted with its model's.
+// Each held-out row predicted with its model's offset (none in a fit without offsets).
 double heldoutMdape(const RidgeSurrogate& s, const SplitData& d,
-                    const std::vector<ModelArch>& models)
+                    const std::vector<std::string>& modelNames)
 {
     std::vector<double> pred;
     for (std::size_t i = 0; i < d.testX.size(); ++i)
         pred.push_back(
-            std::exp(s.predictLog(d.testX[i]) +
-                     s.modelOffset(models[static_cast<std::size_t>(d.testModels[i])].name)));
+            s.predict(d.testX[i], modelNames[static_cast<std::size_t>(d.testModels[i])]));
     return mdapePercent(pred, d.testY);
 }
 
 ResplitStudy resplitStudy(const std::vector<FeatureVector>& phi, const QualitySet& set,
-                          int trainRows, int resplits, SurrogateOptions options)
+                          const std::vector<std::string>& modelNames, int trainRows, int resplits,
+                          SurrogateOptions options)
 {
     ResplitStudy study;
     study.resplits = resplits;
@@ -69,12 +61,12 @@ ResplitStudy resplitStudy(const std::vector<FeatureVector>& phi, const QualitySe
         const SplitData d = splitRows(phi, set, isTrain);
         options.monotone = false;
         const RidgeSurrogate unconstrained = RidgeSurrogate::fit(d.trainX, d.trainY, options);
-        const double plain = heldoutMdape(unconstrained, d);
+        const double plain = heldoutMdape(unconstrained, d, modelNames);
         const std::array<double, 3> slopes = bitSlopesByThird(unconstrained);
         study.nonMonotone += *std::min_element(slopes.begin(), slopes.end()) < 0.0 ? 1 : 0;
         options.monotone = true;
         const RidgeSurrogate mono = RidgeSurrogate::fit(d.trainX, d.trainY, options);
-        const double constrained = heldoutMdape(mono, d);
+        const double constrained = heldoutMdape(mono, d, modelNames);
         study.unconstrainedMdape.push_back(plain);
         study.constrainedMdape.push_back(constrained);
         const int bound = boundBitWeights(mono);
@@ -127,26 +119,24 @@ QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector
     QualityReport rep;
     rep.trainRows = static_cast<int>(d.trainX.size());
     rep.heldoutRows = static_cast<int>(d.testX.size());
-    auto evaluate = [&](bool monotone) {
-        options.monotone = monotone;
-        SurrogateEvaluation e{RidgeSurrogate::fit(d.trainX, d.trainY, options), 0.0, {}};
-        e.surrogate.setTrainingData({set.file, set.synthetic});
-        e.heldoutMdape = heldoutMdape(e.surrogate, d);
-        e.monotonicity = checkMonotonicity(e.surrogate, models);
-        return e;
-    };
-    rep.unconstrained = evaluate(false);
-    rep.constrained = evaluate(true);
     std::vector<std::string> names;
     for (const ModelArch& m : models)
         names.push_back(m.name);
-    rep.engine.surrogate =
-        RidgeSurrogate::fit(d.trainX, d.trainY, engineSurrogateOptions(), d.trainModels, names);
-    rep.engine.surrogate.setTrainingData({set.file, set.synthetic});
-    rep.engine.heldoutMdape = heldoutMdape(rep.engine.surrogate, d, models);
-    rep.engine.monotonicity = checkMonotonicity(rep.engine.surrogate, models);
+    auto evaluate = [&](const SurrogateOptions& o) {
+        SurrogateEvaluation e{
+            RidgeSurrogate::fit(d.trainX, d.trainY, o, d.trainModels, names), 0.0, {}};
+        e.surrogate.setTrainingData({set.file, set.synthetic});
+        e.heldoutMdape = heldoutMdape(e.surrogate, d, names);
+        e.monotonicity = checkMonotonicity(e.surrogate, models);
+        return e;
+    };
+    options.monotone = false;
+    rep.unconstrained = evaluate(options);
+    options.monotone = true;
+    rep.constrained = evaluate(options);
+    rep.engine = evaluate(engineSurrogateOptions());
     if (resplits > 0)
-        rep.resplit = resplitStudy(phi, set, rep.trainRows, resplits, options);
+        rep.resplit = resplitStudy(phi, set, names, rep.trainRows, resplits, options);
     return rep;
 }
 

@@ -87,10 +87,8 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
         if (!seen[static_cast<std::size_t>(m)])
             continue;
         const std::string& name = modelNames[static_cast<std::size_t>(m)];
-        for (const auto& other : s.offsets_)
-            if (other.first == name)
-                throw std::invalid_argument("RidgeSurrogate::fit: two models are named '" + name +
-                                            "'");
+        if (s.findOffset(name))
+            throw std::invalid_argument("RidgeSurrogate::fit: two models are named '" + name + "'");
         s.offsets_.emplace_back(name, fit.w(kFeatureCount + m));
     }
     if (options.monotone) // the solver's bound is exact; rounding must not show as -0.0 noise
@@ -102,8 +100,9 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     s.cv_ = choice.curve;
     std::vector<double> pred;
     for (std::size_t i = 0; i < X.size(); ++i)
-        pred.push_back(std::exp(s.predictLog(X[i]) +
-                                (offsets > 0 ? fit.w(kFeatureCount + rowModels[i]) : 0.0)));
+        pred.push_back(offsets > 0
+                           ? s.predict(X[i], modelNames[static_cast<std::size_t>(rowModels[i])])
+                           : s.predict(X[i]));
     s.trainingMdape_ = mdapePercent(pred, rmqd);
     return s;
 }
@@ -121,29 +120,34 @@ double RidgeSurrogate::predict(const FeatureVector& phi) const
     return std::exp(predictLog(phi));
 }
 
+double RidgeSurrogate::predict(const FeatureVector& phi, const std::string& model) const
+{
+    return std::exp(predictLog(phi) + modelOffset(model));
+}
+
+const std::pair<std::string, double>* RidgeSurrogate::findOffset(const std::string& model) const
+{
+    for (const auto& entry : offsets_)
+        if (entry.first == model)
+            return &entry;
+    return nullptr;
+}
+
 double RidgeSurrogate::modelOffset(const std::string& model) const
 {
-    for (const auto& [name, offset] : offsets_)
-        if (name == model)
-            return offset;
-    return 0.0;
+    const auto* entry = findOffset(model);
+    return entry ? entry->second : 0.0;
 }
 
 bool RidgeSurrogate::extrapolatesModel(const std::string& model) const
 {
-    if (offsets_.empty())
-        return false;
-    for (const auto& entry : offsets_)
-        if (entry.first == model)
-            return false;
-    return true;
+    return !offsets_.empty() && !findOffset(model);
 }
 
 double RidgeSurrogate::predict(const ModelArch& model, const BandRecipe& recipe,
                                Algorithm algorithm, bool lmHeadQuantized, KvFormat kv) const
 {
-    return std::exp(predictLog(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv)) +
-                    modelOffset(model.name));
+    return predict(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv), model.name);
 }
 
 SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm,
@@ -254,9 +258,8 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
             const std::string ptr = "/model_offsets/" + std::to_string(k);
             const Json& e = j["model_offsets"][k];
             const std::string model = f.string(e, "model", ptr);
-            for (const auto& other : s.offsets_)
-                if (other.first == model)
-                    f.fail(ptr + "/model", "model '" + model + "' has a second offset");
+            if (s.findOffset(model))
+                f.fail(ptr + "/model", "model '" + model + "' has a second offset");
             s.offsets_.emplace_back(model, f.number(e, "offset", ptr, -1e6, 1e6));
         }
     s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);

@@ -105,6 +105,8 @@ public:
     // From the features alone: without the model's offset.
     double predictLog(const FeatureVector& phi) const;
     double predict(const FeatureVector& phi) const;
+    // With the offset of the named model (none for a model the fit had no rows of).
+    double predict(const FeatureVector& phi, const std::string& model) const;
     double predict(const ModelArch& model, const BandRecipe& recipe, Algorithm algorithm,
                    bool lmHeadQuantized, KvFormat kv) const;
     SurrogateTerms terms(const ModelArch& model, Algorithm algorithm, bool lmHeadQuantized,
@@ -141,6 +143,7 @@ private:
     double intercept_ = 0.0;
     FeatureVector weights_{};
     std::vector<std::pair<std::string, double>> offsets_; // by model name
+    const std::pair<std::string, double>* findOffset(const std::string& model) const;
     int trainingRows_ = 0;
     double trainingMdape_ = 0.0;
     std::vector<CvPoint> cv_;
