@@ -174,7 +174,8 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
     QVERIFY(!contains(unmarked.out, "SYNTHETIC"));
 
     // A workspace that calls its quality file measured: the file's own mark wins, as for JSON.
-    auto searchJson = [&](const std::string& qualityFile) {
+    auto searchJson = [&](const std::string& qualityFile, const std::string& model,
+                          const char* ttft, const char* tpot) {
         auto ws = readJson(kWorkspace);
         ws["quality"] = {{"file", qualityFile}, {"synthetic", false}};
         ws["platforms"] = ACSEL_DATASETS "/platforms.json";
@@ -182,9 +183,10 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
         const std::string wsFile = path("csv_ws.json");
         std::ofstream(wsFile) << ws.dump();
         return run({"search", "--workspace", wsFile, "--stack", "jetson_agx_thor/vllm", "--model",
-                    "Qwen3-0.6B", "--ttft", "5000", "--tpot", "200", "--json"});
+                    model, "--ttft", ttft, "--tpot", tpot, "--json"});
     };
-    const Run synthetic = searchJson(csv), measured = searchJson(plain);
+    const Run synthetic = searchJson(csv, "Qwen3-0.6B", "5000", "200"),
+              measured = searchJson(plain, "Qwen3-0.6B", "5000", "200");
     QCOMPARE(synthetic.code, 0);
     QCOMPARE(measured.code, 0);
     const auto note = [](const Run& r) {
@@ -203,17 +205,8 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
                 kept += line + "\n";
         return kept;
     }();
-    auto searchModel = [&](const std::string& model) {
-        auto ws = readJson(kWorkspace);
-        ws["quality"] = {{"file", path("no_llama.csv")}, {"synthetic", false}};
-        ws["platforms"] = ACSEL_DATASETS "/platforms.json";
-        ws["utilisation"] = ACSEL_DATASETS "/utilisation.json";
-        const std::string wsFile = path("no_llama_ws.json");
-        std::ofstream(wsFile) << ws.dump();
-        return run({"search", "--workspace", wsFile, "--stack", "jetson_agx_thor/vllm", "--model",
-                    model, "--ttft", "50000", "--tpot", "2000", "--json"});
-    };
-    const Run llama = searchModel("Llama-3.1-8B"), qwen = searchModel("Qwen3-8B");
+    const Run llama = searchJson(path("no_llama.csv"), "Llama-3.1-8B", "50000", "2000"),
+              qwen = searchJson(path("no_llama.csv"), "Qwen3-8B", "50000", "2000");
     QCOMPARE(llama.code, 0);
     QVERIFY2(contains(llama.err, "warning: the quality data has no rows of Llama-3.1-8B"),
              llama.err.c_str());

@@ -15,12 +15,12 @@ public:
     double memoryOpMs(double bytes) const override { return bytes * 1e-9 + 0.002; }
 
 protected:
-    // No runtime overhead: all of the capacity is the model's.
-    explicit FakeCostsBase(double capacityBytes = 0)
+    // By default no runtime overhead: all of the capacity is the model's.
+    explicit FakeCostsBase(double capacityBytes = 0, double otherMemBytes = 0)
     {
         p_.id = "fake";
         p_.memCapacityBytes = capacityBytes;
-        p_.otherMemBytes = 0;
+        p_.otherMemBytes = otherMemBytes;
     }
 
 private:

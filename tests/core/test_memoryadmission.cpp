@@ -6,6 +6,8 @@
 #include "core/latency/servingmodel.h"
 #include "core/search/engine.h"
 #include "core/search/gate.h"
+#include "latencyfixtures.h"
+#include "modelfixtures.h"
 
 #include <QTest>
 #include <stdexcept>
@@ -16,16 +18,10 @@ namespace
 {
 
 // Closed-form operator costs (any positive costs do: only memory is under test).
-class FakeCosts final : public OpCosts
+class FakeCosts final : public test::FakeCostsBase
 {
 public:
-    explicit FakeCosts(double capacityBytes)
-    {
-        p_.id = "fake";
-        p_.memCapacityBytes = capacityBytes;
-        p_.otherMemBytes = 1e8;
-    }
-    const Platform& platform() const override { return p_; }
+    explicit FakeCosts(double capacityBytes) : FakeCostsBase(capacityBytes, 1e8) {}
     bool supports(Format) const override { return true; }
     double gemmMs(Format, double m, double n, double k) const override
     {
@@ -39,32 +35,16 @@ public:
     {
         return 1e-5 * b * kvLen + 1e-3;
     }
-    double memoryOpMs(double bytes) const override { return bytes * 1e-9 + 0.002; }
-
-private:
-    Platform p_;
 };
 
 ModelArch tiny()
 {
-    ModelArch a;
-    a.name = "tiny";
-    a.layers = 6;
-    a.hidden = 256;
-    a.heads = 4;
-    a.kvHeads = 2;
-    a.headDim = 64;
-    a.intermediate = 512;
-    a.vocab = 1000;
-    return a;
+    return test::tinyArch(6);
 }
 
 Config config(int batch)
 {
-    Config c;
-    c.batch = batch;
-    c.recipe = BandRecipe::uniform(6, Format::Bf16);
-    return c;
+    return test::configOf(BandRecipe::uniform(6, Format::Bf16), batch);
 }
 
 Request continuous(int isl, int osl, const char* stack)
