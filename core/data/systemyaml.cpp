@@ -35,6 +35,21 @@ double readNumber(const YAML::Node& parent, const char* key, const std::string& 
     return v;
 }
 
+// A whole number in [lo, hi]: a double cast to int outside int's range is undefined.
+int readInteger(const YAML::Node& parent, const char* key, const std::string& file,
+                const std::string& section, int lo, int hi, int fallback)
+{
+    const YAML::Node n = parent[key];
+    if (!n)
+        return fallback;
+    const double v = readNumber(parent, key, file, section, true, 0);
+    if (v != std::floor(v) || v < lo || v > hi)
+        throw LoadError(
+            file, section + "." + key + " (line " + std::to_string(n.Mark().line + 1) + ")",
+            "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return static_cast<int>(v);
+}
+
 } // namespace
 
 Platform parseSystemYaml(const std::string& text, const std::string& file, const std::string& id)
@@ -67,7 +82,7 @@ Platform parseSystemYaml(const std::string& text, const std::string& file, const
         readNumber(gpu, "fp8_tc_flops", file, "gpu", false, 0);
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Fp4)] =
         readNumber(gpu, "fp4_tc_flops", file, "gpu", false, 0);
-    p.smVersion = static_cast<int>(readNumber(gpu, "sm_version", file, "gpu", false, 0));
+    p.smVersion = readInteger(gpu, "sm_version", file, "gpu", 1, 1000, 0);
     if (p.memBandwidth <= 0 || p.memCapacityBytes <= 0 || p.peakFlops(ComputeClass::Bf16) <= 0)
         throw LoadError(file, "gpu", "mem_bw, mem_capacity and bfloat16_tc_flops must be positive");
     if (const YAML::Node misc = root["misc"]; misc && misc.IsMap())
