@@ -2,12 +2,12 @@
 // monotone in bits) for the workspace's models, as JSON or, for a .csv name, as CSV whose
 // provenance lines mark it synthetic (docs/FORMATS.md 7).
 #include "app/cli/command.h"
+#include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
 #include "app/common/paths.h"
 #include "core/data/workspacefile.h"
 #include "core/quality/demoquality.h"
 
-#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 
@@ -18,11 +18,12 @@ namespace
 
 constexpr const char* kName = "generate quality";
 
-int run(const std::vector<std::string>& argv, CommandIo& io)
+int run(const std::vector<std::string>& argvIn, CommandIo& io)
 {
+    const std::vector<std::string> argv = expandOutputShortOption(argvIn);
     std::vector<app::OptionSpec> specs{workspaceOptions().front()}; // quality needs no tables
-    specs.push_back(
-        {"output", "FILE", "where to write the quality set (JSON; CSV for a .csv name)"});
+    specs.push_back({"output", "FILE",
+                     "where to write the quality set (JSON; CSV for a .csv name; - for stdout)"});
     specs.push_back({"seed", "N", "generator seed (default 2611)"});
     specs.push_back(
         {"train-rows", "N", "rows in the training split (default 226, as in the paper)"});
@@ -34,9 +35,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         return 0;
     }
     const std::string out = args.require("output");
-    if (std::filesystem::exists(out) && !args.flag("force"))
-        throw app::UsageError("acsel generate quality: " + out +
-                              " exists (pass --force to overwrite)");
+    checkOutputPath(kName, out, args.flag("force"));
     DemoQualityOptions opt;
     opt.seed = static_cast<std::uint64_t>(args.integer("seed", 2611, 0, 2147483647));
     opt.trainRows = args.integer("train-rows", opt.trainRows, 1, 1000000);
@@ -56,9 +55,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     } catch (const std::invalid_argument& e) { // e.g. --train-rows leaves no held-out row
         throw app::UsageError(std::string("acsel generate quality: ") + e.what());
     }
-    writeQualitySet(set, ws.models, out);
-    io.out << "wrote " << set.rows.size() << " SYNTHETIC quality rows (" << opt.trainRows
-           << " training) for " << ws.models.size() << " models to " << out << "\n";
+    writeOutput(kName, out, qualitySetText(set, ws.models, out), args.flag("force"), io);
+    summaryStream(out, io) << "wrote " << set.rows.size() << " SYNTHETIC quality rows ("
+                           << opt.trainRows << " training) for " << ws.models.size()
+                           << " models to " << (isStandardOutput(out) ? "stdout" : out) << "\n";
     return 0;
 }
 

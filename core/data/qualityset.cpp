@@ -316,13 +316,18 @@ std::string qualitySetJsonText(const QualitySet& set, const std::vector<ModelArc
 
 } // namespace
 
+std::string qualitySetText(const QualitySet& set, const std::vector<ModelArch>& models,
+                           const std::string& path)
+{
+    return std::filesystem::path(path).extension() == ".csv" ? qualitySetToCsv(set, models, path)
+                                                             : qualitySetJsonText(set, models);
+}
+
 void writeQualitySet(const QualitySet& set, const std::vector<ModelArch>& models,
                      const std::string& path)
 {
     // Composed before the temporary file exists, so a set CSV cannot hold leaves nothing behind.
-    const std::string text = std::filesystem::path(path).extension() == ".csv"
-                                 ? qualitySetToCsv(set, models, path)
-                                 : qualitySetJsonText(set, models);
+    const std::string text = qualitySetText(set, models, path);
     const std::string tmp = path + ".tmp";
     {
         std::ofstream out(tmp, std::ios::trunc | std::ios::binary);

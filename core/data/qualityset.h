@@ -71,8 +71,11 @@ Json qualitySetToJson(const QualitySet& set, const std::vector<ModelArch>& model
 // cannot hold (a provenance with a line break, a model name with a comma).
 std::string qualitySetToCsv(const QualitySet& set, const std::vector<ModelArch>& models,
                             const std::string& file);
-// By extension like loadQualitySet: .csv writes CSV, anything else JSON. Atomic (temporary file
-// beside `path`, then rename).
+// The file's text for `path`, by extension like loadQualitySet: .csv gives CSV, anything else
+// (standard output '-' included) JSON.
+std::string qualitySetText(const QualitySet& set, const std::vector<ModelArch>& models,
+                           const std::string& path);
+// qualitySetText written atomically (temporary file beside `path`, then rename).
 void writeQualitySet(const QualitySet& set, const std::vector<ModelArch>& models,
                      const std::string& path);
 

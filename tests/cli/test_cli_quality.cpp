@@ -87,6 +87,15 @@ void TestCliQuality::generateRefusesOverwrite()
     QCOMPARE(j["generator"]["seed"].get<int>(), 5);
     QVERIFY(contains(j["generator"]["reference"].get<std::string>(), "Llama-3.1-405B"));
 
+    // '-o -': the same bytes as the file on stdout (JSON), the summary on stderr, no file '-'.
+    const Run toStdout =
+        run({"generate", "quality", "--workspace", kWorkspace, "-o", "-", "--seed", "5"});
+    QCOMPARE(toStdout.code, 0);
+    QCOMPARE(toStdout.out, readFile(out));
+    QVERIFY2(contains(toStdout.err, "SYNTHETIC quality rows (226 training) for 6 models to stdout"),
+             toStdout.err.c_str());
+    QVERIFY(!std::filesystem::exists("-"));
+
     // A family without a known oracle: refused, naming the model and the family.
     auto ws = readJson(kWorkspace);
     ws.erase("quality");
