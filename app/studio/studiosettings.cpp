@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QSettings>
+#include <cmath>
 
 namespace acsel::studio
 {
@@ -18,12 +19,18 @@ StudioSettings loadStudioSettings(const QSettings& s)
     auto num = [&s](const char* key, double fallback) {
         bool ok = false;
         const double d = s.value(QLatin1String(key)).toDouble(&ok);
-        return ok && d > 0 ? d : fallback;
+        return ok && d > 0 && std::isfinite(d) ? d : fallback;
+    };
+    // Whole numbers in the request readers' range (a double beyond int's is no int to cast to).
+    auto whole = [&s](const char* key, int fallback, int max) {
+        bool ok = false;
+        const qlonglong n = s.value(QLatin1String(key)).toLongLong(&ok);
+        return ok && n >= 1 && n <= max ? static_cast<int>(n) : fallback;
     };
     r.stack = s.value(QStringLiteral("request/stack")).toString().toStdString();
-    r.isl = static_cast<int>(num("request/isl", r.isl));
-    r.osl = static_cast<int>(num("request/osl", r.osl));
-    r.concurrency = static_cast<int>(num("request/concurrency", r.concurrency));
+    r.isl = whole("request/isl", r.isl, kMaxRequestTokens);
+    r.osl = whole("request/osl", r.osl, kMaxRequestTokens);
+    r.concurrency = whole("request/concurrency", r.concurrency, kMaxConcurrency);
     r.ttftBudgetMs = num("request/ttft_ms", r.ttftBudgetMs);
     r.tpotBudgetMs = num("request/tpot_ms", r.tpotBudgetMs);
     r.memBudgetGiB = num("request/memory_gib", r.memBudgetGiB);

@@ -9,8 +9,6 @@ namespace
 
 using Ordered = nlohmann::ordered_json;
 
-constexpr int kMaxTokens = 1 << 24;
-constexpr int kMaxBatch = 1 << 20;
 constexpr int kMaxLayers = 100000;
 constexpr double kMaxNumber = 1e12;
 
@@ -34,9 +32,9 @@ Request parseRequest(const JsonFields& f, const Json& j, const std::string& stac
                 "memory_budget_gib", "mode"});
     Request q;
     q.stack = stack;
-    q.isl = f.integer(r, "isl", p, 1, kMaxTokens);
-    q.osl = f.integer(r, "osl", p, 1, kMaxTokens);
-    q.concurrency = f.integer(r, "concurrency", p, 1, kMaxBatch);
+    q.isl = f.integer(r, "isl", p, 1, kMaxRequestTokens);
+    q.osl = f.integer(r, "osl", p, 1, kMaxRequestTokens);
+    q.concurrency = f.integer(r, "concurrency", p, 1, kMaxConcurrency);
     q.ttftBudgetMs = f.number(r, "ttft_budget_ms", p, 1e-9, kMaxNumber);
     q.tpotBudgetMs = f.number(r, "tpot_budget_ms", p, 1e-9, kMaxNumber);
     q.memBudgetGiB = f.number(r, "memory_budget_gib", p, 1e-9, kMaxNumber);
@@ -76,7 +74,7 @@ Config parseConfig(const JsonFields& f, const Json& j, int concurrency)
     const Json& c = f.object(j, "config", "");
     f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache"});
     Config out;
-    out.batch = f.integer(c, "batch", p, 1, kMaxBatch);
+    out.batch = f.integer(c, "batch", p, 1, kMaxConcurrency);
     if (out.batch < concurrency)
         f.fail(p + "/batch",
                "batch " + std::to_string(out.batch) + " is below the request's concurrency " +

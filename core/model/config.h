@@ -29,6 +29,10 @@ enum class ServingMode : std::uint8_t { Static, Continuous };
 std::string_view toString(ServingMode m);
 std::optional<ServingMode> parseServingMode(std::string_view name);
 
+// The largest sequence length and concurrency (or batch) any reader accepts.
+constexpr int kMaxRequestTokens = 1 << 24;
+constexpr int kMaxConcurrency = 1 << 20;
+
 struct Request {
     std::string stack; // Stack::id, "h100_sxm/trtllm"
     int isl = 1024;
