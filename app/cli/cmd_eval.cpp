@@ -2,6 +2,7 @@
 // fitted on simulated profiles or none, Rand / HC / BandPareto / Exact, mean +- std over seeds.
 #include "app/cli/command.h"
 #include "app/cli/engineargs.h"
+#include "core/data/configjson.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/measuredquality.h"
 
@@ -68,7 +69,7 @@ double normalised(double ttft, double tpot, const Request& q)
     return std::max(ttft / q.ttftBudgetMs, tpot / q.tpotBudgetMs);
 }
 
-nlohmann::json outcomeJson(const EvalOutcome& o, const Request& q, const Workspace& ws)
+nlohmann::ordered_json outcomeJson(const EvalOutcome& o, const Request& q, const Workspace& ws)
 {
     if (!o.answered)
         return {{"answered", false}};
@@ -208,16 +209,16 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         {"gap@10", &EvalMetrics::gap10},         {">=unif@10", &EvalMetrics::atLeastUniform10},
         {"s/request", &EvalMetrics::meanSeconds}};
     if (args.flag("json")) {
-        nlohmann::json j;
+        nlohmann::ordered_json j;
         j["simulated"] = true;
         j["measured_rmqd"] = measuredQuality;
         j["boundary_scale"] = boundaryScale;
         j["requests"] = report.requests;
         j["seeds"] = report.seeds;
         for (const EvalRow& row : report.rows) {
-            nlohmann::json r{{"algorithm", row.algorithm},
-                             {"fmc", row.fmc},
-                             {"stack", row.stack.empty() ? "all" : row.stack}};
+            nlohmann::ordered_json r{{"algorithm", row.algorithm},
+                                     {"fmc", row.fmc},
+                                     {"stack", row.stack.empty() ? "all" : row.stack}};
             for (const Column& c : cols) {
                 const auto [m, sd] = meanStd(row.perSeed, c.field);
                 r[c.name] = {{"mean", m}, {"std", sd}};
@@ -229,15 +230,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                 {"mean_predicted_gap", report.bpMeanPredictedGap}};
         for (const RequestRecord& rec : report.perRequest) {
             const Request& q = rec.request;
-            nlohmann::json r{{"seed", rec.seed},
-                             {"index", rec.index},
-                             {"stack", q.stack},
-                             {"isl", q.isl},
-                             {"osl", q.osl},
-                             {"concurrency", q.concurrency},
-                             {"ttft_budget_ms", q.ttftBudgetMs},
-                             {"tpot_budget_ms", q.tpotBudgetMs},
-                             {"memory_budget_gib", q.memBudgetGiB}};
+            // The request in the request JSON's shape (stack + request), as `search` reads it.
+            nlohmann::ordered_json r{{"seed", rec.seed}, {"index", rec.index}};
+            writeRequestFields(r, q);
             for (std::size_t i = 0; i < rec.outcomes.size(); ++i)
                 r[report.rows[i].algorithm + (report.rows[i].fmc ? "+fmc" : "")] =
                     outcomeJson(rec.outcomes[i], q, ws);

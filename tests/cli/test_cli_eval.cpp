@@ -2,6 +2,7 @@
 // "measured" RMQD comes from (the demo generator, not the surrogate being graded), and bad
 // options are refused with exit 2.
 #include "clirun.h"
+#include "core/data/configjson.h"
 
 #include <QTest>
 
@@ -38,6 +39,14 @@ void TestCliEval::shortRunIsLabelledAndGradesAgainstTheGenerator()
         QVERIFY(bp["predicted_rmqd"].get<double>() != bp["measured_rmqd"].get<double>());
     }
     QVERIFY(answered > 0);
+    // Each record's stack and request read back as a request file (`search --request`) would.
+    nlohmann::json asRequest = j["per_request"][0];
+    asRequest = {
+        {"schema_version", 1}, {"stack", asRequest["stack"]}, {"request", asRequest["request"]}};
+    const acsel::Request q = acsel::parseRequestJson(asRequest, "record");
+    QCOMPARE(q.stack, std::string("jetson_agx_thor/vllm"));
+    QCOMPARE(q.isl, j["per_request"][0]["request"]["isl"].get<int>());
+    QCOMPARE(q.ttftBudgetMs, j["per_request"][0]["request"]["ttft_budget_ms"].get<double>());
 
     const Run text = run({"eval", "--workspace", kWorkspace, "--tables", kTables, "--requests", "1",
                           "--seeds", "1", "--stacks", "jetson_agx_thor/vllm"});
