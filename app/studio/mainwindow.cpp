@@ -95,6 +95,13 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
+MainWindow::~MainWindow()
+{
+    // Before the docks: the band editor's undo stack announces its last cleanChanged while it
+    // is destroyed, and the controller would read the already destroyed request panel.
+    delete sessions_;
+}
+
 void MainWindow::buildDocks()
 {
     auto dock = [this](QWidget* w, const QString& title, const char* name,
@@ -261,7 +268,8 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         o.bestPrediction,
         o.bestUniform,
         o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
-        o.stats};
+        o.stats,
+        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
     if (!sessions_->keepsRestoredEdit()) // a restored edit outlives the searches it started
@@ -309,6 +317,10 @@ bool MainWindow::isBusy() const
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (!sessions_->maybeSave()) { // Cancel, or Save failed: the window stays as it was
+        e->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

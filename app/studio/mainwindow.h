@@ -38,6 +38,7 @@ public:
     // restoreSettings: geometry and the last request from QSettings (off for --screenshot, so
     // screenshots do not depend on the last session).
     explicit MainWindow(bool restoreSettings, QWidget* parent = nullptr);
+    ~MainWindow() override;
     // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration); on
     // error the old session stays untouched and a dialog says why.
     bool openWorkspace(const QString& workspaceFile, const QString& tablesDir,
