@@ -385,6 +385,16 @@ QString servingModelMismatch(const WorkspaceEngine& engine, const Request& q)
              QString::fromUtf8(asked.data(), static_cast<qsizetype>(asked.size())));
 }
 
+QString rmqdExtrapolationNote(const WorkspaceEngine& engine, const std::string& model)
+{
+    if (!engine.surrogate().extrapolatesModel(model))
+        return {};
+    return QObject::tr("RMQD extrapolated: %1 has no quality rows in the quality set, so its RMQD "
+                       "is the other models' trend over log(params), not its own. Measure a few "
+                       "of its configurations (acsel rmqd) before trusting it.")
+        .arg(QString::fromStdString(model));
+}
+
 std::string defaultStack(const Workspace& ws)
 {
     for (const char* id : {"jetson_agx_thor/vllm", "rtx_a6000/trtllm", "h100_sxm/trtllm"})

@@ -119,6 +119,11 @@ QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHo
 // latencies then correct the wrong raw estimate. Empty when they match or nothing is loaded.
 QString servingModelMismatch(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
 
+// The warning shown with a configuration's prediction when the quality surrogate had no rows of
+// its model (`acsel search` warns the same): its RMQD is then the shared trend of the other
+// models. Empty when the model has rows (or the surrogate has no per-model offsets).
+QString rmqdExtrapolationNote(const acsel::WorkspaceEngine& engine, const std::string& model);
+
 // The stack a new session starts on: the first of the preferred stacks the workspace has,
 // else the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);
