@@ -395,6 +395,23 @@ QString rmqdExtrapolationNote(const WorkspaceEngine& engine, const std::string& 
         .arg(QString::fromStdString(model));
 }
 
+QString extrapolatedModelsLine(const WorkspaceEngine& engine)
+{
+    QStringList models;
+    for (const ModelArch& m : engine.workspace().models)
+        if (engine.surrogate().extrapolatesModel(m.name))
+            models << QString::fromStdString(m.name);
+    if (models.isEmpty())
+        return {};
+    return models.size() == 1
+               ? QObject::tr("RMQD extrapolated: %1 has no quality rows in the quality set; its "
+                             "RMQD is the other models' trend, not its own.")
+                     .arg(models.front())
+               : QObject::tr("RMQD extrapolated: %1 have no quality rows in the quality set; "
+                             "their RMQD is the other models' trend, not their own.")
+                     .arg(models.join(QStringLiteral(", ")));
+}
+
 std::string defaultStack(const Workspace& ws)
 {
     for (const char* id : {"jetson_agx_thor/vllm", "rtx_a6000/trtllm", "h100_sxm/trtllm"})

@@ -124,6 +124,10 @@ QString servingModelMismatch(const acsel::WorkspaceEngine& engine, const acsel::
 // models. Empty when the model has rows (or the surrogate has no per-model offsets).
 QString rmqdExtrapolationNote(const acsel::WorkspaceEngine& engine, const std::string& model);
 
+// The banner's line naming every workspace model the surrogate has no rows of (their points'
+// RMQD on the plot is extrapolated). Empty when there is none.
+QString extrapolatedModelsLine(const acsel::WorkspaceEngine& engine);
+
 // The stack a new session starts on: the first of the preferred stacks the workspace has,
 // else the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);

@@ -43,6 +43,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     banner_ = new QLabel(central);
+    banner_->setObjectName(QStringLiteral("banner"));
     banner_->setWordWrap(true);
     banner_->setAutoFillBackground(true);
     banner_->setMargin(6);
@@ -86,6 +87,15 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     wire();
     counts_ = new QLabel(this);
     statusBar()->addWidget(counts_, 1);
+    editorCaveat_ = new QLabel(this);
+    editorCaveat_->setObjectName(QStringLiteral("editorRmqdCaveat"));
+    editorCaveat_->setAutoFillBackground(true); // amber, as the card's caveat
+    QPalette amber = editorCaveat_->palette();
+    amber.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
+    amber.setColor(QPalette::WindowText, Qt::black);
+    editorCaveat_->setPalette(amber);
+    editorCaveat_->hide();
+    statusBar()->addPermanentWidget(editorCaveat_);
     statusBar()->addPermanentWidget(new SearchProgress(session_->searchRunner(), this));
     resize(1500, 950);
     if (!restoreSettings_)
@@ -159,8 +169,9 @@ void MainWindow::wire()
             [this](qint64, qint64, double ms) { rescoreMs_ = ms; });
     connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, &MainWindow::updateStatus);
     connect(editor_, &BandEditor::configPredicted, this,
-            [this](const Config&, const std::optional<Prediction>& p) {
+            [this](const Config& c, const std::optional<Prediction>& p) {
                 plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
+                updateEditorCaveat(c);
             });
     connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
     connect(card_, &RecipeCard::exportRequested, this, &MainWindow::exportShown);

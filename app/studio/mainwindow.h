@@ -69,6 +69,7 @@ private:
     void exportShown();
     void updateBanner();
     void updateServingWarning(); // mainstatus.cpp
+    void updateEditorCaveat(const acsel::Config& c);
     void updateFits();
     void updateStatus();
     QString modelName(int model) const;
@@ -94,6 +95,7 @@ private:
     QLabel* servingWarning_ = nullptr; // the FMC line fits the other serving model
     acsel::studio::RecentSessionsMenu* recent_ = nullptr;
     QLabel* counts_ = nullptr;
+    QLabel* editorCaveat_ = nullptr; // the band editor's model has no quality rows
     double rescoreMs_ = 0;
     std::optional<double> qualityMdape_; // of the open workspace's surrogate
 };

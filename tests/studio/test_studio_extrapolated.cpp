@@ -1,9 +1,12 @@
 // The recipe card warns when the recommended configuration's model has no rows in the quality
-// set (its RMQD is the other models' trend, as `acsel search` warns). The workspace is the
+// set (its RMQD is the other models' trend, as `acsel search` warns), and the status line when
+// the band editor's configuration's model has none; the banner over the plot names every model
+// without rows. The workspace is the
 // default one with a quality set made here from datasets/quality/demo_quality.json without the
 // rows of Qwen3-8B (SYNTHETIC, like the set it comes from; said in its provenance).
 #include "app/studio/explorersession.h"
 #include "app/studio/mainwindow.h"
+#include "widgets/bandeditor.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 
@@ -99,10 +102,32 @@ private slots:
         for (const ModelArch& m : lacking.workspace->models)
             QCOMPARE(studio::rmqdExtrapolationNote(*lacking.engine, m.name).isEmpty(),
                      m.name != kDropped.toStdString());
+        QCOMPARE(studio::extrapolatedModelsLine(*lacking.engine),
+                 QStringLiteral("RMQD extrapolated: Qwen3-8B has no quality rows in the quality "
+                                "set; its RMQD is the other models' trend, not its own."));
         // The default workspace has rows of every model.
         const auto full = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {});
         for (const ModelArch& m : full.workspace->models)
             QVERIFY(studio::rmqdExtrapolationNote(*full.engine, m.name).isEmpty());
+        QVERIFY(studio::extrapolatedModelsLine(*full.engine).isEmpty());
+    }
+
+    void theBannerNamesTheExtrapolatedModels()
+    {
+        QTemporaryDir dir;
+        const QString wsFile = writeWorkspaceWithoutModel(dir);
+        QVERIFY(!wsFile.isEmpty());
+        MainWindow w(false);
+        QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
+        auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
+        QVERIFY(banner);
+        QVERIFY2(!banner->text().contains(QStringLiteral("extrapolated")),
+                 qPrintable(banner->text()));
+        QVERIFY(w.openWorkspace(wsFile, QString()));
+        QVERIFY2(banner->text().startsWith(
+                     QStringLiteral("RMQD extrapolated: Qwen3-8B has no quality rows")),
+                 qPrintable(banner->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs);
     }
 
     void theCardWarnsForAModelWithoutQualityRows()
@@ -116,6 +141,8 @@ private slots:
         auto* card = w.findChild<RecipeCard*>();
         auto* caveat = card->findChild<QLabel*>(QStringLiteral("rmqdCaveat"));
         QVERIFY(caveat);
+        auto* editorCaveat = w.findChild<QLabel*>(QStringLiteral("editorRmqdCaveat"));
+        QVERIFY(editorCaveat);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && card->content(), kSlowMs);
         auto* panel = w.findChild<SloPanel*>();
         auto* session = w.findChild<studio::ExplorerSession*>();
@@ -137,7 +164,20 @@ private slots:
                          QStringLiteral("RMQD extrapolated: %1 has no quality rows").arg(model)),
                      expected);
             QCOMPARE(card->content()->rmqdCaveat, caveat->text());
+            // The band editor shows the recommendation: the status line says the same, short.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                w.findChild<BandEditor*>()->config() == card->content()->config, kSlowMs);
+            QCOMPARE(editorCaveat->isVisibleTo(&w), expected);
+            QCOMPARE(editorCaveat->text().contains(model), expected);
         }
+        // A configuration of a model with rows clicked while the card shows Qwen3-8B.
+        Config other = card->content()->config;
+        other.model = modelIndex(ws, QStringLiteral("Qwen3-1.7B"));
+        other.recipe = BandRecipe::uniform(ws.models[static_cast<std::size_t>(other.model)].layers,
+                                           Format::Bf16);
+        w.findChild<BandEditor*>()->setConfig(other, QStringLiteral("Qwen3-1.7B"), {Format::Bf16});
+        QVERIFY(!editorCaveat->isVisibleTo(&w));
+        QVERIFY(caveat->isVisibleTo(card));
         // A message (no recommendation) clears it.
         card->showMessage(QStringLiteral("Searching..."));
         QVERIFY(!caveat->isVisibleTo(card));
