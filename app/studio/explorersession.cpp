@@ -395,6 +395,17 @@ QString rmqdExtrapolationNote(const WorkspaceEngine& engine, const std::string& 
         .arg(QString::fromStdString(model));
 }
 
+std::string predictionsNote(const WorkspaceEngine& engine, const std::string& model)
+{
+    std::string note;
+    if (engine.qualitySynthetic())
+        note = "RMQD from the surrogate fitted on synthetic quality data";
+    if (engine.surrogate().extrapolatesModel(model))
+        note += std::string(note.empty() ? "" : "; ") +
+                "no quality data of this model: its RMQD is extrapolated";
+    return note;
+}
+
 QString extrapolatedModelsLine(const WorkspaceEngine& engine)
 {
     QStringList models;

@@ -124,6 +124,11 @@ QString servingModelMismatch(const acsel::WorkspaceEngine& engine, const acsel::
 // models. Empty when the model has rows (or the surrogate has no per-model offsets).
 QString rmqdExtrapolationNote(const acsel::WorkspaceEngine& engine, const std::string& model);
 
+// The note an exported configuration document carries on its predictions (as `acsel search
+// --json` writes it): synthetic quality data, and an extrapolated RMQD for a model without
+// quality rows. Empty when there is nothing to say.
+std::string predictionsNote(const acsel::WorkspaceEngine& engine, const std::string& model);
+
 // The banner's line naming every workspace model the surrogate has no rows of (their points'
 // RMQD on the plot is extrapolated). Empty when there is none.
 QString extrapolatedModelsLine(const acsel::WorkspaceEngine& engine);

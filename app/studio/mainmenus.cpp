@@ -147,9 +147,9 @@ void MainWindow::exportShown()
     const Config& c = editor_->config();
     const Request& q = session_->request();
     const Prediction& p = *editor_->prediction();
-    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
-    if (engine_->qualitySynthetic())
-        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
+    const Predictions numbers{
+        p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd,
+        acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString())};
     const auto s = ws_->findStack(q.stack);
     ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
                         s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,

@@ -110,6 +110,14 @@ private slots:
         for (const ModelArch& m : full.workspace->models)
             QVERIFY(studio::rmqdExtrapolationNote(*full.engine, m.name).isEmpty());
         QVERIFY(studio::extrapolatedModelsLine(*full.engine).isEmpty());
+        // What an exported configuration says about its RMQD (both sets are synthetic).
+        QCOMPARE(studio::predictionsNote(*lacking.engine, "Qwen3-8B"),
+                 std::string("RMQD from the surrogate fitted on synthetic quality data; no quality "
+                             "data of this model: its RMQD is extrapolated"));
+        QCOMPARE(studio::predictionsNote(*lacking.engine, "Qwen3-32B"),
+                 std::string("RMQD from the surrogate fitted on synthetic quality data"));
+        QCOMPARE(studio::predictionsNote(*full.engine, "Qwen3-8B"),
+                 std::string("RMQD from the surrogate fitted on synthetic quality data"));
     }
 
     void theBannerNamesTheExtrapolatedModels()
