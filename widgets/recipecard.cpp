@@ -69,10 +69,20 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     uniform_ = new QLabel(this);
     verdict_ = new QLabel(this);
     stats_ = new QLabel(this);
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_}) {
+    rmqdCaveat_ = new QLabel(this);
+    rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
+    // Amber with dark text in light and dark palettes, as the window's serving-model warning.
+    rmqdCaveat_->setAutoFillBackground(true);
+    rmqdCaveat_->setMargin(4);
+    QPalette pal = rmqdCaveat_->palette();
+    pal.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
+    pal.setColor(QPalette::WindowText, Qt::black);
+    rmqdCaveat_->setPalette(pal);
+    rmqdCaveat_->hide();
     metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best uniform"), tr("Delta")});
     ops_ = makeTable(this, {tr("Operator class (ms)"), tr("Prefill (TTFT)"), tr("Decode (TPOT)")});
     memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform GiB")});
@@ -89,6 +99,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     layout->addWidget(recipe_);
     layout->addWidget(verdict_);
     layout->addWidget(metrics_);
+    layout->addWidget(rmqdCaveat_);
     layout->addWidget(uniform_);
     layout->addWidget(ops_, 1);
     layout->addWidget(memory_, 1);
@@ -103,8 +114,9 @@ void RecipeCard::showMessage(const QString& message)
 {
     content_.reset();
     title_->setText(message);
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_})
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_})
         l->clear();
+    rmqdCaveat_->hide();
     for (QTableWidget* t : {metrics_, ops_, memory_})
         t->setRowCount(0);
     pin_->setEnabled(false);
@@ -119,6 +131,8 @@ void RecipeCard::setContent(const CardContent& c)
     recipe_->setText(configSummary(c.config, c.modelName));
     verdict_->setText(p.admitted ? tr("Gate: admitted")
                                  : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
+    rmqdCaveat_->setText(c.rmqdCaveat);
+    rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;
     const Prediction u = hasUniform ? *c.uniformPrediction : Prediction{};
     uniform_->setText(hasUniform

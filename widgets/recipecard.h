@@ -1,6 +1,7 @@
 // The recommendation (or any chosen configuration) in full: recipe, predicted TTFT / TPOT /
-// memory / RMQD with the gate's verdict, the operator and memory breakdowns, the search's
-// counts and time, and the best uniform configuration beside it with the deltas.
+// memory / RMQD with the gate's verdict, a caveat on the RMQD when there is one, the operator and
+// memory breakdowns, the search's counts and time, and the best uniform configuration beside it
+// with the deltas.
 #pragma once
 
 #include "widgets/explorertypes.h"
@@ -23,6 +24,9 @@ struct CardContent {
     std::optional<acsel::Config> uniform; // best uniform configuration for the same request
     std::optional<Prediction> uniformPrediction;
     std::optional<SearchStats> stats;
+    // A caveat on the RMQD, shown under the metrics on an amber line (object name
+    // "rmqdCaveat"): e.g. the quality set has no rows of this model. Empty: no line.
+    QString rmqdCaveat;
 };
 
 class RecipeCard : public QWidget
@@ -45,6 +49,7 @@ private:
     QLabel* recipe_ = nullptr;
     QLabel* uniform_ = nullptr;
     QLabel* verdict_ = nullptr;
+    QLabel* rmqdCaveat_ = nullptr;
     QLabel* stats_ = nullptr;
     QTableWidget* metrics_ = nullptr;
     QTableWidget* ops_ = nullptr;

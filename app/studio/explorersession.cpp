@@ -385,6 +385,44 @@ QString servingModelMismatch(const WorkspaceEngine& engine, const Request& q)
              QString::fromUtf8(asked.data(), static_cast<qsizetype>(asked.size())));
 }
 
+QString rmqdExtrapolationNote(const WorkspaceEngine& engine, const std::string& model)
+{
+    if (!engine.surrogate().extrapolatesModel(model))
+        return {};
+    return QObject::tr("RMQD extrapolated: %1 has no quality rows in the quality set, so its RMQD "
+                       "is the other models' trend over log(params), not its own. Measure a few "
+                       "of its configurations (acsel rmqd) before trusting it.")
+        .arg(QString::fromStdString(model));
+}
+
+std::string predictionsNote(const WorkspaceEngine& engine, const std::string& model)
+{
+    std::string note;
+    if (engine.qualitySynthetic())
+        note = "RMQD from the surrogate fitted on synthetic quality data";
+    if (engine.surrogate().extrapolatesModel(model))
+        note += std::string(note.empty() ? "" : "; ") +
+                "no quality data of this model: its RMQD is extrapolated";
+    return note;
+}
+
+QString extrapolatedModelsLine(const WorkspaceEngine& engine)
+{
+    QStringList models;
+    for (const ModelArch& m : engine.workspace().models)
+        if (engine.surrogate().extrapolatesModel(m.name))
+            models << QString::fromStdString(m.name);
+    if (models.isEmpty())
+        return {};
+    return models.size() == 1
+               ? QObject::tr("RMQD extrapolated: %1 has no quality rows in the quality set; its "
+                             "RMQD is the other models' trend, not its own.")
+                     .arg(models.front())
+               : QObject::tr("RMQD extrapolated: %1 have no quality rows in the quality set; "
+                             "their RMQD is the other models' trend, not their own.")
+                     .arg(models.join(QStringLiteral(", ")));
+}
+
 std::string defaultStack(const Workspace& ws)
 {
     for (const char* id : {"jetson_agx_thor/vllm", "rtx_a6000/trtllm", "h100_sxm/trtllm"})

@@ -119,6 +119,20 @@ QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHo
 // latencies then correct the wrong raw estimate. Empty when they match or nothing is loaded.
 QString servingModelMismatch(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
 
+// The warning shown with a configuration's prediction when the quality surrogate had no rows of
+// its model (`acsel search` warns the same): its RMQD is then the shared trend of the other
+// models. Empty when the model has rows (or the surrogate has no per-model offsets).
+QString rmqdExtrapolationNote(const acsel::WorkspaceEngine& engine, const std::string& model);
+
+// The note an exported configuration document carries on its predictions (as `acsel search
+// --json` writes it): synthetic quality data, and an extrapolated RMQD for a model without
+// quality rows. Empty when there is nothing to say.
+std::string predictionsNote(const acsel::WorkspaceEngine& engine, const std::string& model);
+
+// The banner's line naming every workspace model the surrogate has no rows of (their points'
+// RMQD on the plot is extrapolated). Empty when there is none.
+QString extrapolatedModelsLine(const acsel::WorkspaceEngine& engine);
+
 // The stack a new session starts on: the first of the preferred stacks the workspace has,
 // else the one with the most formats (ties: the first).
 std::string defaultStack(const acsel::Workspace& ws);

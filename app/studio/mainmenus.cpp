@@ -27,7 +27,11 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open session..."), QKeySequence::Open, this,
                     &MainWindow::openSessionDialog);
     recent_ = new acsel::studio::RecentSessionsMenu(
-        file->addMenu(tr("Open &Recent")), [this](const QString& f) { sessions_->open(f); },
+        file->addMenu(tr("Open &Recent")),
+        [this](const QString& f) {
+            if (sessions_->maybeSave())
+                sessions_->open(f);
+        },
         [this](const QString& m) { statusBar()->showMessage(m, 10000); }, this);
     connect(sessions_, &acsel::studio::SessionController::fileChanged, recent_,
             [this](const QString& f) {
@@ -37,19 +41,27 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveSession(false); });
     file->addAction(tr("Save session &as..."), this, [this] { saveSession(true); });
     file->addSeparator();
+    // Opening a workspace, tables or calibration resets the request and filter: asked first,
+    // like opening a session (Save / Discard / Cancel when modified).
     file->addAction(tr("Open &workspace..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        if (!sessions_->maybeSave())
+            return;
         const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
                                                        tr("Workspace (*.json)"));
         if (!f.isEmpty())
             openWorkspace(f, tablesDir_, fmcFile_);
     });
     file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this] {
+        if (!sessions_->maybeSave())
+            return;
         const QString d =
             QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
         if (!d.isEmpty())
             openWorkspace(workspaceFile_, d, fmcFile_);
     });
     file->addAction(tr("Open &FMC calibration..."), this, [this] {
+        if (!sessions_->maybeSave())
+            return;
         const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
                                                        tr("FMC coefficients (*.json)"));
         if (!f.isEmpty())
@@ -116,6 +128,8 @@ void MainWindow::saveSession(bool askForFile)
 
 void MainWindow::openSessionDialog()
 {
+    if (!sessions_->maybeSave())
+        return;
     const QString f = QFileDialog::getOpenFileName(
         this, tr("Open session"), QFileInfo(sessions_->currentFile()).absolutePath(),
         tr("ACSeL session (*.acsel-session)"));
@@ -133,9 +147,9 @@ void MainWindow::exportShown()
     const Config& c = editor_->config();
     const Request& q = session_->request();
     const Prediction& p = *editor_->prediction();
-    Predictions numbers{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
-    if (engine_->qualitySynthetic())
-        numbers.note = "RMQD from the surrogate fitted on synthetic quality data";
+    const Predictions numbers{
+        p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd,
+        acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString())};
     const auto s = ws_->findStack(q.stack);
     ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
                         s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,

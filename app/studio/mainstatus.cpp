@@ -14,6 +14,9 @@ void MainWindow::updateBanner()
 {
     QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty(),
                                                    engine_->qualitySynthetic());
+    // First: it says which of the plotted RMQDs are not the model's own level.
+    if (const QString l = acsel::studio::extrapolatedModelsLine(*engine_); !l.isEmpty())
+        lines.prepend(l);
     if (!startupNote_.isEmpty())
         lines.append(startupNote_);
     // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
@@ -42,6 +45,20 @@ void MainWindow::updateServingWarning()
     pal.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
     pal.setColor(QPalette::WindowText, Qt::black);
     servingWarning_->setPalette(pal);
+}
+
+void MainWindow::updateEditorCaveat(const acsel::Config& c)
+{
+    // The card warns about the recommendation; the band editor may show another model (a
+    // clicked point, an edit), so its caveat sits in the status line, short, whole in the tooltip.
+    const QString model = modelName(c.model);
+    const QString note =
+        engine_ ? acsel::studio::rmqdExtrapolationNote(*engine_, model.toStdString()) : QString();
+    editorCaveat_->setText(
+        note.isEmpty() ? QString()
+                       : tr("Band editor: RMQD extrapolated (%1 has no quality rows)").arg(model));
+    editorCaveat_->setToolTip(note);
+    editorCaveat_->setVisible(!note.isEmpty());
 }
 
 void MainWindow::updateStatus()

@@ -43,6 +43,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     banner_ = new QLabel(central);
+    banner_->setObjectName(QStringLiteral("banner"));
     banner_->setWordWrap(true);
     banner_->setAutoFillBackground(true);
     banner_->setMargin(6);
@@ -86,6 +87,15 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     wire();
     counts_ = new QLabel(this);
     statusBar()->addWidget(counts_, 1);
+    editorCaveat_ = new QLabel(this);
+    editorCaveat_->setObjectName(QStringLiteral("editorRmqdCaveat"));
+    editorCaveat_->setAutoFillBackground(true); // amber, as the card's caveat
+    QPalette amber = editorCaveat_->palette();
+    amber.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
+    amber.setColor(QPalette::WindowText, Qt::black);
+    editorCaveat_->setPalette(amber);
+    editorCaveat_->hide();
+    statusBar()->addPermanentWidget(editorCaveat_);
     statusBar()->addPermanentWidget(new SearchProgress(session_->searchRunner(), this));
     resize(1500, 950);
     if (!restoreSettings_)
@@ -93,6 +103,13 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow()
+{
+    // Before the docks: the band editor's undo stack announces its last cleanChanged while it
+    // is destroyed, and the controller would read the already destroyed request panel.
+    delete sessions_;
 }
 
 void MainWindow::buildDocks()
@@ -152,8 +169,9 @@ void MainWindow::wire()
             [this](qint64, qint64, double ms) { rescoreMs_ = ms; });
     connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, &MainWindow::updateStatus);
     connect(editor_, &BandEditor::configPredicted, this,
-            [this](const Config&, const std::optional<Prediction>& p) {
+            [this](const Config& c, const std::optional<Prediction>& p) {
                 plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
+                updateEditorCaveat(c);
             });
     connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
     connect(card_, &RecipeCard::exportRequested, this, &MainWindow::exportShown);
@@ -261,7 +279,8 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         o.bestPrediction,
         o.bestUniform,
         o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
-        o.stats};
+        o.stats,
+        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
     if (!sessions_->keepsRestoredEdit()) // a restored edit outlives the searches it started
@@ -309,6 +328,10 @@ bool MainWindow::isBusy() const
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (!sessions_->maybeSave()) { // Cancel, or Save failed: the window stays as it was
+        e->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

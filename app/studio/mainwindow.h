@@ -38,6 +38,7 @@ public:
     // restoreSettings: geometry and the last request from QSettings (off for --screenshot, so
     // screenshots do not depend on the last session).
     explicit MainWindow(bool restoreSettings, QWidget* parent = nullptr);
+    ~MainWindow() override;
     // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration); on
     // error the old session stays untouched and a dialog says why.
     bool openWorkspace(const QString& workspaceFile, const QString& tablesDir,
@@ -68,6 +69,7 @@ private:
     void exportShown();
     void updateBanner();
     void updateServingWarning(); // mainstatus.cpp
+    void updateEditorCaveat(const acsel::Config& c);
     void updateFits();
     void updateStatus();
     QString modelName(int model) const;
@@ -93,6 +95,7 @@ private:
     QLabel* servingWarning_ = nullptr; // the FMC line fits the other serving model
     acsel::studio::RecentSessionsMenu* recent_ = nullptr;
     QLabel* counts_ = nullptr;
+    QLabel* editorCaveat_ = nullptr; // the band editor's model has no quality rows
     double rescoreMs_ = 0;
     std::optional<double> qualityMdape_; // of the open workspace's surrogate
 };

@@ -176,6 +176,47 @@ void SessionController::updateModified()
     emit modifiedChanged(modified_);
 }
 
+QMessageBox* SessionController::makeSaveQuestion(QWidget* parent, const QString& file)
+{
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Save the session?"),
+        tr("The session %1 has changes that are not saved.").arg(QFileInfo(file).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box->setInformativeText(tr("Save them to %1?").arg(file));
+    box->setDefaultButton(QMessageBox::Save);
+    box->setEscapeButton(QMessageBox::Cancel);
+    return box;
+}
+
+bool SessionController::maybeSave()
+{
+    updateModified(); // the window may have changed the widgets without their signals
+    if (!modified_)
+        return true;
+    SaveAnswer answer = SaveAnswer::Cancel;
+    if (ask_) {
+        answer = ask_(file_);
+    } else {
+        const std::unique_ptr<QMessageBox> box(makeSaveQuestion(window_, file_));
+        const int button = box->exec();
+        answer = button == QMessageBox::Save      ? SaveAnswer::Save
+                 : button == QMessageBox::Discard ? SaveAnswer::Discard
+                                                  : SaveAnswer::Cancel;
+    }
+    if (answer != SaveAnswer::Save)
+        return answer == SaveAnswer::Discard;
+    QString error;
+    if (saveTo(file_, &error))
+        return true;
+    // Not blocking, like the other error dialogs: the close or open is cancelled either way.
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Save session"), error, QMessageBox::Ok, window_);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    qWarning("Save session: %s", qPrintable(error));
+    return false;
+}
+
 SessionDocument SessionController::capture() const
 {
     const Workspace& ws = *hooks_.workspace();

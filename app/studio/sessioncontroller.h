@@ -18,6 +18,7 @@
 #include <vector>
 
 class QLockFile;
+class QMessageBox;
 class QTimer;
 class QWidget;
 
@@ -52,6 +53,9 @@ struct SessionParts {
 // The window's side: its current paths, opening a workspace (atomic: check runs on the loaded
 // workspace before anything changes and may throw; on error a dialog titled errorTitle says
 // why and false comes back) and showing a configuration in the band editor.
+// The answer to "save the changes?" (SessionController::maybeSave).
+enum class SaveAnswer { Save, Discard, Cancel };
+
 struct SessionWindowHooks {
     std::function<WorkspacePaths()> paths;
     std::function<bool(const WorkspacePaths&, const QString& errorTitle,
@@ -106,6 +110,20 @@ public:
     // (opening another workspace sets the request and the filter silently).
     void updateModified();
 
+    // Called before the session is replaced (quit, Open session, Open Recent, Open workspace,
+    // tables or FMC): when it is modified, asks Save / Discard / Cancel. Save writes the
+    // session file (a failure opens a dialog saying why and counts as Cancel), Discard goes on
+    // without writing, Cancel stops. True when the caller may go on; not modified: true, no
+    // question.
+    bool maybeSave();
+    // Who answers maybeSave's question: by default the dialog of makeSaveQuestion, run modally.
+    // Tests set a function instead (no modal loop offscreen); an empty one restores the dialog.
+    using SaveQuestion = std::function<SaveAnswer(const QString& file)>;
+    void setSaveQuestion(SaveQuestion ask) { ask_ = std::move(ask); }
+    // The standard question about the session file: Save | Discard | Cancel, Save the default,
+    // Escape (and the title bar's close) Cancel. Not shown yet.
+    static QMessageBox* makeSaveQuestion(QWidget* parent, const QString& file);
+
 signals:
     void fileChanged(const QString& file);
     // A session (opened or restored) has been put into the widgets; the panel's request may
@@ -124,6 +142,7 @@ private:
     SessionWindowHooks hooks_;
     QWidget* window_;
     QString file_;
+    SaveQuestion ask_;
     std::unique_ptr<QLockFile> lock_;
     QTimer* debounce_ = nullptr;
     QTimer* periodic_ = nullptr;

@@ -128,6 +128,8 @@ private slots:
         QCOMPARE(mode->currentIndex(), before);
         QCOMPARE(w.sessions()->currentFile(), file);
         QVERIFY(w.isWindowModified());
+        // Closing a modified window asks to save (test_studio_savechanges): answered here.
+        w.sessions()->setSaveQuestion([](const QString&) { return studio::SaveAnswer::Discard; });
         w.close();
     }
 };
