@@ -35,6 +35,16 @@ void MainWindow::updateBanner()
     banner_->setPalette(pal);
 }
 
+void MainWindow::showNothingLoaded(const QString& error)
+{
+    banner_->setText(
+        tr("%1\nNothing is loaded. File > Open workspace (Ctrl+Shift+O) or Open tables folder "
+           "(Ctrl+Alt+O).")
+            .arg(error));
+    banner_->setToolTip(error);
+    banner_->setVisible(true);
+}
+
 void MainWindow::updateServingWarning()
 {
     // Follows the stack and the serving mode; amber with dark text in light and dark palettes.

@@ -221,6 +221,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
         qWarning("%s: %s", qPrintable(errorTitle), e.what());
+        if (!opened_) // an empty window says why once the box is gone
+            showNothingLoaded(errorTitle + QStringLiteral(": ") + QString::fromUtf8(e.what()));
         return false;
     }
     if (opened_) // the startup note was about the first session's tables

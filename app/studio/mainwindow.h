@@ -68,6 +68,8 @@ private:
     void pinCurrentCard();
     void exportShown();
     void updateBanner();
+    // The banner when the first workspace failed to open: the error and what to do.
+    void showNothingLoaded(const QString& error);
     void updateServingWarning(); // mainstatus.cpp
     void updateEditorCaveat(const acsel::Config& c);
     void updateFits();

@@ -1,0 +1,49 @@
+// A workspace that cannot be opened at start leaves an empty window: the error box says why, and
+// the banner keeps saying it (and what to do) once the box is gone. A later good workspace
+// replaces the banner.
+#include "app/studio/mainwindow.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestStudioOpenFailure : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("ACSeL"));
+        QApplication::setApplicationName(QStringLiteral("ACSeL Studio open failure test"));
+    }
+
+    void bannerSaysWhyNothingIsLoaded()
+    {
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("no_such_workspace.json"));
+        MainWindow w(false);
+        QVERIFY(!w.openWorkspace(missing, QString()));
+        w.show();
+        auto* box = w.findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(missing), qPrintable(box->text()));
+        box->close(); // deletes itself
+        auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
+        QVERIFY(banner && banner->isVisible());
+        QVERIFY2(banner->text().startsWith(QStringLiteral("Cannot open workspace: ") + missing),
+                 qPrintable(banner->text()));
+        QVERIFY(
+            banner->text().contains(QStringLiteral("Nothing is loaded. File > Open workspace")));
+
+        QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
+        QVERIFY2(!banner->text().contains(QStringLiteral("Nothing is loaded")),
+                 qPrintable(banner->text()));
+    }
+};
+
+QTEST_MAIN(TestStudioOpenFailure)
+#include "test_studio_openfailure.moc"
