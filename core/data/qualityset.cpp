@@ -16,6 +16,9 @@ namespace acsel
 namespace
 {
 
+// One bound for both file forms, so that a set read from one reads back from the other.
+constexpr double kMaxRmqd = 1e300;
+
 bool parseInt(std::string_view s, int& out)
 {
     const char* end = s.data() + s.size();
@@ -83,10 +86,10 @@ QualityRow checkRow(const RawRow& raw, const std::string& file,
             "lm_head runs at the last band's format, which is bf16: it cannot be quantized");
     char* end = nullptr;
     row.rmqd = std::strtod(raw.rmqd.c_str(), &end);
-    if (raw.rmqd.empty() || end != raw.rmqd.c_str() + raw.rmqd.size() || !std::isfinite(row.rmqd) ||
-        row.rmqd <= 0.0)
+    if (raw.rmqd.empty() || end != raw.rmqd.c_str() + raw.rmqd.size() || !(row.rmqd > 0.0) ||
+        row.rmqd > kMaxRmqd)
         throw LoadError(file, where("rmqd"),
-                        "expected a finite RMQD > 0 (nats), found '" + raw.rmqd + "'");
+                        "expected an RMQD in (0, 1e300] (nats), found '" + raw.rmqd + "'");
     if (raw.split == "train")
         row.split = Split::Train;
     else if (raw.split == "heldout")
@@ -192,7 +195,7 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
         raw.lmHead = f.boolean(r, "lm_head_quantized", ptr) ? "true" : "false";
         raw.kv = f.string(r, "kv", ptr);
         raw.bands = f.string(r, "bands", ptr);
-        const double v = f.number(r, "rmqd", ptr, -1e300, 1e300);
+        const double v = f.number(r, "rmqd", ptr, -kMaxRmqd, kMaxRmqd); // the sign: checkRow
         std::ostringstream num;
         num.precision(17);
         num << v;

@@ -101,7 +101,12 @@ void TestQualitySet::badRows_data()
         << "Qwen3-8B,max,true,bf16,0-9:fp8;10-35:bf16,0.001,train"
         << "column 'lm_head_quantized': lm_head runs at the last band's format";
     QTest::newRow("zero rmqd") << "Qwen3-8B,max,false,bf16,0-35:fp8,0,train"
-                               << "expected a finite RMQD > 0";
+                               << "expected an RMQD in (0, 1e300] (nats), found '0'";
+    // Beyond the JSON reader's bound: once accepted here, a set that JSON would not read back.
+    QTest::newRow("huge rmqd") << "Qwen3-8B,max,false,bf16,0-35:fp8,1e308,train"
+                               << "expected an RMQD in (0, 1e300] (nats), found '1e308'";
+    QTest::newRow("infinite rmqd") << "Qwen3-8B,max,false,bf16,0-35:fp8,inf,train"
+                                   << "found 'inf'";
     QTest::newRow("text rmqd") << "Qwen3-8B,max,false,bf16,0-35:fp8,low,train"
                                << "found 'low'";
     QTest::newRow("split") << "Qwen3-8B,max,false,bf16,0-35:fp8,0.001,test"
