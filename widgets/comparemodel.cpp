@@ -64,7 +64,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Memory:
             return formatGiB(p.prediction.memoryGiB);
         case Rmqd:
-            return formatRmqd(p.prediction.rmqd);
+            return formatRmqd(p.prediction.rmqd) +
+                   (rmqdCaveat(p).isEmpty() ? QString() : QStringLiteral("*"));
         case Verdict:
             return p.prediction.admitted ? tr("admitted")
                                          : QString::fromStdString(p.prediction.verdict);
@@ -72,7 +73,11 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
-        return col == Recipe ? configSummary(p.config, p.modelName) : QVariant();
+        if (col == Recipe)
+            return configSummary(p.config, p.modelName);
+        if (col == Rmqd && !rmqdCaveat(p).isEmpty())
+            return rmqdCaveat(p);
+        return {};
     case Qt::TextAlignmentRole:
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case ValueRole:
@@ -112,6 +117,19 @@ QVariant CompareModel::headerData(int section, Qt::Orientation o, int role) cons
     default:
         return {};
     }
+}
+
+QString CompareModel::rmqdCaveat(const PinnedConfig& p) const
+{
+    return caveat_ ? caveat_(p.modelName) : QString();
+}
+
+void CompareModel::setRmqdCaveat(std::function<QString(const QString& model)> caveat)
+{
+    caveat_ = std::move(caveat);
+    if (!pinned_.empty())
+        emit dataChanged(index(0, Rmqd), index(rowCount() - 1, Rmqd),
+                         {Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 void CompareModel::pin(const PinnedConfig& p)

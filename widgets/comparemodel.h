@@ -7,6 +7,7 @@
 #include "widgets/explorertypes.h"
 
 #include <QAbstractTableModel>
+#include <functional>
 #include <vector>
 
 namespace acsel::gui
@@ -43,6 +44,9 @@ public:
     void unpin(int row);
     void clear();
     const std::vector<PinnedConfig>& pinned() const { return pinned_; }
+    // Why a model's RMQD is extrapolated (it has no quality rows), empty when it is not. Its
+    // pinned RMQDs are shown with a '*' and the reason as their tooltip, like the recipe card.
+    void setRmqdCaveat(std::function<QString(const QString& model)> caveat);
 
 signals:
     void pinnedChanged();
@@ -51,7 +55,10 @@ private:
     double value(const PinnedConfig& p, int column) const;
     double columnMax(int column) const;
 
+    QString rmqdCaveat(const PinnedConfig& p) const;
+
     std::vector<PinnedConfig> pinned_;
+    std::function<QString(const QString& model)> caveat_;
 };
 
 } // namespace acsel::gui

@@ -175,6 +175,10 @@ void MainWindow::wire()
             });
     connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
     connect(card_, &RecipeCard::exportRequested, this, &MainWindow::exportShown);
+    compare_->setRmqdCaveat([this](const QString& model) {
+        return engine_ ? acsel::studio::rmqdExtrapolationNote(*engine_, model.toStdString())
+                       : QString();
+    });
     connect(compare_, &CompareModel::pinnedChanged, this, [this] {
         std::vector<MarkedPoint> marks;
         for (const PinnedConfig& p : compare_->pinned())

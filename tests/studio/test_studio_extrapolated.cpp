@@ -7,6 +7,7 @@
 #include "app/studio/explorersession.h"
 #include "app/studio/mainwindow.h"
 #include "widgets/bandeditor.h"
+#include "widgets/comparemodel.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 
@@ -178,6 +179,15 @@ private slots:
             QCOMPARE(editorCaveat->isVisibleTo(&w), expected);
             QCOMPARE(editorCaveat->text().contains(model), expected);
         }
+        // Pinned, the Qwen3-8B recommendation's RMQD is marked in the Compare table.
+        auto* compare = w.findChild<CompareModel*>();
+        QVERIFY(compare);
+        emit card->pinRequested();
+        QCOMPARE(compare->rowCount(), 1);
+        const QModelIndex pinnedRmqd = compare->index(0, CompareModel::Rmqd);
+        QVERIFY2(compare->data(pinnedRmqd).toString().endsWith(QLatin1Char('*')),
+                 qPrintable(compare->data(pinnedRmqd).toString()));
+        QCOMPARE(compare->data(pinnedRmqd, Qt::ToolTipRole).toString(), caveat->text());
         // A configuration of a model with rows clicked while the card shows Qwen3-8B.
         Config other = card->content()->config;
         other.model = modelIndex(ws, QStringLiteral("Qwen3-1.7B"));
@@ -186,6 +196,11 @@ private slots:
         w.findChild<BandEditor*>()->setConfig(other, QStringLiteral("Qwen3-1.7B"), {Format::Bf16});
         QVERIFY(!editorCaveat->isVisibleTo(&w));
         QVERIFY(caveat->isVisibleTo(card));
+        emit card->pinRequested(); // the editor's Qwen3-1.7B configuration: no mark
+        QCOMPARE(compare->rowCount(), 2);
+        QVERIFY(!compare->data(compare->index(1, CompareModel::Rmqd))
+                     .toString()
+                     .endsWith(QLatin1Char('*')));
         // A message (no recommendation) clears it.
         card->showMessage(QStringLiteral("Searching..."));
         QVERIFY(!caveat->isVisibleTo(card));

@@ -35,6 +35,7 @@ class TestCompareModel : public QObject
 private slots:
     void passesModelTester();
     void barsAreFractionsOfColumnMax();
+    void extrapolatedRmqdIsMarked();
 };
 
 void TestCompareModel::passesModelTester()
@@ -78,6 +79,32 @@ void TestCompareModel::barsAreFractionsOfColumnMax()
     model.unpin(1); // the remaining row becomes the maximum
     QCOMPARE(model.data(model.index(0, CompareModel::Ttft), CompareModel::FractionRole).toDouble(),
              1.0);
+}
+
+// A model the caveat names gets a '*' on its RMQD and the reason as the tooltip; others do not.
+void TestCompareModel::extrapolatedRmqdIsMarked()
+{
+    CompareModel model;
+    PinnedConfig other = pinned("other", 1, 100, 0.25);
+    other.modelName = QStringLiteral("Big");
+    model.pin(pinned("small", 0, 100, 0.125));
+    model.pin(other);
+    const auto rmqd = [&](int row, int role) {
+        return model.data(model.index(row, CompareModel::Rmqd), role).toString();
+    };
+    QVERIFY(!rmqd(0, Qt::DisplayRole).endsWith(QLatin1Char('*')));
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setRmqdCaveat([](const QString& m) {
+        return m == QLatin1String("Small") ? QStringLiteral("no quality rows") : QString();
+    });
+    QCOMPARE(changed.count(), 1); // the views show the mark at once
+    QVERIFY2(rmqd(0, Qt::DisplayRole).endsWith(QLatin1Char('*')), qPrintable(rmqd(0, 0)));
+    QCOMPARE(rmqd(0, Qt::ToolTipRole), QStringLiteral("no quality rows"));
+    QVERIFY(!rmqd(1, Qt::DisplayRole).endsWith(QLatin1Char('*')));
+    QVERIFY(rmqd(1, Qt::ToolTipRole).isEmpty());
+    // The numbers the bars use are unchanged.
+    QCOMPARE(model.data(model.index(0, CompareModel::Rmqd), CompareModel::ValueRole).toDouble(),
+             0.125);
 }
 
 QTEST_MAIN(TestCompareModel)
