@@ -6,6 +6,7 @@
 // rows of Qwen3-8B (SYNTHETIC, like the set it comes from; said in its provenance).
 #include "app/studio/explorersession.h"
 #include "app/studio/mainwindow.h"
+#include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/comparemodel.h"
 #include "widgets/recipecard.h"
@@ -24,10 +25,10 @@
 
 using namespace acsel;
 using namespace acsel::gui;
+using namespace acsel::studio::test;
 
 namespace
 {
-constexpr int kSlowMs = 120000; // scoring and searching share two cores with other builds
 const QString kDropped = QStringLiteral("Qwen3-8B");
 
 QJsonObject readJson(const QString& file)

@@ -3,6 +3,7 @@
 // reverting back to what was saved (the band editor's undo stack is marked clean on save); a
 // workspace opened under the same file is compared with it too.
 #include "app/studio/mainwindow.h"
+#include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
@@ -17,28 +18,7 @@
 
 using namespace acsel;
 using namespace acsel::gui;
-
-namespace
-{
-constexpr int kSlowMs = 120000; // scoring and searching share two cores with other builds
-
-// The recipe with its first cut moved by one layer (or a cut added at layer 1).
-BandRecipe nudged(const BandRecipe& r)
-{
-    BandRecipe out;
-    if (r.size() == 1) {
-        out.push({0, 1, r[0].format, r[0].scope});
-        out.push({1, r[0].end, Format::Bf16, Scope::Full});
-        return out;
-    }
-    const int cut = r[0].end + (r[0].end - r[0].begin > 1 ? -1 : 1);
-    out.push({r[0].begin, cut, r[0].format, r[0].scope});
-    out.push({cut, r[1].end, r[1].format, r[1].scope});
-    for (int i = 2; i < r.size(); ++i)
-        out.push(r[i]);
-    return out;
-}
-} // namespace
+using namespace acsel::studio::test;
 
 class TestStudioModified : public QObject
 {

@@ -5,6 +5,7 @@
 // modified: no question. Open Recent asks the same question.
 #include "app/studio/mainwindow.h"
 #include "core/data/sessionfile.h"
+#include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 
@@ -24,29 +25,12 @@
 
 using namespace acsel;
 using namespace acsel::gui;
+using namespace acsel::studio::test;
 using acsel::studio::SaveAnswer;
 using acsel::studio::SessionController;
 
 namespace
 {
-constexpr int kSlowMs = 120000; // scoring and searching share two cores with other builds
-
-// The recipe with its first cut moved by one layer (or a cut added at layer 1).
-BandRecipe nudged(const BandRecipe& r)
-{
-    BandRecipe out;
-    if (r.size() == 1) {
-        out.push({0, 1, r[0].format, r[0].scope});
-        out.push({1, r[0].end, Format::Bf16, Scope::Full});
-        return out;
-    }
-    const int cut = r[0].end + (r[0].end - r[0].begin > 1 ? -1 : 1);
-    out.push({r[0].begin, cut, r[0].format, r[0].scope});
-    out.push({cut, r[1].end, r[1].format, r[1].scope});
-    for (int i = 2; i < r.size(); ++i)
-        out.push(r[i]);
-    return out;
-}
 
 QByteArray bytesOf(const QString& file)
 {

@@ -6,6 +6,7 @@
 // come from a file writes back to that file.
 #include "app/studio/mainwindow.h"
 #include "core/data/sessionfile.h"
+#include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
@@ -25,12 +26,11 @@
 
 using namespace acsel;
 using namespace acsel::gui;
+using namespace acsel::studio::test;
 using acsel::studio::SessionController;
 
 namespace
 {
-
-constexpr int kSlowMs = 120000; // scoring and searching share two cores with other builds
 
 std::unique_ptr<MainWindow> openWindow()
 {
