@@ -75,8 +75,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (col == Recipe)
             return configSummary(p.config, p.modelName);
-        if (col == Rmqd && !rmqdCaveat(p).isEmpty())
-            return rmqdCaveat(p);
+        if (col == Rmqd)
+            if (const QString caveat = rmqdCaveat(p); !caveat.isEmpty())
+                return caveat;
         return {};
     case Qt::TextAlignmentRole:
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();

@@ -1,6 +1,7 @@
 #include "widgets/recipecard.h"
 
 #include "widgets/predictiontext.h"
+#include "widgets/warningstyle.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -75,13 +76,8 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
-    // Amber with dark text in light and dark palettes, as the window's serving-model warning.
-    rmqdCaveat_->setAutoFillBackground(true);
+    styleAsWarning(*rmqdCaveat_); // as the window's serving-model warning
     rmqdCaveat_->setMargin(4);
-    QPalette pal = rmqdCaveat_->palette();
-    pal.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
-    pal.setColor(QPalette::WindowText, Qt::black);
-    rmqdCaveat_->setPalette(pal);
     rmqdCaveat_->hide();
     metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best uniform"), tr("Delta")});
     ops_ = makeTable(this, {tr("Operator class (ms)"), tr("Prefill (TTFT)"), tr("Decode (TPOT)")});

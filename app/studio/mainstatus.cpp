@@ -47,14 +47,10 @@ void MainWindow::showNothingLoaded(const QString& error)
 
 void MainWindow::updateServingWarning()
 {
-    // Follows the stack and the serving mode; amber with dark text in light and dark palettes.
+    // Follows the stack and the serving mode.
     const QString text = acsel::studio::servingModelMismatch(*engine_, panel_->request());
     servingWarning_->setText(tr("Warning: %1").arg(text));
     servingWarning_->setVisible(!text.isEmpty());
-    QPalette pal = servingWarning_->palette();
-    pal.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
-    pal.setColor(QPalette::WindowText, Qt::black);
-    servingWarning_->setPalette(pal);
 }
 
 void MainWindow::updateEditorCaveat(const acsel::Config& c)

@@ -12,6 +12,7 @@
 #include "widgets/recipecard.h"
 #include "widgets/searchprogress.h"
 #include "widgets/slopanel.h"
+#include "widgets/warningstyle.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -50,7 +51,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     servingWarning_ = new QLabel(central);
     servingWarning_->setObjectName(QStringLiteral("servingModelWarning"));
     servingWarning_->setWordWrap(true);
-    servingWarning_->setAutoFillBackground(true);
+    styleAsWarning(*servingWarning_);
     servingWarning_->setMargin(6);
     servingWarning_->hide();
     plot_ = new ParetoPlot(central);
@@ -89,11 +90,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     statusBar()->addWidget(counts_, 1);
     editorCaveat_ = new QLabel(this);
     editorCaveat_->setObjectName(QStringLiteral("editorRmqdCaveat"));
-    editorCaveat_->setAutoFillBackground(true); // amber, as the card's caveat
-    QPalette amber = editorCaveat_->palette();
-    amber.setColor(QPalette::Window, QColor(0xff, 0xd5, 0x80));
-    amber.setColor(QPalette::WindowText, Qt::black);
-    editorCaveat_->setPalette(amber);
+    styleAsWarning(*editorCaveat_); // as the card's caveat
     editorCaveat_->hide();
     statusBar()->addPermanentWidget(editorCaveat_);
     statusBar()->addPermanentWidget(new SearchProgress(session_->searchRunner(), this));
