@@ -2,6 +2,7 @@
 // every row of a silicon measurements CSV; rows that cannot be predicted are listed with why.
 #include "app/cli/command.h"
 #include "app/cli/fmcmodewarning.h"
+#include "app/cli/predictconfig.h"
 #include "app/cli/workspaceargs.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/siliconstudy.h"
@@ -18,6 +19,8 @@ namespace
 
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
+    if (asksForConfigPrediction(argv))
+        return runPredictConfig(argv, io);
     auto specs = workspaceOptions();
     specs.push_back({"measurements", "FILE", "rows to predict (AIC silicon CSV format)"});
     specs.push_back({"fmc", "FILE", "FMC coefficients from acsel calibrate"});
@@ -25,6 +28,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                      "serving model: continuous (default: AIC silicon rows are "
                      "continuous-batching benchmarks) or static"});
     specs.push_back({"json", "", "print JSON instead of text"});
+    specs.push_back({"config", "FILE",
+                     "instead of --measurements: one configuration JSON's predictions, "
+                     "breakdowns and gate verdict (acsel predict --config FILE --help)"});
     const app::Args args("predict", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -134,7 +140,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     return 0;
 }
 
-const RegisterCommand reg("predict", "predict TTFT/TPOT/memory for measured rows (raw and FMC)",
+const RegisterCommand reg("predict",
+                          "predict TTFT/TPOT/memory for measured rows (raw and FMC), or one "
+                          "configuration's numbers and gate verdict (--config)",
                           &run);
 
 } // namespace

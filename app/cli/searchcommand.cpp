@@ -1,5 +1,6 @@
 #include "app/cli/searchcommand.h"
 
+#include "app/cli/answerdetails.h"
 #include "app/cli/fmcmodewarning.h"
 #include "app/common/args.h"
 #include "core/data/configjson.h"
@@ -38,18 +39,12 @@ void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& ru
 namespace
 {
 
-void printPrediction(std::ostream& out, const Prediction& p)
+void printPrediction(std::ostream& out, const Prediction& p, const Request& q)
 {
     out << "  TTFT " << p.ttftMs << " ms (raw " << p.rawTtftMs << "), TPOT " << p.tpotMs
         << " ms (raw " << p.rawTpotMs << "), memory " << p.memoryBytes / kGiB << " GiB, RMQD "
         << std::setprecision(5) << p.rmqd << std::setprecision(2) << "\n";
-}
-
-std::string describe(const Workspace& ws, const Config& c)
-{
-    return ws.models[static_cast<std::size_t>(c.model)].name + ", batch " +
-           std::to_string(c.batch) + ", " + c.recipe.describe() + ", " +
-           std::string(toString(c.algorithm)) + ", KV " + std::string(toString(c.kv));
+    printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency));
 }
 
 // The answer's model had no rows in the quality data: the surrogate predicts it from the
@@ -99,9 +94,9 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     }
     const Request& q = run.request;
     io.out << std::fixed << std::setprecision(2);
-    io.out << "request: " << q.stack << ", isl " << q.isl << ", osl " << q.osl << ", concurrency "
-           << q.concurrency << ", " << toString(q.mode) << " serving; TTFT <= " << q.ttftBudgetMs
-           << " ms, TPOT <= " << q.tpotBudgetMs << " ms, memory <= " << q.memBudgetGiB << " GiB\n";
+    // The callers checked the stack: the request was read against this workspace.
+    const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
+    printRequestLine(io.out, q, ws.platformOf(stack));
     io.out << "latency calibration: " << engine.calibrationSource(q.stack) << "\n";
     io.out << "quality: " << engine.surrogateSource() << "\n";
     io.out << "search: " << r.algorithm << ", " << r.candidates << " candidate recipes, "
@@ -111,16 +106,16 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         io.out << "answer: none: no configuration passes the gate\n";
         return 3;
     }
-    io.out << "answer: " << describe(ws, *r.config) << "\n";
-    printPrediction(io.out, r.gate.prediction);
+    io.out << "answer: " << describeConfig(ws, *r.config) << "\n";
+    printPrediction(io.out, r.gate.prediction, q);
     io.out << "  gate: " << toString(r.gate.verdict) << "\n";
     // The uniform comparison: the best one-band configuration for the same request.
     SearchOptions uniform = run.options;
     uniform.maxBands = 1;
     const SearchResult u = ExactSearch().run(engine, q, uniform, {}, noStop);
     if (u.config) {
-        io.out << "best uniform: " << describe(ws, *u.config) << "\n";
-        printPrediction(io.out, u.gate.prediction);
+        io.out << "best uniform: " << describeConfig(ws, *u.config) << "\n";
+        printPrediction(io.out, u.gate.prediction, q);
         io.out << "  band vs uniform: RMQD " << std::setprecision(5)
                << r.gate.prediction.rmqd - u.gate.prediction.rmqd << std::setprecision(2)
                << ", TTFT " << r.gate.prediction.ttftMs - u.gate.prediction.ttftMs << " ms, TPOT "

@@ -1,0 +1,37 @@
+// How the CLI prints one answer, shared by search, recommend and predict --config: the request
+// line (with the GPU's memory and the cap it puts on the budget), the configuration in words,
+// the predicted throughput and the breakdowns the GUI's band editor shows.
+#pragma once
+
+#include "core/latency/memorymodel.h"
+#include "core/latency/opmodel.h"
+#include "core/latency/throughput.h"
+#include "core/model/workspace.h"
+
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace acsel::cli
+{
+
+using BreakdownRows = std::vector<std::pair<std::string, double>>;
+
+// "Qwen3-32B, batch 8, 0-18 bf16 | 19-63 fp8/full, max, KV bf16"
+std::string describeConfig(const Workspace& ws, const Config& c);
+
+// "request: h100_sxm/trtllm, isl 1024, ..., memory <= 48.00 GiB (GPU memory 79.65 GiB)"; when
+// the device's memory is below the budget it says the search uses the device's instead.
+void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu);
+
+// "  throughput: 46.2 tokens/s per user, 369.6 tokens/s per GPU, 1.44 requests/s"
+void printThroughput(std::ostream& out, const Throughput& t);
+
+// The raw estimate's operator classes and, when calibration or the serving model changes the
+// total, a "calibration and serving" row, so the rows sum to predictedMs (as the band editor).
+BreakdownRows operatorRows(const StepBreakdown& s, int bands, double predictedMs);
+// The memory estimate's parts in GiB (the serving reserve only when there is one).
+BreakdownRows memoryRows(const MemoryEstimate& m);
+
+} // namespace acsel::cli
