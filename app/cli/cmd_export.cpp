@@ -8,6 +8,7 @@
 #include "core/data/configjson.h"
 #include "core/data/loaderror.h"
 #include "core/export/exporter.h"
+#include "core/export/launch.h"
 
 #include <ostream>
 
@@ -74,6 +75,9 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         return 2;
     }
     writeOutput("export", output, text, args.flag("force"), io);
+    // On stderr, so that `-o -` keeps the file's text alone on stdout.
+    if (const std::string note = nothingQuantizedNote(doc.config, arch.layers); !note.empty())
+        io.err << "acsel export: note: " << note << "\n";
     if (isStandardOutput(output))
         return 0;
     io.out << "wrote " << output << " (" << toString(*format) << ") for " << arch.name << ": "

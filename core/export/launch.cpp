@@ -1,0 +1,198 @@
+#include "core/export/launch.h"
+
+#include "core/export/hfquantconfig.h"
+#include "core/export/quantplan.h"
+#include "core/latency/servingmodel.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace acsel
+{
+
+std::string_view toString(ServingEngine e)
+{
+    switch (e) {
+    case ServingEngine::Vllm:
+        return "vllm";
+    case ServingEngine::Sglang:
+        return "sglang";
+    case ServingEngine::TrtLlm:
+        return "trtllm";
+    }
+    return "?";
+}
+
+std::optional<ServingEngine> parseServingEngine(std::string_view name)
+{
+    for (ServingEngine e : kAllServingEngines)
+        if (toString(e) == name)
+            return e;
+    return std::nullopt;
+}
+
+std::string_view templateVersion(ServingEngine e)
+{
+    switch (e) {
+    case ServingEngine::Vllm:
+        return "0.24.0";
+    case ServingEngine::Sglang:
+        return "0.5.14";
+    case ServingEngine::TrtLlm:
+        return "1.3.0rc20";
+    }
+    return "?";
+}
+
+namespace
+{
+
+// The weight formats the checkpoint carries (lm_head included), bf16 left out.
+std::vector<Format> quantizedFormats(const QuantPlan& plan)
+{
+    std::vector<Format> out;
+    auto add = [&out](Format f) {
+        if (f != Format::Bf16 && std::find(out.begin(), out.end(), f) == out.end())
+            out.push_back(f);
+    };
+    for (const auto& layer : plan.layers)
+        for (Format f : layer)
+            add(f);
+    add(plan.lmHead);
+    return out;
+}
+
+std::string number(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// The hf_quant_config quant_algo the checkpoint will name ("MIXED_PRECISION" for several).
+std::string checkpointAlgo(const std::vector<Format>& formats)
+{
+    return formats.size() == 1 ? std::string(hfQuantAlgo(formats.front())) : "MIXED_PRECISION";
+}
+
+// vLLM's and SGLang's ModelOpt loaders as their docs describe them for the versions named: FP8
+// variants and NVFP4; a mixed checkpoint has its own method name in vLLM.
+std::optional<std::string> quantizationFlag(ServingEngine e, const std::vector<Format>& formats)
+{
+    const auto only = [&formats](std::initializer_list<Format> allowed) {
+        return std::all_of(formats.begin(), formats.end(), [&](Format f) {
+            return std::find(allowed.begin(), allowed.end(), f) != allowed.end();
+        });
+    };
+    if (formats.empty() || e == ServingEngine::TrtLlm)
+        return std::nullopt;
+    if (formats.size() > 1)
+        return e == ServingEngine::Vllm ? std::optional<std::string>("modelopt_mixed")
+                                        : std::nullopt;
+    if (only({Format::Nvfp4}))
+        return std::string("modelopt_fp4");
+    if (only({Format::Fp8, Format::Fp8Block}))
+        return std::string(e == ServingEngine::Vllm ? "modelopt" : "modelopt_fp8");
+    return std::nullopt;
+}
+
+} // namespace
+
+LaunchSettings launchSettings(ServingEngine e, const ExportInput& in,
+                              std::string_view checkpointDir)
+{
+    const QuantPlan plan = planOf(in.config, in.arch.layers);
+    const std::vector<Format> formats = quantizedFormats(plan);
+    const ServingDefaults d = servingDefaults(toString(e));
+    const Request& q = in.request;
+    const std::string dir(checkpointDir);
+    const std::string maxLen = std::to_string(q.isl + q.osl);
+    const std::string seqs = std::to_string(in.config.batch);
+    const std::string tokens = number(d.stepTokenBudget);
+    const std::string memShare = number(d.kvMemoryFraction);
+    const bool kvFp8 = plan.kv == KvFormat::Fp8;
+    const std::string next = " \\\n  ";
+
+    LaunchSettings s;
+    s.engine = e;
+    const auto flag = quantizationFlag(e, formats);
+    switch (e) {
+    case ServingEngine::Vllm:
+        s.command = "vllm serve " + dir + next + "--max-model-len " + maxLen + next +
+                    "--max-num-seqs " + seqs + next + "--max-num-batched-tokens " + tokens + next +
+                    "--gpu-memory-utilization " + memShare;
+        if (kvFp8)
+            s.command += next + "--kv-cache-dtype fp8";
+        if (flag)
+            s.command += next + "--quantization " + *flag;
+        break;
+    case ServingEngine::Sglang:
+        s.command = "python3 -m sglang.launch_server --model-path " + dir + next +
+                    "--context-length " + maxLen + next + "--max-running-requests " + seqs + next +
+                    "--chunked-prefill-size " + tokens + next + "--mem-fraction-static " + memShare;
+        if (kvFp8)
+            s.command += next + "--kv-cache-dtype fp8_e4m3";
+        if (flag)
+            s.command += next + "--quantization " + *flag;
+        break;
+    case ServingEngine::TrtLlm:
+        s.optionsFile = "extra_llm_api_options.yaml";
+        s.command = "trtllm-serve " + dir + " --backend pytorch" + next + "--max_seq_len " +
+                    maxLen + next + "--max_batch_size " + seqs + next + "--max_num_tokens " +
+                    tokens + next + "--kv_cache_free_gpu_memory_fraction " + memShare + next +
+                    "--extra_llm_api_options " + s.optionsFile;
+        s.optionsText = std::string("# TensorRT-LLM LLM API options (written for ") +
+                        std::string(templateVersion(e)) +
+                        ")\nenable_chunked_prefill: " + (d.chunkedPrefill ? "true" : "false") +
+                        "\nkv_cache_config:\n  dtype: " + (kvFp8 ? "fp8" : "auto") + "\n";
+        break;
+    }
+
+    s.notes.push_back("a template written for " + std::string(toString(e)) + " " +
+                      std::string(templateVersion(e)) +
+                      ": check every flag against the --help of the version you run");
+    if (formats.empty())
+        s.notes.push_back(nothingQuantizedNote(in.config, in.arch.layers) +
+                          " (no quantization flag)");
+    else
+        s.notes.push_back("the checkpoint's hf_quant_config.json names quant_algo " +
+                          checkpointAlgo(formats) + "; the engine reads it from " + dir);
+    if (!formats.empty() && e != ServingEngine::TrtLlm && !flag)
+        s.notes.push_back("no " + std::string(toString(e)) + " " + std::string(templateVersion(e)) +
+                          " ModelOpt loading method is known for " + checkpointAlgo(formats) +
+                          ": check that your version loads it, or serve it with TensorRT-LLM");
+    else if (flag && *flag == "modelopt_mixed")
+        s.notes.push_back("--quantization modelopt_mixed: per-layer formats from the checkpoint's "
+                          "quantized_layers; check that your vLLM version has it");
+    s.notes.push_back("limits as the prediction assumed: context " + maxLen + " tokens (isl " +
+                      std::to_string(q.isl) + " + osl " + std::to_string(q.osl) + "), at most " +
+                      seqs + " sequences (the configuration's batch), " + tokens +
+                      " tokens per step, " + memShare + " of the free memory for the KV cache");
+    return s;
+}
+
+std::string nothingQuantizedNote(const Config& c, int numLayers)
+{
+    const QuantPlan plan = planOf(c, numLayers);
+    if (!quantizedFormats(plan).empty())
+        return {};
+    std::string note = "this configuration quantizes nothing: every layer and the lm_head stay "
+                       "bf16, so serve the original checkpoint";
+    if (plan.kv == KvFormat::Fp8)
+        note += "; only the KV cache is fp8 (without calibrated scales the engine uses its "
+                "default scale)";
+    return note;
+}
+
+std::string launchScript(const LaunchSettings& s, const ExportInput& in)
+{
+    std::string out = "# " + std::string(toString(s.engine)) + " launch settings for " +
+                      in.arch.name + ": " + in.config.recipe.describe() + "\n";
+    for (const std::string& n : s.notes)
+        out += "# - " + n + "\n";
+    if (!s.optionsFile.empty())
+        out += "cat > " + s.optionsFile + " <<'EOF'\n" + s.optionsText + "EOF\n";
+    return out + s.command + "\n";
+}
+
+} // namespace acsel

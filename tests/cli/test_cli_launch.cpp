@@ -1,0 +1,109 @@
+// acsel launch and the export's word on a configuration that quantizes nothing, end to end on
+// configuration files: the printed settings follow the file's request and formats.
+#include "clirun.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+
+using namespace acsel::cli::test;
+using nlohmann::json;
+
+namespace
+{
+
+// Qwen3-8B (36 layers) on the spec-only Thor stack, one band of `format`, batch 4, isl 512 +
+// osl 128.
+std::string writeConfig(const QTemporaryDir& dir, const std::string& format, const char* kv)
+{
+    const json j = {
+        {"schema_version", 1},
+        {"tool", {{"name", "acsel-studio"}, {"version", "0.1.0"}}},
+        {"model", {{"name", "Qwen3-8B"}, {"hf_id", "Qwen/Qwen3-8B"}}},
+        {"stack", "jetson_agx_thor/vllm"},
+        {"request",
+         {{"isl", 512},
+          {"osl", 128},
+          {"concurrency", 4},
+          {"ttft_budget_ms", 1000},
+          {"tpot_budget_ms", 100},
+          {"memory_budget_gib", 64},
+          {"mode", "static"}}},
+        {"config",
+         {{"batch", 4},
+          {"bands",
+           {{{"first_layer", 0}, {"last_layer", 35}, {"format", format}, {"scope", "full"}}}},
+          {"algorithm", "max"},
+          {"lm_head_quantized", false},
+          {"kv_cache", kv}}}};
+    const std::string path =
+        dir.filePath(QString::fromStdString(format + kv + ".json")).toStdString();
+    std::ofstream(path) << j.dump();
+    return path;
+}
+
+} // namespace
+
+class TestCliLaunch : public QObject
+{
+    Q_OBJECT
+private slots:
+    void settingsFollowTheFile();
+    void allBf16SaysItQuantizesNothing();
+    void badEngine();
+};
+
+void TestCliLaunch::settingsFollowTheFile()
+{
+    QTemporaryDir dir;
+    const Run r =
+        run({"launch", "--workspace", kWorkspace, "--config", writeConfig(dir, "nvfp4", "fp8")});
+    QCOMPARE(r.code, 0);
+    // The stack's backend is vllm: one vllm script, context 512 + 128, batch 4.
+    QVERIFY(contains(r.out, "vllm serve Qwen3-8B-acsel \\\n"));
+    QVERIFY(contains(r.out, "--max-model-len 640 \\\n"));
+    QVERIFY(contains(r.out, "--max-num-seqs 4 \\\n"));
+    QVERIFY(contains(r.out, "--kv-cache-dtype fp8 \\\n"));
+    QVERIFY(contains(r.out, "--quantization modelopt_fp4\n"));
+    QVERIFY(!contains(r.out, "trtllm-serve"));
+    const Run all =
+        run({"launch", "--workspace", kWorkspace, "--config", writeConfig(dir, "nvfp4", "fp8"),
+             "--engine", "all", "--checkpoint", "/models/q8"});
+    QCOMPARE(all.code, 0);
+    QVERIFY(contains(all.out, "vllm serve /models/q8"));
+    QVERIFY(contains(all.out, "--model-path /models/q8"));
+    QVERIFY(contains(all.out, "trtllm-serve /models/q8"));
+}
+
+void TestCliLaunch::allBf16SaysItQuantizesNothing()
+{
+    QTemporaryDir dir;
+    const std::string config = writeConfig(dir, "bf16", "bf16");
+    const Run l = run({"launch", "--workspace", kWorkspace, "--config", config});
+    QCOMPARE(l.code, 0);
+    QVERIFY(contains(l.out, "quantizes nothing"));
+    QVERIFY(!contains(l.out, "--quantization"));
+    const std::string yaml = dir.filePath("r.yaml").toStdString();
+    const Run e = run({"export", "--workspace", kWorkspace, "--config", config, "--as",
+                       "modelopt-yaml", "-o", yaml});
+    QCOMPARE(e.code, 0);
+    QVERIFY(contains(e.err, "acsel export: note: this configuration quantizes nothing"));
+    // A quantized one gets no such note.
+    const Run q = run({"export", "--workspace", kWorkspace, "--config",
+                       writeConfig(dir, "fp8", "bf16"), "--as", "modelopt-yaml", "-o", "-"});
+    QCOMPARE(q.code, 0);
+    QVERIFY(!contains(q.err, "quantizes nothing"));
+}
+
+void TestCliLaunch::badEngine()
+{
+    QTemporaryDir dir;
+    const Run r = run({"launch", "--workspace", kWorkspace, "--config",
+                       writeConfig(dir, "fp8", "bf16"), "--engine", "tgi"});
+    QCOMPARE(r.code, 2);
+    QVERIFY(contains(r.err, "--engine tgi: expected vllm, sglang, trtllm or all"));
+    QCOMPARE(run({"launch", "--workspace", kWorkspace}).code, 2);
+}
+
+QTEST_GUILESS_MAIN(TestCliLaunch)
+#include "test_cli_launch.moc"

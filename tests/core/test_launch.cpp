@@ -1,0 +1,142 @@
+// Engine launch settings: the flags follow the request's workload (isl + osl, the batch), the
+// KV format and the checkpoint's formats, each worked out by hand from the configuration.
+#include "core/export/launch.h"
+#include "test_export_fixtures.h"
+
+#include <QTest>
+
+using namespace exporttest;
+
+namespace
+{
+
+bool has(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+bool anyNote(const acsel::LaunchSettings& s, const std::string& part)
+{
+    for (const std::string& n : s.notes)
+        if (has(n, part))
+            return true;
+    return false;
+}
+
+ExportInput uniformInput(Format f, KvFormat kv)
+{
+    ExportInput in = acceptanceInput();
+    in.config = makeConfig(36, {}, {{f, Scope::Full}}, Algorithm::Max, kv, false, 16);
+    in.config.model = workspaceModelIndex("Qwen3-8B");
+    return in;
+}
+
+} // namespace
+
+class TestLaunch : public QObject
+{
+    Q_OBJECT
+private slots:
+    void workloadLimitsFromTheRequest();
+    void quantizationFlagFollowsTheFormats();
+    void allBf16QuantizesNothing();
+    void trtllmOptionsFile();
+    void names();
+};
+
+void TestLaunch::workloadLimitsFromTheRequest()
+{
+    // isl 1024 + osl 256 = 1280 tokens of context; batch 8; fp8 KV; the engines' defaults of
+    // the latency model (8192 tokens per step, 0.9 of the memory for KV).
+    const ExportInput in = acceptanceInput();
+    const auto v = launchSettings(ServingEngine::Vllm, in, "Qwen3-8B-acsel");
+    QVERIFY(has(v.command, "vllm serve Qwen3-8B-acsel"));
+    QVERIFY(has(v.command, "--max-model-len 1280"));
+    QVERIFY(has(v.command, "--max-num-seqs 8"));
+    QVERIFY(has(v.command, "--max-num-batched-tokens 8192"));
+    QVERIFY(has(v.command, "--gpu-memory-utilization 0.9"));
+    QVERIFY(has(v.command, "--kv-cache-dtype fp8"));
+    const auto s = launchSettings(ServingEngine::Sglang, in, "ckpt");
+    QVERIFY(has(s.command, "--model-path ckpt"));
+    QVERIFY(has(s.command, "--context-length 1280"));
+    QVERIFY(has(s.command, "--max-running-requests 8"));
+    QVERIFY(has(s.command, "--kv-cache-dtype fp8_e4m3"));
+    const auto t = launchSettings(ServingEngine::TrtLlm, in, "ckpt");
+    QVERIFY(has(t.command, "--max_seq_len 1280"));
+    QVERIFY(has(t.command, "--max_batch_size 8"));
+    QVERIFY(has(t.command, "--max_num_tokens 8192"));
+    // bf16 KV: no KV flag.
+    const auto b =
+        launchSettings(ServingEngine::Vllm, uniformInput(Format::Fp8, KvFormat::Bf16), "ckpt");
+    QVERIFY(!has(b.command, "--kv-cache-dtype"));
+    QVERIFY(has(b.command, "--max-num-seqs 16"));
+}
+
+void TestLaunch::quantizationFlagFollowsTheFormats()
+{
+    const auto flag = [](Format f, ServingEngine e) {
+        return launchSettings(e, uniformInput(f, KvFormat::Bf16), "ckpt").command;
+    };
+    QVERIFY(flag(Format::Fp8, ServingEngine::Vllm).ends_with("--quantization modelopt"));
+    QVERIFY(has(flag(Format::Nvfp4, ServingEngine::Vllm), "--quantization modelopt_fp4"));
+    QVERIFY(has(flag(Format::Fp8, ServingEngine::Sglang), "--quantization modelopt_fp8"));
+    QVERIFY(has(flag(Format::Nvfp4, ServingEngine::Sglang), "--quantization modelopt_fp4"));
+    // TensorRT-LLM reads hf_quant_config.json: no flag.
+    QVERIFY(!has(flag(Format::Fp8, ServingEngine::TrtLlm), "quantization"));
+    // fp8 + nvfp4 bands: a mixed checkpoint.
+    const auto mixed = launchSettings(ServingEngine::Vllm, acceptanceInput(), "ckpt");
+    QVERIFY(has(mixed.command, "--quantization modelopt_mixed"));
+    QVERIFY(anyNote(mixed, "quant_algo MIXED_PRECISION"));
+    // int4 AWQ: no vLLM ModelOpt method known: no flag, and a note that says so.
+    const auto awq = launchSettings(
+        ServingEngine::Vllm,
+        [] {
+            ExportInput in = uniformInput(Format::Int4Wo, KvFormat::Bf16);
+            in.config.algorithm = Algorithm::Awq;
+            return in;
+        }(),
+        "ckpt");
+    QVERIFY(!has(awq.command, "--quantization"));
+    QVERIFY(anyNote(awq, "W4A16_AWQ: check that your version loads it"));
+}
+
+void TestLaunch::allBf16QuantizesNothing()
+{
+    for (ServingEngine e : kAllServingEngines) {
+        const auto s = launchSettings(e, uniformInput(Format::Bf16, KvFormat::Bf16), "ckpt");
+        QVERIFY(anyNote(s, "quantizes nothing"));
+        QVERIFY(!has(s.command, "--quantization"));
+    }
+    const auto kv =
+        launchSettings(ServingEngine::Vllm, uniformInput(Format::Bf16, KvFormat::Fp8), "ckpt");
+    QVERIFY(anyNote(kv, "only the KV cache is fp8"));
+    QVERIFY(!nothingQuantizedNote(uniformInput(Format::Bf16, KvFormat::Bf16).config, 36).empty());
+    QVERIFY(nothingQuantizedNote(uniformInput(Format::Fp8, KvFormat::Bf16).config, 36).empty());
+    QVERIFY(nothingQuantizedNote(acceptanceInput().config, 36).empty());
+}
+
+void TestLaunch::trtllmOptionsFile()
+{
+    const auto fp8 = launchSettings(ServingEngine::TrtLlm, acceptanceInput(), "ckpt");
+    QCOMPARE(fp8.optionsFile, std::string("extra_llm_api_options.yaml"));
+    QVERIFY(has(fp8.command, "--extra_llm_api_options extra_llm_api_options.yaml"));
+    QVERIFY(has(fp8.optionsText, "kv_cache_config:\n  dtype: fp8\n"));
+    // TensorRT-LLM's default: chunked prefill off (docs/SERVING.md).
+    QVERIFY(has(fp8.optionsText, "enable_chunked_prefill: false\n"));
+    const auto bf16 =
+        launchSettings(ServingEngine::TrtLlm, uniformInput(Format::Fp8, KvFormat::Bf16), "ckpt");
+    QVERIFY(has(bf16.optionsText, "dtype: auto\n"));
+    const std::string script = launchScript(fp8, acceptanceInput());
+    QVERIFY(has(script, "cat > extra_llm_api_options.yaml <<'EOF'\n"));
+    QVERIFY(has(script, "# - a template written for trtllm 1.3.0rc20"));
+}
+
+void TestLaunch::names()
+{
+    for (ServingEngine e : kAllServingEngines)
+        QCOMPARE(parseServingEngine(toString(e)), std::optional<ServingEngine>(e));
+    QVERIFY(!parseServingEngine("tgi"));
+}
+
+QTEST_APPLESS_MAIN(TestLaunch)
+#include "test_launch.moc"
