@@ -1,5 +1,6 @@
 #include "core/data/jsonfields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -7,13 +8,34 @@
 namespace acsel
 {
 
+namespace
+{
+
+// The parser's position (1-based byte of the character it stopped at) as a line and column, the
+// way an editor counts them; past the last character it is the end of the document.
+std::string lineAndColumn(const std::string& text, std::size_t byte)
+{
+    const std::size_t at = byte == 0 ? 0 : std::min(byte - 1, text.size());
+    std::size_t line = 1, lineStart = 0;
+    for (std::size_t i = 0; i < at; ++i)
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    return "line " + std::to_string(line) + ", column " + std::to_string(at - lineStart + 1);
+}
+
+} // namespace
+
 Json parseJsonText(const std::string& text, const std::string& name)
 {
     try {
         return Json::parse(text);
     } catch (const Json::parse_error& e) {
-        throw LoadError(name, "byte " + std::to_string(e.byte),
-                        "invalid JSON: expected a well-formed document");
+        const bool atEnd = e.byte > text.size();
+        throw LoadError(name, lineAndColumn(text, e.byte),
+                        atEnd ? "invalid JSON: the document ends early (truncated?)"
+                              : "invalid JSON: expected a well-formed document");
     } catch (const Json::out_of_range& e) {
         // A number literal beyond a double (1e400): well-formed text, but not readable.
         std::string what = e.what();
