@@ -23,3 +23,12 @@ if ((${#missing[@]})); then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# acsel import-aic reads AIConfigurator's Parquet tables with npm's hyparquet (no Parquet reader
+# is packaged for Debian 12); installed beside its script when npm is there, optional otherwise.
+import_aic="$(dirname "$0")/../tools/import_aic"
+if [[ ! -f "$import_aic/node_modules/hyparquet/package.json" ]] && command -v npm >/dev/null; then
+  echo "setup: npm install in tools/import_aic (the Parquet reader of acsel import-aic)"
+  npm install --prefix "$import_aic" --no-audit --no-fund --silent ||
+    echo "setup: npm install failed: acsel import-aic will say how to install it"
+fi
