@@ -9,6 +9,9 @@ packages=(
   xvfb xauth
   # The package test: dpkg-shlibdeps checks Depends; the validators check the desktop files.
   dpkg-dev desktop-file-utils appstream
+  # tools/measure_rmqd (the RMQD measurement companion) and its tests; numpy and yaml come
+  # with python3-torch, named for the imports they serve.
+  python3-torch python3-numpy python3-yaml
 )
 [[ "${ACSEL_WITH_FUZZ:-0}" == 1 ]] && packages+=(clang libclang-rt-14-dev)
 

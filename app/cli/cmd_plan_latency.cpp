@@ -1,0 +1,257 @@
+// acsel plan latency: the few end-to-end profiles FMC needs on one stack (METHOD.md 3, the
+// selection `acsel calibrate` and `acsel report latency` use: candidate runs sorted by their
+// raw TTFT estimate, cut into K equal-count strata, one seeded draw per stratum), the
+// serving-benchmark commands for the stack's backend, and the silicon CSV template
+// `acsel calibrate --measurements` reads once the two measured columns are filled in.
+#include "app/cli/command.h"
+#include "app/cli/outputfile.h"
+#include "app/cli/workspaceargs.h"
+#include "core/latency/siliconstudy.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <iomanip>
+#include <locale>
+#include <ostream>
+#include <sstream>
+
+namespace acsel::cli
+{
+namespace
+{
+
+constexpr const char* kName = "plan latency";
+
+// The grid the profiles are drawn from: short and long prompts and generations, single
+// requests to a loaded server (AIC's silicon rows span the same ranges).
+constexpr int kIsl[] = {256, 1024, 4096};
+constexpr int kOsl[] = {128, 512};
+constexpr int kConcurrency[] = {1, 4, 16, 64};
+
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s << std::fixed << std::setprecision(2) << v;
+    return s.str();
+}
+
+std::string checkpointVar(const ModelArch& arch, Format f)
+{
+    std::string v = "CKPT_" + arch.name + "_" + std::string(toString(f));
+    for (char& c : v)
+        c = std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
+    return v;
+}
+
+// Server and benchmark commands per backend: templates, written from the engines' documented
+// CLIs; not run here (no GPU), so the script says to check them against the installed version.
+struct BackendCommands {
+    std::string serve, bench;
+    int port = 8000;
+};
+
+BackendCommands commandsFor(const std::string& backend)
+{
+    if (backend == "vllm")
+        return {"vllm serve \"$CKPT\" --port 8000 --max-num-seqs \"$C\" $QUANT_ARGS",
+                "vllm bench serve --backend vllm --port 8000 --model \"$CKPT\" --dataset-name "
+                "random --random-input-len \"$ISL\" --random-output-len \"$OSL\" --num-prompts "
+                "$((C * 8)) --max-concurrency \"$C\" --ignore-eos --percentile-metrics ttft,tpot "
+                "--metric-percentiles 50",
+                8000};
+    if (backend == "sglang")
+        return {"python3 -m sglang.launch_server --model-path \"$CKPT\" --port 30000 "
+                "--max-running-requests \"$C\" $QUANT_ARGS",
+                "python3 -m sglang.bench_serving --backend sglang --port 30000 --dataset-name "
+                "random --random-input-len \"$ISL\" --random-output-len \"$OSL\" "
+                "--random-range-ratio 1 --num-prompts $((C * 8)) --max-concurrency \"$C\"",
+                30000};
+    return {"trtllm-serve \"$CKPT\" --backend pytorch --port 8000 --max_batch_size \"$C\"",
+            "python3 -m tensorrt_llm.serve.scripts.benchmark_serving --backend openai --port 8000 "
+            "--model \"$CKPT\" --dataset-name random --random-input-len \"$ISL\" "
+            "--random-output-len \"$OSL\" --random-ids --num-prompts $((C * 8)) "
+            "--max-concurrency \"$C\" --ignore-eos",
+            8000};
+}
+
+std::string quantArgs(const std::string& backend, Format f)
+{
+    if (f == Format::Bf16)
+        return "";
+    if (backend == "vllm" || backend == "sglang")
+        return "--quantization modelopt"; // reads the checkpoint's hf_quant_config.json
+    return "";                            // trtllm-serve reads hf_quant_config.json itself
+}
+
+int run(const std::vector<std::string>& argvIn, CommandIo& io)
+{
+    const std::vector<std::string> argv = expandOutputShortOption(argvIn);
+    auto specs = workspaceOptions();
+    specs.push_back({"stack", "ID", "stack to calibrate (<system>/<backend>, acsel info)"});
+    specs.push_back({"output", "DIR", "folder for profiles.csv and benchmark.sh (also -o)"});
+    specs.push_back({"models", "LIST", "comma-separated workspace models (default: all)"});
+    specs.push_back({"profiles", "K", "profiles to measure (default 5, as LATENCY.md's Table 2)"});
+    specs.push_back({"seed", "N", "seed of the stratified draw (default 1)"});
+    specs.push_back({"mode", "MODE",
+                     "serving model of the estimates: continuous (default, as "
+                     "acsel calibrate) or static"});
+    specs.push_back({"force", "", "overwrite an existing plan's files"});
+    const app::Args args(kName, argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage();
+        return 0;
+    }
+    const std::string stackId = args.require("stack");
+    const std::string dir = args.require("output");
+    const int profiles = args.integer("profiles", 5, 1, 1000);
+    const int seed = args.integer("seed", 1, 0, 2147483647);
+    const bool force = args.flag("force");
+    const std::string modeName = args.valueOr("mode", "continuous");
+    const auto mode = parseServingMode(modeName);
+    if (!mode)
+        throw app::UsageError("acsel plan latency: --mode '" + modeName +
+                              "': expected static or continuous");
+    const Workspace ws = loadWorkspaceFromArgs(args);
+    const auto s = ws.findStack(stackId);
+    if (!s)
+        throw app::UsageError("acsel plan latency: --stack " + stackId +
+                              ": no such stack (acsel info lists them)");
+    const Stack& stack = ws.stacks[static_cast<std::size_t>(*s)];
+    std::vector<int> models;
+    if (const auto list = args.value("models")) {
+        std::stringstream in(*list);
+        for (std::string name; std::getline(in, name, ',');) {
+            const auto m = ws.findModel(name);
+            if (!m)
+                throw app::UsageError("acsel plan latency: --models: " + name +
+                                      " is not a workspace model");
+            models.push_back(*m);
+        }
+    } else {
+        for (std::size_t m = 0; m < ws.models.size(); ++m)
+            models.push_back(static_cast<int>(m));
+    }
+
+    namespace fs = std::filesystem;
+    if (fs::exists(dir) && !fs::is_directory(dir))
+        throw app::UsageError("acsel plan latency: " + dir + " exists and is not a folder");
+    std::error_code ec;
+    fs::create_directory(dir, ec);
+    if (ec)
+        throw app::UsageError("acsel plan latency: cannot create " + dir + ": " + ec.message());
+    const std::string csvPath = (fs::path(dir) / "profiles.csv").string();
+    const std::string scriptPath = (fs::path(dir) / "benchmark.sh").string();
+    checkOutputPath(kName, csvPath, force);
+    checkOutputPath(kName, scriptPath, force);
+
+    // Every candidate run: uniform full-scope configurations in every format the stack runs.
+    const std::string system = stack.id.substr(0, stack.id.find('/'));
+    std::vector<SiliconRow> grid;
+    for (int m : models)
+        for (Format f : stack.formats)
+            for (int isl : kIsl)
+                for (int osl : kOsl)
+                    for (int c : kConcurrency) {
+                        SiliconRow r;
+                        const ModelArch& arch = ws.models[static_cast<std::size_t>(m)];
+                        r.id = arch.name + "_" + std::string(toString(f)) + "_" +
+                               std::to_string(isl) + "x" + std::to_string(osl) + "_c" +
+                               std::to_string(c);
+                        r.line = static_cast<int>(grid.size()) + 2;
+                        r.system = system;
+                        r.backend = stack.backend;
+                        r.backendVersion = stack.version;
+                        r.modelPath = arch.hfId;
+                        r.mode = "agg";
+                        r.gemmQuantMode = std::string(toString(f));
+                        r.isl = isl;
+                        r.osl = osl;
+                        r.batch = c;
+                        r.ttftMs = r.tpotMs = 1.0; // placeholders: only the estimates are used
+                        grid.push_back(std::move(r));
+                    }
+    const SiliconPrediction p = predictSiliconRows(ws, grid, *mode);
+    std::vector<const PredictedSiliconRow*> eligible;
+    std::vector<double> est;
+    for (const PredictedSiliconRow& r : p.rows)
+        if (r.stack == *s && profileExclusion(r, *mode).empty() &&
+            r.memory.fits(r.memory.capacityBytes)) {
+            eligible.push_back(&r);
+            est.push_back(r.estimate(LatencyMetric::Ttft, *mode));
+        }
+    if (eligible.empty())
+        throw app::UsageError("acsel plan latency: no candidate run of " + stack.id +
+                              " fits in memory and can be estimated");
+    const std::vector<int> chosen =
+        selectStratified(est, profiles, static_cast<std::uint64_t>(seed));
+
+    std::string csv = "id,system,backend,backend_version,model_path,mode,isl,osl,gemm_quant_mode,"
+                      "batch_size,tp_size,pp_size,silicon_ttft_ms,silicon_tpot_ms,"
+                      "estimated_ttft_ms,estimated_tpot_ms\n";
+    const BackendCommands cmds = commandsFor(stack.backend);
+    std::string script =
+        "#!/usr/bin/env bash\n"
+        "# Serving benchmarks of the FMC profiles of " +
+        stack.id + ", written by acsel " + std::string(kName) + " --stack " + stack.id +
+        " --profiles " + std::to_string(profiles) + " --seed " + std::to_string(seed) +
+        ".\n"
+        "# TEMPLATES, not run by acsel: check every flag against the installed engine. The\n"
+        "# operator tables of this stack are " +
+        stack.backend + " " + stack.version +
+        "; measure with that\n# version (another version is an assumption acsel calibrate "
+        "reports).\n"
+        "# For each profile: start the server, run the benchmark, copy its median TTFT and "
+        "TPOT (ms)\n# into silicon_ttft_ms and silicon_tpot_ms of profiles.csv, stop the "
+        "server. Then:\n#   acsel calibrate --measurements profiles.csv -o fmc.json\n"
+        "# Set each CKPT_* to the checkpoint: the HF model for bf16, else the ModelOpt export "
+        "of the\n# uniform configuration (acsel export --as modelopt-yaml, then hf_ptq.py "
+        "--recipe).\nset -euo pipefail\n";
+    std::vector<std::string> vars;
+    io.out << "FMC profiles of " << stack.id << " (" << stack.version << "): " << chosen.size()
+           << " of " << eligible.size() << " candidate runs, stratified over the raw TTFT "
+           << "estimate (" << toString(*mode) << " serving model)\n";
+    for (int i : chosen) {
+        const PredictedSiliconRow& r = *eligible[static_cast<std::size_t>(i)];
+        const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config.model)];
+        const Format f = r.config.recipe[0].format;
+        const double ttft = r.estimate(LatencyMetric::Ttft, *mode);
+        const double tpot = r.estimate(LatencyMetric::Tpot, *mode);
+        csv += r.row.id + "," + r.row.system + "," + r.row.backend + "," + r.row.backendVersion +
+               "," + r.row.modelPath + ",agg," + std::to_string(r.row.isl) + "," +
+               std::to_string(r.row.osl) + "," + r.row.gemmQuantMode + "," +
+               std::to_string(r.row.batch) + ",1,1,,," + num(ttft) + "," + num(tpot) + "\n";
+        const std::string var = checkpointVar(arch, f);
+        if (std::find(vars.begin(), vars.end(), var) == vars.end()) {
+            vars.push_back(var);
+            script += f == Format::Bf16
+                          ? ": \"${" + var + ":=" + arch.hfId + "}\"\n"
+                          : ": \"${" + var + ":?set " + var + " to the ModelOpt export of " +
+                                arch.name + " in " + std::string(toString(f)) + "}\"\n";
+        }
+        script += "\n# " + r.row.id + " (estimated TTFT " + num(ttft) + " ms, TPOT " + num(tpot) +
+                  " ms)\nCKPT=\"$" + var + "\" ISL=" + std::to_string(r.row.isl) +
+                  " OSL=" + std::to_string(r.row.osl) + " C=" + std::to_string(r.row.batch) +
+                  " QUANT_ARGS=\"" + quantArgs(stack.backend, f) + "\"\n" + cmds.serve +
+                  " &\nSERVER=$!\nuntil curl -sf localhost:" + std::to_string(cmds.port) +
+                  "/health > /dev/null; do sleep 5; done\n" + cmds.bench +
+                  "\nkill \"$SERVER\"; wait \"$SERVER\" || true\n";
+        io.out << "  " << std::left << std::setw(36) << r.row.id << " estimated TTFT " << num(ttft)
+               << " ms, TPOT " << num(tpot) << " ms\n";
+    }
+    writeOutput(kName, csvPath, csv, force, io);
+    writeOutput(kName, scriptPath, script, force, io);
+    io.out << "wrote " << csvPath << " (fill silicon_ttft_ms and silicon_tpot_ms) and "
+           << scriptPath << " (" << stack.backend << " command templates: check them)\n"
+           << "then: acsel calibrate --measurements " << csvPath << " -o fmc.json\n";
+    return 0;
+}
+
+const RegisterCommand reg(kName,
+                          "plan the few end-to-end profiles FMC needs on a stack, with "
+                          "benchmark commands and the CSV template acsel calibrate reads",
+                          &run);
+
+} // namespace
+} // namespace acsel::cli
