@@ -51,7 +51,7 @@ const std::string kTiny =
 void TestCliCampaign::planQualityDesign()
 {
     const Run r = run({"plan", "quality", "--workspace", kWorkspace, "--model", "Qwen3-8B", "-o",
-                       path("plan8"), "--seed", "3", "--band-recipes", "40"});
+                       path("plan8"), "--seed", "3", "--band-recipes", "20"});
     QCOMPARE(r.code, 0);
     const Workspace ws = loadWorkspace(kWorkspace, "");
     const int model = *ws.findModel("Qwen3-8B");
@@ -109,16 +109,16 @@ void TestCliCampaign::planQualityDesign()
         ++quarter[cut <= 8 ? 0 : cut <= 17 ? 1 : cut <= 26 ? 2 : 3];
     }
     QVERIFY(uniformGot == uniformExpected);
-    QCOMPARE(bands, 40);
-    QCOMPARE(heldout, 10); // 0.25 x 40
+    QCOMPARE(bands, 20);
+    QCOMPARE(heldout, 5); // 0.25 x 20
     for (int q = 0; q < 4; ++q)
-        QCOMPARE(quarter[q], 10); // the first boundary is balanced over depth
+        QCOMPARE(quarter[q], 5); // the first boundary is balanced over depth
     int lo = 1000, hi = 0;
     for (Format f : kAllFormats) {
         lo = std::min(lo, bandFormats[f]);
         hi = std::max(hi, bandFormats[f]);
     }
-    QVERIFY2(lo >= 10 && hi - lo <= 3, "formats are balanced over the bands");
+    QVERIFY2(lo >= 5 && hi - lo <= 3, "formats are balanced over the bands");
 }
 
 void TestCliCampaign::planQualityIsSeededAndRefusesBadInput()
