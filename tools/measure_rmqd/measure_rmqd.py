@@ -90,7 +90,7 @@ def main(argv):
         print(f"wrote {a.output}")
         return 0
     except (PlanError, RecipeError, CheckpointError, SafetensorsError, TokenizerError,
-            OSError) as e:
+            OSError, ValueError) as e:  # the first five are ValueErrors too, named for reading
         print(f"measure_rmqd: {e}", file=sys.stderr)
         return 2
 
