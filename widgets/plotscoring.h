@@ -25,7 +25,7 @@ inline Budgets budgetsOf(const acsel::Request& r)
     return {r.ttftBudgetMs, r.tpotBudgetMs, r.memBudgetGiB};
 }
 
-// The x of a point on an axis: TTFT, TPOT, or max(TTFT/L1, TPOT/L2) (METHOD.md 4).
+// The x of a point on an axis: TTFT, TPOT, or max(TTFT/L1, TPOT/L2) (docs/METHOD.md 4).
 inline double latencyX(const PlotPoint& p, LatencyAxis axis, const Budgets& b)
 {
     switch (axis) {

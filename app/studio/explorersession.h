@@ -1,4 +1,4 @@
-// The one session object of the window (DESIGN.md data flow): holds the workspace, the engine
+// The one session object of the window (docs/ARCHITECTURE.md): holds the workspace, the engine
 // hooks, the request, the space filter and the search algorithm, and runs the space scoring and
 // the search on worker threads. A newer request supersedes older work. No widget in here.
 #pragma once

@@ -1,9 +1,9 @@
 // Loaders for AIC operator tables (gemm_perf.csv, context_attention_perf.csv,
-// generation_attention_perf.csv; see ../shared/aic/MANIFEST.md). Columns are found by header
+// generation_attention_perf.csv; see docs/DATA.md 1). Columns are found by header
 // name (the attention files come in three column orders). The result is plain rows with
 // duplicate keys already resolved; the latency engine builds its grids from them.
 //
-// Duplicate-key policy (MANIFEST.md "Caveats" 1-2): when one key (every column except
+// Duplicate-key policy (docs/DATA.md 1, "Oddities"): when one key (every column except
 // kernel_source and latency) occurs more than once, the row of the file's MAJORITY kernel
 // (the kernel_source with the most rows in the file) wins; among rows of the same kernel the
 // first in file order wins. Upstream AIC keeps the first row in file order; the two differ

@@ -1,4 +1,4 @@
-// The evaluation protocol's fixed choices (METHOD.md 5, the paper's Table 1): the grid of the
+// The evaluation protocol's fixed choices (docs/METHOD.md 5, the paper's Table 1): the grid of the
 // simulated evaluation data, how requests are drawn, and how FMC profiles are taken.
 #pragma once
 

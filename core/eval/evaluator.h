@@ -1,4 +1,4 @@
-// The Table-1 harness (METHOD.md 5): one seeded request set, FMC fitted on simulated profiles
+// The Table-1 harness (docs/METHOD.md 5): one seeded request set, FMC fitted on simulated profiles
 // (or no calibration), every searcher on every request with each searcher seed, metrics
 // against the simulated measurements, per seed, over every stack and per stack.
 #pragma once

@@ -1,4 +1,4 @@
-// The 50 seeded requests of the evaluation (METHOD.md 5): each picks a stack, a workload and
+// The 50 seeded requests of the evaluation (docs/METHOD.md 5): each picks a stack, a workload and
 // an anchor (model, batch); its latency budgets are tighter than the MEASURED latency of the
 // anchor's uniform int8 (Ampere/Ada) or fp8 (Hopper/Blackwell) configuration, so that mixed
 // precision has headroom.

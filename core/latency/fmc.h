@@ -1,4 +1,4 @@
-// Few-shot Median Calibration (METHOD.md 3): per stack and metric,
+// Few-shot Median Calibration (docs/METHOD.md 3): per stack and metric,
 //   log T_measured = gamma log T_estimate + delta,
 // with (gamma, delta) minimising the pinball loss at quantile tau (tau = 0.5: median
 // regression, least absolute deviations). Solved exactly: some optimal line passes through

@@ -1,4 +1,4 @@
-// Memory of a configuration on one GPU (METHOD.md 3, docs/LATENCY.md), in bytes:
+// Memory of a configuration on one GPU (docs/METHOD.md 3, docs/LATENCY.md), in bytes:
 //  - layer weights: per layer, the attention linears (q, k, v, o) at the effective bits of the
 //    band's format when its scope covers attention (else bf16), the MLP linears likewise, the
 //    norms in bf16;
@@ -50,7 +50,7 @@ struct MemoryEstimate {
 
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-// METHOD.md 3: every term above for Config::batch resident requests, servingReserveBytes 0.
+// docs/METHOD.md 3: every term above for Config::batch resident requests, servingReserveBytes 0.
 MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
                                     const Request& request, const Platform& platform);
 

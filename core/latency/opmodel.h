@@ -1,4 +1,4 @@
-// The operator model of a dense decoder (METHOD.md 3, docs/LATENCY.md): a prefill or decode
+// The operator model of a dense decoder (docs/METHOD.md 3, docs/LATENCY.md): a prefill or decode
 // step is decomposed into operators costed by an OpCosts, per band of the configuration's
 // band recipe, and summed. TTFT = one prefill step; TPOT = decode steps integrated over the
 // output (static batch, AIC's stride of 32 tokens).

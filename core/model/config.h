@@ -1,5 +1,5 @@
 // A deployment configuration C = (model, batch size, band recipe, algorithm, exclusions), and
-// a request q (METHOD.md 1).
+// a request q (docs/METHOD.md 1).
 #pragma once
 
 #include "core/model/bandrecipe.h"

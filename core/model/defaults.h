@@ -1,4 +1,4 @@
-// Defaults shared by the CLI, the GUI and the evaluation (METHOD.md 5: the paper's grid).
+// Defaults shared by the CLI, the GUI and the evaluation (docs/METHOD.md 5: the paper's grid).
 #pragma once
 
 #include <array>

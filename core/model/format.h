@@ -9,7 +9,7 @@
 namespace acsel
 {
 
-// Order is the ladder position, low bits first within the families (see METHOD.md 1).
+// Order is the ladder position, low bits first within the families (see docs/METHOD.md 1).
 enum class Format : std::uint8_t { Nvfp4, Int4Wo, Int8Wo, Int8, Fp8, Fp8Block, Bf16 };
 inline constexpr int kFormatCount = 7;
 inline constexpr std::array<Format, kFormatCount> kAllFormats = {

@@ -1,4 +1,4 @@
-// The quality surrogate's features phi(C) (METHOD.md 2), with names, so that a report can show
+// The quality surrogate's features phi(C) (docs/METHOD.md 2), with names, so that a report can show
 // the learned weight of each.
 //
 //  0      log_params                 log(parameter count)

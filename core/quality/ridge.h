@@ -1,10 +1,10 @@
 // Ridge regression  min ||X w + b - y||^2 + lambda ||(w, b)||^2  with optional w_j >= 0 on
-// chosen columns (METHOD.md 2), solved exactly as a bounded least-squares problem on the
+// chosen columns (docs/METHOD.md 2), solved exactly as a bounded least-squares problem on the
 // augmented system [Z 1; sqrt(lambda) I] (Lawson-Hanson), and lambda chosen by k-fold CV.
 //
 // Columns are standardised (z-scores from the rows being fitted) and y centred before the solve,
 // so that one lambda means the same for every feature; the penalty then acts on the
-// standardised (w, b) as METHOD.md writes it. Scaling by a positive factor keeps every sign, so
+// standardised (w, b) as the method writes it. Scaling by a positive factor keeps every sign, so
 // w_j >= 0 in standardised units is w_j >= 0 on the raw features. Coefficients are returned on
 // the raw scale.
 #pragma once

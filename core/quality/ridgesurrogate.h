@@ -58,7 +58,7 @@ double predictRecipe(const SurrogateTerms& t, const BandRecipe& r);
 
 struct SurrogateOptions {
     bool monotone = true;
-    // Which weights the monotone fit bounds at >= 0: the bit-deficit features (METHOD.md), or
+    // Which weights the monotone fit bounds at >= 0: the bit-deficit features (docs/METHOD.md), or
     // every feature that is 0 for the bf16 model (layer codes, algorithm shares, lm_head and KV
     // flags). The latter guarantees that no quantization predicts better quality than the
     // model's bf16 configuration, nor quantizing one more band or the KV cache better quality.

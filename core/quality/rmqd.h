@@ -1,4 +1,4 @@
-// RMQD (METHOD.md 2): mean over calibration tokens of KL(oracle || candidate) on m+1 bins, the
+// RMQD (docs/METHOD.md 2): mean over calibration tokens of KL(oracle || candidate) on m+1 bins, the
 // oracle's top-m token ids plus one tail bin, from cached safetensors files.
 //
 // Oracle file:    topk_ids   [T, m]  I32|I64   the oracle's m most likely token ids per token

@@ -1,4 +1,4 @@
-// BandPareto (METHOD.md 4): enumerate legal recipes, soft-screen each with FracMix + FMC
+// BandPareto (docs/METHOD.md 4): enumerate legal recipes, soft-screen each with FracMix + FMC
 // (within 1 + eta of the budgets, memory exact), keep the Pareto frontier of (predicted RMQD,
 // normalised latency), full-gate the survivors in RMQD order, return the first admitted.
 #pragma once

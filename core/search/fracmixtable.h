@@ -1,4 +1,4 @@
-// The per-request table of whole-model uniform estimates (METHOD.md 3, FracMix), built once,
+// The per-request table of whole-model uniform estimates (docs/METHOD.md 3, FracMix), built once,
 // and the cheap scores of any band recipe derived from it:
 //  - latency: the layer-fraction mix of uniform raw estimates (a lower bound of the full
 //    estimate, which adds only band-boundary conversions);

@@ -1,5 +1,5 @@
 // Gate(C, q): memory, exportability, then calibrated TTFT and TPOT against the budgets
-// (METHOD.md 4), with the reason for a rejection.
+// (docs/METHOD.md 4), with the reason for a rejection.
 #pragma once
 
 #include "core/search/engine.h"

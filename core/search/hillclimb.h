@@ -1,4 +1,4 @@
-// HC (METHOD.md 4): start from the best admitted uniform configuration (or the least violating
+// HC (docs/METHOD.md 4): start from the best admitted uniform configuration (or the least violating
 // one), move to the best admitted neighbour (one band one step along the format ladder or to
 // another scope, one cut moved by a layer, a band split or two merged), restart from a random
 // uniform configuration when stuck, until the budget.

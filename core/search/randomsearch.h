@@ -1,4 +1,4 @@
-// Rand (METHOD.md 4): draw random legal configurations, full-gate each, keep the admitted one
+// Rand (docs/METHOD.md 4): draw random legal configurations, full-gate each, keep the admitted one
 // with the lowest predicted RMQD, until the evaluation or time budget.
 #pragma once
 

@@ -4,7 +4,7 @@
 // the naive baseline of holding every scored point (the previous build, kept here) in the
 // same run, and both must keep the same points.
 // Run from the repository root:
-//   nice build/dev/tests/bench_explorer_build [workspace] [tables] [stack] [isl osl concurrency]
+//   build/release/tests/bench_explorer_build [workspace] [tables] [stack] [isl osl concurrency]
 // Defaults: datasets/workspace.json, ../shared/aic, h100_sxm/trtllm, 1024 256 4 (the window's
 // default workload); every Qwen3 model, every format of the stack, every scope.
 // Not a pass/fail test: it prints times and the ratio.

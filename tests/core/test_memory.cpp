@@ -1,4 +1,4 @@
-// The memory model against hand-computed byte counts (METHOD.md 3, LATENCY.md "Memory").
+// The memory model against hand-computed byte counts (docs/METHOD.md 3, LATENCY.md "Memory").
 #include "core/latency/memorymodel.h"
 #include "modelfixtures.h"
 

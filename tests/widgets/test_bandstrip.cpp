@@ -15,7 +15,7 @@ using namespace acsel::gui;
 
 namespace
 {
-// FracMix (METHOD.md 3): TPOT = sum_j L_j / L * T_uniform(format_j), with made-up uniform TPOTs.
+// FracMix (docs/METHOD.md 3): TPOT = sum_j L_j / L * T_uniform(format_j), made-up uniform TPOTs.
 double uniformTpot(Format f)
 {
     return f == Format::Fp8 ? 12.0 : f == Format::Int8 ? 13.0 : 20.0;
