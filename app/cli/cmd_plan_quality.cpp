@@ -129,7 +129,7 @@ Design makeDesign(const ModelArch& arch, int model, const Stack* stack, int band
             }
         }
     }
-    // The exclusions (METHOD.md's lm_head and KV features) on a few uniform configurations:
+    // The exclusions (docs/METHOD.md's lm_head and KV features) on a few uniform configurations:
     // KV alone, then with the 8-bit and 4-bit formats the stack runs.
     const auto first8 = std::find_if(d.formats.begin(), d.formats.end(),
                                      [](Format f) { return facts(f).bits == 8; });
