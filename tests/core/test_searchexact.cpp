@@ -4,6 +4,7 @@
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
+#include "core/search/recommend.h"
 #include "core/search/tierule.h"
 #include "toyengine.h"
 
@@ -118,6 +119,7 @@ private slots:
     void exactEqualsBruteForceOnRandomRequests();
     void tieGoesToLowerLatencyThenMemory();
     void continuousTieGoesToTheSmallerBatch();
+    void recommendTopAndFrontier();
 };
 
 // Issue 15 bug 1: without a calibration the screen compared FracMix with exp(log(budget)),
@@ -229,6 +231,67 @@ void TestSearchExact::continuousTieGoesToTheSmallerBatch()
     const SearchResult r = ExactSearch().run(e, q, o, {}, kNoStop);
     QVERIFY(r.config.has_value());
     QCOMPARE(r.config->batch, 8);
+}
+
+// The alternatives are the next best admitted configurations by brute force, distinct in
+// (model, KV, recipe); the frontier is admitted and no point of it dominates another.
+void TestSearchExact::recommendTopAndFrontier()
+{
+    const VariantEngine e(kAmpere, false);
+    SearchOptions o;
+    o.batches = {1, 4};
+    o.formats = {Format::Int8, Format::Int4Wo};
+    Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 256;
+    q.osl = 64;
+    q.ttftBudgetMs = 5.0;
+    q.tpotBudgetMs = 0.9;
+    q.memBudgetGiB = 2.2;
+    const RecommendRequest r{q, o, SearchAlgorithm::Exact, 5, true};
+    const Recommendation rec = recommend(e, r, {}, kNoStop);
+    QVERIFY(rec.answer.config.has_value());
+
+    const FracMixTable table(e, q, o);
+    std::vector<std::pair<AnswerKey, Config>> admitted;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        table.space(c).forEachRecipe([&](const BandRecipe& rec2) {
+            for (Algorithm a : ConfigSpace::fittingAlgorithms(rec2)) {
+                const Config cfg = table.config(c, rec2, a);
+                const GateResult g = fullGate(e, cfg, q);
+                if (g.admitted())
+                    admitted.push_back(
+                        {answerKey(table.quality(c, a, rec2), g.prediction, cfg, q), cfg});
+            }
+        });
+    std::stable_sort(admitted.begin(), admitted.end(),
+                     [](const auto& a, const auto& b) { return answerPrecedes(a.first, b.first); });
+    const auto same = [](const Config& a, const Config& b) {
+        return a.model == b.model && a.kv == b.kv && a.recipe == b.recipe;
+    };
+    std::vector<AnswerKey> expected;
+    std::vector<Config> seen{*rec.answer.config};
+    for (const auto& [key, cfg] : admitted) {
+        if (std::any_of(seen.begin(), seen.end(), [&](const Config& s) { return same(s, cfg); }))
+            continue;
+        seen.push_back(cfg);
+        expected.push_back(key);
+    }
+    QVERIFY(expected.size() >= 5);
+    QCOMPARE(rec.top.size(), std::size_t{5});
+    for (std::size_t i = 0; i < rec.top.size(); ++i)
+        QVERIFY(sameKey(keyOf(e, q, o, {"", rec.top[i].config, rec.top[i].gate}), expected[i]));
+
+    QVERIFY(!rec.frontier.empty());
+    for (const Alternative& a : rec.frontier) {
+        QVERIFY(fullGate(e, a.config, q).admitted());
+        for (const Alternative& b : rec.frontier) {
+            const auto ka = *keyOf(e, q, o, {"", a.config, a.gate});
+            const auto kb = *keyOf(e, q, o, {"", b.config, b.gate});
+            QVERIFY(!(kb.rmqd <= ka.rmqd && kb.normLatency <= ka.normLatency &&
+                      (kb.rmqd < ka.rmqd || kb.normLatency < ka.normLatency)));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSearchExact)
