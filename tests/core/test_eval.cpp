@@ -59,6 +59,7 @@ private slots:
     void requestsAreTighterThanTheirAnchor();
     void exactWithExactSurrogatesIsFeasibleAndOptimal();
     void residualModelFitsAndClamps();
+    void fmcRecoversASystematicTruth();
     void givenFmcAndTheResidualLeftAfterIt();
     void seedsShareOneRequestSet();
     void gapSetIsThePapersSearchers();
@@ -225,6 +226,22 @@ void TestEval::residualModelFitsAndClamps()
                  6, {2}, {{Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Full}})),
              4.0 / 6.0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ResidualModel::fit({x[0]}, {r[0]}));
+}
+
+void TestEval::fmcRecoversASystematicTruth()
+{
+    // Truth = raw x 0.5 (TTFT) and x 2 (TPOT), no workload terms, no noise: FMC fitted on the
+    // campaign's profiles is that line exactly. With workload terms it could not be.
+    const ToyEngine e(kFormats);
+    SimulatedCampaign campaign(
+        e, [&](const Config& c) { return e.rmqd(c); }, 1);
+    StackTruth t;
+    t.ttft = constantResidual(std::log(0.5));
+    t.tpot = constantResidual(std::log(2.0));
+    campaign.setTruth("toygpu/toy", t);
+    const Calibration c = fitCampaignCalibration(e, campaign, toySetup(), "toygpu/toy", 3);
+    QVERIFY(std::abs(c.gammaTtft - 1.0) < 1e-9 && std::abs(c.deltaTtft - std::log(0.5)) < 1e-9);
+    QVERIFY(std::abs(c.gammaTpot - 1.0) < 1e-9 && std::abs(c.deltaTpot - std::log(2.0)) < 1e-9);
 }
 
 void TestEval::givenFmcAndTheResidualLeftAfterIt()
