@@ -1,4 +1,4 @@
-// acsel plan latency: the few end-to-end profiles FMC needs on one stack (METHOD.md 3, the
+// acsel plan latency: the few end-to-end profiles FMC needs on one stack (docs/METHOD.md 3, the
 // selection `acsel calibrate` and `acsel report latency` use: candidate runs sorted by their
 // raw TTFT estimate, cut into K equal-count strata, one seeded draw per stratum), the
 // serving-benchmark commands for the stack's backend, and the silicon CSV template

@@ -1,4 +1,4 @@
-"""RMQD (METHOD.md 2): the mean over calibration tokens of KL(oracle || candidate) on m+1
+"""RMQD (docs/METHOD.md 2): the mean over calibration tokens of KL(oracle || candidate) on m+1
 bins, the oracle's top-m token ids plus one tail bin. The same computation as
 core/quality/rmqd.cpp (`acsel rmqd`), so the two agree on the same files:
 
