@@ -1,18 +1,57 @@
 // acsel calibrate: fits FMC (log-space quantile regression of measured on raw estimated
 // latency) for every stack present in a silicon measurements CSV, and writes the coefficients
-// with their provenance (the row ids used) as JSON.
+// with their provenance (the row ids used) as JSON. Per stack and metric the form (identity,
+// offset, line) is chosen by cross-validated loss on the profiles (fmcchoice.h); the output
+// shows it with the losses and the 90 % predictive interval factor.
 #include "app/cli/command.h"
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/siliconstudy.h"
 
+#include <cmath>
+#include <iomanip>
+#include <map>
 #include <ostream>
+#include <sstream>
 
 namespace acsel::cli
 {
 namespace
 {
+
+// Rows measuring the same thing (a repeated benchmark): they weigh twice in the fit.
+std::string rowKey(const SiliconRow& r)
+{
+    return r.system + "|" + r.backend + "|" + r.modelPath + "|" + r.gemmQuantMode + "|" +
+           std::to_string(r.isl) + "|" + std::to_string(r.osl) + "|" + std::to_string(r.batch);
+}
+
+std::string loss(double v)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    std::ostringstream s;
+    s << std::setprecision(4) << v;
+    return s.str();
+}
+
+// "line gamma 0.91 delta 0.4 (cv loss identity 0.21, offset 0.12, line 0.10; leave-one-out);
+// 90% interval x/ 1.31"
+std::string describe(const FmcLine& l, const FmcFitInfo& info)
+{
+    std::ostringstream s;
+    s << toString(info.form) << ": gamma " << l.gamma << " delta " << l.delta << " (cv loss "
+      << (info.leaveOneOut ? "leave-one-out" : std::to_string(kFmcCrossValidationFolds) + "-fold")
+      << ": identity " << loss(info.cvLoss[0]) << ", offset " << loss(info.cvLoss[1]) << ", line "
+      << loss(info.cvLoss[2]) << "); ";
+    if (info.spread.known())
+        s << "90% interval: estimate x/ " << std::setprecision(3)
+          << std::exp(info.spread.quantileOffset(0.95));
+    else
+        s << "no interval (fewer than 3 profiles)";
+    return s.str();
+}
 
 int run(const std::vector<std::string>& rawArgv, CommandIo& io)
 {
@@ -50,11 +89,13 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     set.tau = tau;
     set.servingMode = std::string(toString(*mode));
     set.measurements = measurements;
-    std::vector<std::string> notes; // rows held out by the memory check
+    std::vector<std::string> notes;    // rows held out by the memory check
+    std::vector<std::string> warnings; // few profiles, duplicated rows
     for (std::size_t s = 0; s < ws.stacks.size(); ++s) {
         std::vector<double> est[2], meas[2];
         FmcEntry e;
         std::vector<std::string> held;
+        std::map<std::string, std::string> seen; // row key -> first id
         for (const PredictedSiliconRow& r : p.rows) {
             if (r.stack != static_cast<int>(s))
                 continue;
@@ -63,6 +104,11 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
                 held.push_back(r.row.id + ": " + why);
                 continue;
             }
+            const auto [first, fresh] = seen.emplace(rowKey(r.row), r.row.id);
+            if (!fresh)
+                warnings.push_back(ws.stacks[s].id + ": row " + r.row.id + " repeats " +
+                                   first->second +
+                                   " (same model, format, isl, osl, concurrency): it counts twice");
             for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
                 est[static_cast<int>(m)].push_back(r.estimate(m));
                 meas[static_cast<int>(m)].push_back(r.measured(m));
@@ -73,11 +119,15 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
             continue;
         for (const std::string& h : held)
             notes.push_back(ws.stacks[s].id + " row " + h);
+        if (e.rowsUsed.size() < 3)
+            warnings.push_back(ws.stacks[s].id + ": " + std::to_string(e.rowsUsed.size()) +
+                               " profile(s): below 3 the forms cannot all be validated and "
+                               "there is no interval");
         e.stack = ws.stacks[s].id;
         e.mode = set.servingMode;
         e.tableVersion = ws.stacks[s].version;
-        e.ttft = fitFmc(est[0], meas[0], tau);
-        e.tpot = fitFmc(est[1], meas[1], tau);
+        e.set(LatencyMetric::Ttft, chooseFmc(est[0], meas[0], tau));
+        e.set(LatencyMetric::Tpot, chooseFmc(est[1], meas[1], tau));
         set.entries.push_back(std::move(e));
     }
     if (set.entries.empty())
@@ -88,15 +138,21 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         j["rows_skipped"].push_back({{"id", s.row.id}, {"reason", s.reason}});
     j["assumptions"] = p.assumptions;
     j["rows_held_out_queued"] = notes;
+    j["warnings"] = warnings;
     writeOutput("calibrate", output, j.dump(2) + "\n", args.flag("force"), io);
 
     std::ostream& out = summaryStream(output, io);
     out << "FMC at tau " << tau << " on the " << set.servingMode << " model from " << measurements
         << "\n";
-    for (const FmcEntry& e : set.entries)
+    for (const FmcEntry& e : set.entries) {
         out << "  " << e.stack << " (tables " << e.tableVersion << ", " << e.rowsUsed.size()
-            << " rows): TTFT gamma " << e.ttft.gamma << " delta " << e.ttft.delta << "; TPOT gamma "
-            << e.tpot.gamma << " delta " << e.tpot.delta << "\n";
+            << " rows):\n";
+        for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot})
+            out << "    " << (m == LatencyMetric::Ttft ? "TTFT" : "TPOT") << " "
+                << describe(e.line(m), e.info(m)) << "\n";
+    }
+    for (const std::string& w : warnings)
+        io.err << "warning: " << w << "\n";
     for (const std::string& n : notes)
         out << "  not used: " << n << "\n";
     for (const PredictedSiliconRow& r : p.rows)

@@ -129,8 +129,8 @@ Design makeDesign(const ModelArch& arch, int model, const Stack* stack, int band
             }
         }
     }
-    // The exclusions (docs/METHOD.md 2: the lm_head and KV features) on a few uniform
-    // configurations: KV alone, then with the 8-bit and 4-bit formats the stack runs.
+    // The exclusions (docs/METHOD.md's lm_head and KV features) on a few uniform configurations:
+    // KV alone, then with the 8-bit and 4-bit formats the stack runs.
     const auto first8 = std::find_if(d.formats.begin(), d.formats.end(),
                                      [](Format f) { return facts(f).bits == 8; });
     const auto first4 = std::find_if(d.formats.begin(), d.formats.end(),

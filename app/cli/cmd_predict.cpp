@@ -1,5 +1,6 @@
 // acsel predict: raw (and with --fmc, calibrated) TTFT and TPOT and the memory estimate for
-// every row of a silicon measurements CSV; rows that cannot be predicted are listed with why.
+// every row of a silicon measurements CSV, with the calibration's predictive interval when the
+// FMC file carries its spread; rows that cannot be predicted are listed with why.
 #include "app/cli/command.h"
 #include "app/cli/fmcmodewarning.h"
 #include "app/cli/predictconfig.h"
@@ -11,11 +12,29 @@
 #include <iomanip>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 namespace acsel::cli
 {
 namespace
 {
+
+std::string pctText(double level)
+{
+    std::ostringstream s;
+    s << level * 100;
+    return s.str();
+}
+
+std::string interval(const Json& iv)
+{
+    if (iv.is_null())
+        return " [no interval]";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << " [" << iv[0].get<double>() << ", "
+      << iv[1].get<double>() << "]";
+    return s.str();
+}
 
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
@@ -27,6 +46,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"mode", "MODE",
                      "serving model: continuous (default: AIC silicon rows are "
                      "continuous-batching benchmarks) or static"});
+    specs.push_back(
+        {"level", "Q", "probability of the predictive interval printed with --fmc (default 0.9)"});
     specs.push_back({"json", "", "print JSON instead of text"});
     specs.push_back({"config", "FILE",
                      "instead of --measurements: one configuration JSON's predictions, "
@@ -40,6 +61,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     std::optional<FmcSet> fmc;
     if (auto f = args.value("fmc"))
         fmc = loadFmcFile(*f);
+    const double level = args.number("level", 0.9, 0.01, 0.999);
     const std::string modeName = args.valueOr("mode", "continuous");
     const auto mode = parseServingMode(modeName);
     if (!mode)
@@ -87,8 +109,20 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             row["note"] = r.attentionNote;
         if (fmc) {
             if (const FmcEntry* e = fmc->find(s.id)) {
-                row["ttft_fmc_ms"] = e->ttft.apply(r.estimate(LatencyMetric::Ttft));
-                row["tpot_fmc_ms"] = e->tpot.apply(r.estimate(LatencyMetric::Tpot));
+                for (LatencyMetric metric : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
+                    const std::string key = metric == LatencyMetric::Ttft ? "ttft" : "tpot";
+                    const double est = r.estimate(metric);
+                    const FmcFitInfo& info = e->info(metric);
+                    row[key + "_fmc_ms"] = e->line(metric).apply(est);
+                    row[key + "_fmc_form"] = std::string(toString(info.form));
+                    if (info.spread.known()) {
+                        const LatencyInterval iv =
+                            predictiveInterval(e->line(metric), info.spread, est, level);
+                        row[key + "_interval_ms"] = {iv.lowMs, iv.highMs};
+                    } else {
+                        row[key + "_interval_ms"] = nullptr;
+                    }
+                }
                 if (e->mode != toString(*mode)) {
                     row["fmc_mode_mismatch"] = "FMC fitted on the " + e->mode + " model";
                     if (std::find(mismatched.begin(), mismatched.end(), s.id) == mismatched.end()) {
@@ -107,12 +141,16 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         j["skipped"].push_back({{"id", s.row.id}, {"line", s.row.line}, {"reason", s.reason}});
     if (fmc)
         j["stacks_without_fmc"] = uncalibrated;
+    j["interval_level"] = level;
     if (args.flag("json")) {
         io.out << j.dump(2) << "\n";
         return 0;
     }
     io.out << "raw = " << toString(*mode) << " operator estimate (docs/SERVING.md)"
-           << (fmc ? "; fmc = calibrated" : "") << "; meas = measured (ms)\n";
+           << (fmc ? "; fmc = calibrated [" + pctText(level) +
+                         " % predictive interval; '[no interval]': too few profiles]"
+                   : "; no interval: no calibration (pass --fmc)")
+           << "; meas = measured (ms)\n";
     for (const std::string& a : p.assumptions)
         io.out << "assumed: " << a << "\n";
     io.out << std::fixed << std::setprecision(1);
@@ -122,11 +160,11 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                << r["batch"].get<int>() << " " << r["isl"].get<int>() << "x" << r["osl"].get<int>()
                << "  TTFT raw " << r["ttft_raw_ms"].get<double>();
         if (r.contains("ttft_fmc_ms"))
-            io.out << " fmc " << r["ttft_fmc_ms"].get<double>();
+            io.out << " fmc " << r["ttft_fmc_ms"].get<double>() << interval(r["ttft_interval_ms"]);
         io.out << " meas " << r["measured_ttft_ms"].get<double>() << "  TPOT raw "
                << r["tpot_raw_ms"].get<double>();
         if (r.contains("tpot_fmc_ms"))
-            io.out << " fmc " << r["tpot_fmc_ms"].get<double>();
+            io.out << " fmc " << r["tpot_fmc_ms"].get<double>() << interval(r["tpot_interval_ms"]);
         io.out << " meas " << r["measured_tpot_ms"].get<double>() << "  mem "
                << r["memory_gib"].get<double>() << " GiB  " << r["id"].get<std::string>() << "\n";
         if (r.contains("note"))

@@ -2,10 +2,12 @@
 //   log T_measured = gamma log T_estimate + delta,
 // with (gamma, delta) minimising the pinball loss at quantile tau (tau = 0.5: median
 // regression, least absolute deviations). Solved exactly: some optimal line passes through
-// two data points with distinct estimates, so every such line is evaluated (O(n^3), a few
-// milliseconds for a hundred points). Among equally good lines the one with gamma closest to
-// 1 wins (least change from the raw estimate), then the first found.
-// tau > 0.5 puts the line above more points: a conservative gate.
+// two data points with distinct estimates. Up to kFmcPairwiseMax points every such line is
+// evaluated (O(n^3)); among equally good lines the one with gamma closest to 1 wins (least
+// change from the raw estimate), then the first found. Above it a vertex descent finds an
+// optimal line in O(n log n) per step (fmc.cpp). tau > 0.5 puts the line above more points:
+// a conservative gate. Which form to use on a stack (identity, offset only, the full line) is
+// fmcchoice.h's.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +30,18 @@ struct FmcLine {
 double pinballLoss(const FmcLine& line, std::span<const double> estimateMs,
                    std::span<const double> measuredMs, double tau);
 
+inline constexpr int kFmcPairwiseMax = 48;
+
 // Exact pinball (quantile) regression in log space. With one point, or when every estimate is
 // equal, gamma = 1 and delta is the tau-quantile of log(measured / estimate). Throws
 // std::invalid_argument on empty or mismatched input, non-positive values, tau outside (0, 1).
 FmcLine fitFmc(std::span<const double> estimateMs, std::span<const double> measuredMs,
                double tau = 0.5);
+
+// The offset-only line (gamma = 1): delta is the tau-quantile of log(measured / estimate).
+// Same input checks as fitFmc.
+FmcLine fitFmcOffset(std::span<const double> estimateMs, std::span<const double> measuredMs,
+                     double tau = 0.5);
 
 // FMC-MSE baseline: the same line by least squares in log space (same degenerate cases, with
 // the mean instead of the quantile).

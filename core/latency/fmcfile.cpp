@@ -3,6 +3,7 @@
 #include "core/model/config.h"
 
 #include <cmath>
+#include <limits>
 
 namespace acsel
 {
@@ -15,12 +16,90 @@ const FmcEntry* FmcSet::find(const std::string& stack) const
     return nullptr;
 }
 
+void FmcEntry::set(LatencyMetric m, const FmcChoice& c)
+{
+    (m == LatencyMetric::Ttft ? ttft : tpot) = c.line;
+    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {c.form, c.cvLoss, c.leaveOneOut, c.spread};
+}
+
+namespace
+{
+
+const char* metricKey(LatencyMetric m)
+{
+    return m == LatencyMetric::Ttft ? "ttft" : "tpot";
+}
+
+Json lossJson(double v)
+{
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+
+Json metricJson(const FmcLine& l, const FmcFitInfo& info)
+{
+    Json j{{"gamma", l.gamma}, {"delta", l.delta}, {"form", std::string(toString(info.form))}};
+    j["cv_loss"] = {{"identity", lossJson(info.cvLoss[0])},
+                    {"offset", lossJson(info.cvLoss[1])},
+                    {"line", lossJson(info.cvLoss[2])}};
+    j["cv"] =
+        info.leaveOneOut ? "leave-one-out" : std::to_string(kFmcCrossValidationFolds) + "-fold";
+    j["spread"] = {{"profiles", info.spread.profiles},
+                   {"dof", info.spread.dof},
+                   {"log_scale", info.spread.scale}};
+    return j;
+}
+
+// Reads one metric's object (at ptr); refuses what no real calibration looks like.
+void readMetric(const JsonFields& f, const Json& line, const std::string& ptr, FmcLine& l,
+                FmcFitInfo& info)
+{
+    l.gamma = f.number(line, "gamma", ptr, -1e6, 1e6);
+    if (!(l.gamma > 0))
+        f.fail(ptr + "/gamma", "expected gamma > 0 (a calibration keeps a longer estimate "
+                               "longer), found " +
+                                   std::to_string(l.gamma));
+    l.delta = f.number(line, "delta", ptr, -kFmcMaxAbsDelta, kFmcMaxAbsDelta);
+    const std::string form = f.stringOr(line, "form", ptr, "line");
+    const auto parsed = parseFmcForm(form);
+    if (!parsed)
+        f.fail(ptr + "/form", "expected \"identity\", \"offset\" or \"line\"");
+    info.form = *parsed;
+    if (info.form != FmcForm::Line && l.gamma != 1.0)
+        f.fail(ptr + "/gamma", "form \"" + form + "\" needs gamma = 1");
+    if (info.form == FmcForm::Identity && l.delta != 0.0)
+        f.fail(ptr + "/delta", "form \"identity\" needs delta = 0");
+    info.cvLoss.fill(std::numeric_limits<double>::infinity());
+    if (line.contains("cv_loss")) {
+        const Json& c = f.object(line, "cv_loss", ptr);
+        for (FmcForm k : {FmcForm::Identity, FmcForm::Offset, FmcForm::Line}) {
+            const std::string name(toString(k));
+            if (c.contains(name) && !c[name].is_null())
+                info.cvLoss[static_cast<std::size_t>(k)] =
+                    f.number(c, name, ptr + "/cv_loss", 0, 1e300);
+        }
+    }
+    const std::string cv = f.stringOr(line, "cv", ptr, "leave-one-out");
+    const std::string folds = std::to_string(kFmcCrossValidationFolds) + "-fold";
+    if (cv != "leave-one-out" && cv != folds)
+        f.fail(ptr + "/cv", "expected \"leave-one-out\" or \"" + folds + "\"");
+    info.leaveOneOut = cv == "leave-one-out";
+    if (line.contains("spread")) {
+        const Json& s = f.object(line, "spread", ptr);
+        info.spread.profiles = f.integer(s, "profiles", ptr + "/spread", 0, 1 << 30);
+        info.spread.dof = f.integer(s, "dof", ptr + "/spread", 0, info.spread.profiles);
+        info.spread.scale = f.number(s, "log_scale", ptr + "/spread", 0, kFmcMaxAbsDelta);
+    }
+}
+
+} // namespace
+
 Json fmcToJson(const FmcSet& set)
 {
     Json j;
     j["schema_version"] = kFmcSchemaVersion;
     j["kind"] = "acsel-fmc";
-    j["model"] = "log T_measured = gamma * log T_estimate + delta (ms), pinball loss at tau";
+    j["model"] = "log T_measured = gamma * log T_estimate + delta (ms), pinball loss at tau; "
+                 "form chosen by cross-validated loss; interval: Student t on log residuals";
     j["tau"] = set.tau;
     j["measurements"] = set.measurements;
     j["serving_mode"] = set.servingMode;
@@ -28,8 +107,8 @@ Json fmcToJson(const FmcSet& set)
     for (const FmcEntry& e : set.entries)
         j["stacks"].push_back({{"stack", e.stack},
                                {"table_version", e.tableVersion},
-                               {"ttft", {{"gamma", e.ttft.gamma}, {"delta", e.ttft.delta}}},
-                               {"tpot", {{"gamma", e.tpot.gamma}, {"delta", e.tpot.delta}}},
+                               {"ttft", metricJson(e.ttft, e.ttftInfo)},
+                               {"tpot", metricJson(e.tpot, e.tpotInfo)},
                                {"rows_used", e.rowsUsed}});
     return j;
 }
@@ -62,11 +141,10 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
         e.mode = set.servingMode;
         e.tableVersion = f.stringOr(s, "table_version", ptr, "");
         for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
-            const char* key = m == LatencyMetric::Ttft ? "ttft" : "tpot";
-            const Json& line = f.object(s, key, ptr);
-            FmcLine& l = m == LatencyMetric::Ttft ? e.ttft : e.tpot;
-            l.gamma = f.number(line, "gamma", ptr + "/" + key, -1e6, 1e6);
-            l.delta = f.number(line, "delta", ptr + "/" + key, -1e6, 1e6);
+            const char* key = metricKey(m);
+            readMetric(f, f.object(s, key, ptr), ptr + "/" + key,
+                       m == LatencyMetric::Ttft ? e.ttft : e.tpot,
+                       m == LatencyMetric::Ttft ? e.ttftInfo : e.tpotInfo);
         }
         const Json& used = f.array(s, "rows_used", ptr);
         for (std::size_t r = 0; r < used.size(); ++r) {

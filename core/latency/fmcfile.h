@@ -1,10 +1,15 @@
 // The fitted FMC coefficients file (written by `acsel calibrate`, read by `acsel predict`):
 // schema_version 1, kind "acsel-fmc", tau, the measurements file, and per stack the table
-// version, (gamma, delta) per metric and the ids of the rows used (provenance).
+// version, per metric (gamma, delta), the chosen form with its cross-validated losses and the
+// predictive spread (fmcchoice.h), and the ids of the rows used (provenance). Files written
+// before the forms (no "form", no "spread") read as form "line" without an interval.
+// Refused on load: gamma <= 0 (a calibration must keep a longer estimate longer), |delta| >
+// kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
 #pragma once
 
 #include "core/data/jsonfields.h"
 #include "core/latency/fmc.h"
+#include "core/latency/fmcchoice.h"
 
 #include <string>
 #include <vector>
@@ -14,13 +19,28 @@ namespace acsel
 
 inline constexpr int kFmcSchemaVersion = 1;
 
+// What the file says about one metric's line beyond (gamma, delta).
+struct FmcFitInfo {
+    FmcForm form = FmcForm::Line;
+    std::array<double, 3> cvLoss{}; // per form; infinity (null in the file): not validated
+    bool leaveOneOut = true;
+    FmcSpread spread; // profiles 0: no interval (old files)
+};
+
 struct FmcEntry {
     std::string mode;         // FmcSet::servingMode, copied for callers holding an entry
     std::string stack;        // "h100_sxm/trtllm"
     std::string tableVersion; // operator tables the raw estimates came from
     FmcLine ttft, tpot;
+    FmcFitInfo ttftInfo, tpotInfo;
     std::vector<std::string> rowsUsed;
     const FmcLine& line(LatencyMetric m) const { return m == LatencyMetric::Ttft ? ttft : tpot; }
+    const FmcFitInfo& info(LatencyMetric m) const
+    {
+        return m == LatencyMetric::Ttft ? ttftInfo : tpotInfo;
+    }
+    // Sets line and info of a metric from a choice.
+    void set(LatencyMetric m, const FmcChoice& c);
 };
 
 struct FmcSet {

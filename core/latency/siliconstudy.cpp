@@ -1,5 +1,7 @@
 #include "core/latency/siliconstudy.h"
 
+#include "core/data/loaderror.h"
+#include "core/latency/fmcchoice.h"
 #include "core/latency/roofline.h"
 #include "core/latency/tableopcosts.h"
 
@@ -39,23 +41,26 @@ Split gather(const SiliconPrediction& p, const std::vector<int>& idx, LatencyMet
 
 MethodMdape evaluate(const Split& train, const Split& test, double tau)
 {
-    const FmcLine fmc = fitFmc(train.est, train.meas, tau);
+    const FmcLine fmc = chooseFmc(train.est, train.meas, tau).line;
+    const FmcLine line = fitFmc(train.est, train.meas, tau);
     const FmcLine mse = fitFmcMse(train.est, train.meas);
     const LinearBaseline lr = LinearBaseline::fit(train.lr, train.meas);
-    std::vector<double> pf, pm, pl;
+    std::vector<double> pf, pg, pm, pl;
     for (std::size_t i = 0; i < test.est.size(); ++i) {
         pf.push_back(fmc.apply(test.est[i]));
+        pg.push_back(line.apply(test.est[i]));
         pm.push_back(mse.apply(test.est[i]));
         pl.push_back(lr.predict(test.lr[i]));
     }
-    return {mdape(test.est, test.meas), mdape(pf, test.meas), mdape(pm, test.meas),
-            mdape(pl, test.meas)};
+    return {mdape(test.est, test.meas), mdape(pf, test.meas), mdape(pg, test.meas),
+            mdape(pm, test.meas), mdape(pl, test.meas)};
 }
 
 void accumulate(MethodMdape& sum, const MethodMdape& x, double w)
 {
     sum.raw += w * x.raw;
     sum.fmc += w * x.fmc;
+    sum.fmcLine += w * x.fmcLine;
     sum.fmcMse += w * x.fmcMse;
     sum.lr += w * x.lr;
 }
@@ -76,6 +81,7 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
 {
     SiliconPrediction out;
     std::map<int, std::unique_ptr<TableOpCosts>> costs;
+    std::map<int, std::string> unloadable; // stack -> why its tables cannot be read
     for (const SiliconRow& row : rows) {
         SiliconMapping m = mapSiliconRow(ws, row);
         for (const std::string& a : m.assumptions)
@@ -86,9 +92,22 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
         }
         const Stack& stack = ws.stacks[static_cast<std::size_t>(m.stack)];
         const Platform& platform = ws.platformOf(stack);
+        if (const auto bad = unloadable.find(m.stack); bad != unloadable.end()) {
+            out.skipped.push_back({row, bad->second});
+            continue;
+        }
         auto& c = costs[m.stack];
-        if (!c)
-            c = std::make_unique<TableOpCosts>(TableOpCosts::load(stack, platform));
+        if (!c) {
+            try {
+                c = std::make_unique<TableOpCosts>(TableOpCosts::load(stack, platform));
+            } catch (const LoadError& e) {
+                costs.erase(m.stack);
+                const std::string why = "tables of " + stack.id + " cannot be read: " + e.what();
+                unloadable.emplace(m.stack, why);
+                out.skipped.push_back({row, why});
+                continue;
+            }
+        }
         const ModelArch& arch = ws.models[static_cast<std::size_t>(m.config.model)];
         // FP8 checkpoints are served with an fp8 KV cache: with bf16 KV the measured
         // unqueued concurrencies could not fit (docs/SERVING.md, "KV format of the rows").
@@ -184,10 +203,23 @@ LatencyStudy runLatencyStudy(const SiliconPrediction& p, const Workspace& ws, in
         }
         study.stacks.push_back(st);
     }
-    const double w = study.stacks.empty() ? 0.0 : 1.0 / static_cast<double>(study.stacks.size());
-    for (const StackStudy& st : study.stacks) {
-        accumulate(study.meanTtft, st.ttft, w);
-        accumulate(study.meanTpot, st.tpot, w);
+    const auto mean = [&](LatencyMetric m, double MethodMdape::*field) {
+        double sum = 0;
+        int n = 0;
+        for (const StackStudy& st : study.stacks) {
+            const double v = (m == LatencyMetric::Ttft ? st.ttft : st.tpot).*field;
+            if (!diverged(v)) {
+                sum += v;
+                ++n;
+            }
+        }
+        return n > 0 ? sum / n : 0.0;
+    };
+    for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
+        MethodMdape& out = m == LatencyMetric::Ttft ? study.meanTtft : study.meanTpot;
+        for (double MethodMdape::*f : {&MethodMdape::raw, &MethodMdape::fmc, &MethodMdape::fmcLine,
+                                       &MethodMdape::fmcMse, &MethodMdape::lr})
+            out.*f = mean(m, f);
     }
     return study;
 }

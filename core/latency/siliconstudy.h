@@ -1,6 +1,8 @@
 // Raw estimates for end-to-end measurements (AIC silicon rows), and the paper's Table 2 on
 // them: per stack, K profiles chosen stratified over log T_estimate, the rest held out; MdAPE
-// of raw, FMC, FMC-MSE and LR on the held-out rows, mean over seeds. Every row carries both
+// of raw, FMC (the form chooseFmc picks, fmcchoice.h), FMC line (always the full line, the
+// paper's FMC), FMC-MSE and LR on the held-out rows,
+// mean over seeds. Every row carries both
 // serving models (static batch and continuous batching, docs/SERVING.md); the row's mode
 // picks the one its estimate() returns.
 #pragma once
@@ -65,14 +67,22 @@ struct SiliconPrediction {
 // Maps every row (mapSiliconRow), loads each needed stack's tables once, and estimates both
 // serving models; Request::mode of every row is set to `mode` (AIC silicon rows are
 // continuous-batching benchmarks, hence the default). A row whose estimate throws (e.g. not
-// even one request fits in memory) is skipped with the reason. Throws LoadError if a needed
-// table is malformed.
+// even one request fits in memory) is skipped with the reason, and so is every row of a stack
+// whose tables cannot be loaded (the LoadError's message: file, line, what).
 SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<SiliconRow>& rows,
                                      ServingMode mode = ServingMode::Continuous);
 
 struct MethodMdape {
-    double raw = 0, fmc = 0, fmcMse = 0, lr = 0; // percent
+    double raw = 0, fmc = 0, fmcLine = 0, fmcMse = 0, lr = 0; // percent
 };
+
+// An MdAPE above 10,000 % (predictions 100x off: LR through near-collinear profiles) is no
+// accuracy figure but a failed fit: reports print "diverged" and leave it out of means.
+inline constexpr double kDivergedMdape = 1e4;
+inline bool diverged(double mdapePercent)
+{
+    return !(mdapePercent <= kDivergedMdape);
+}
 
 struct StackStudy {
     std::string stack;
@@ -89,7 +99,8 @@ struct LatencyStudy {
     double tau = 0.5;
     std::vector<StackStudy> stacks;
     std::vector<std::pair<std::string, std::string>> excludedStacks; // stack, reason
-    MethodMdape meanTtft, meanTpot; // unweighted means over the studied stacks
+    // Unweighted means over the studied stacks, per method without its diverged stacks.
+    MethodMdape meanTtft, meanTpot;
 };
 
 // Seeds 0 .. seeds-1; profiles selected on the mode's raw TTFT estimate among the rows

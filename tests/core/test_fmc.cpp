@@ -65,6 +65,7 @@ class TestFmc : public QObject
 private slots:
     void recoversKnownLineDespiteOutliers();
     void equalsBruteForceOptimum();
+    void descentEqualsEveryPairOnLargeInputs();
     void higherTauLiesAboveMorePoints();
     void degenerateInputs();
     void stratifiedSelection();
@@ -112,6 +113,51 @@ void TestFmc::equalsBruteForceOptimum()
             QVERIFY(scanBest - exact < 1e-2);
         }
     }
+}
+
+// Above kFmcPairwiseMax points fitFmc descends over vertices; its loss must equal the best
+// line through any two points (the O(n^3) reference here), also with tied estimates and
+// exactly collinear points.
+void TestFmc::descentEqualsEveryPairOnLargeInputs()
+{
+    std::mt19937_64 rng(11);
+    std::lognormal_distribution<double> noise(0.0, 0.5);
+    std::uniform_real_distribution<double> logx(0.0, 7.0);
+    for (int trial = 0; trial < 9; ++trial) {
+        Data d;
+        const int n = kFmcPairwiseMax + 1 + 11 * trial;
+        for (int i = 0; i < n; ++i) {
+            // Every third trial: estimates on a grid of 8 values (many ties), half the points
+            // exactly on the line.
+            const double x = trial % 3 == 2 ? std::exp(1.0 + i % 8) : std::exp(logx(rng));
+            const double e = trial % 3 == 2 && i % 2 == 0 ? 1.0 : noise(rng);
+            d.est.push_back(x);
+            d.meas.push_back(std::pow(x, 0.6 + 0.05 * trial) * 2.0 * e * (i % 9 == 0 ? 15 : 1));
+        }
+        for (double tau : {0.5, 0.3, 0.8}) {
+            const FmcLine f = fitFmc(d.est, d.meas, tau);
+            double best = 1e300;
+            for (std::size_t i = 0; i < d.est.size(); ++i)
+                for (std::size_t j = i + 1; j < d.est.size(); ++j) {
+                    const double xi = std::log(d.est[i]), xj = std::log(d.est[j]);
+                    if (xi == xj)
+                        continue;
+                    const double g = (std::log(d.meas[j]) - std::log(d.meas[i])) / (xj - xi);
+                    const FmcLine l{g, std::log(d.meas[i]) - g * xi};
+                    best = std::min(best, pinballLoss(l, d.est, d.meas, tau));
+                }
+            const double got = pinballLoss(f, d.est, d.meas, tau);
+            QVERIFY2(got <= best * (1 + 1e-10) + 1e-12,
+                     (std::to_string(n) + " points, tau " + std::to_string(tau) + ": " +
+                      std::to_string(got) + " vs best " + std::to_string(best))
+                         .c_str());
+        }
+    }
+    // The known line through 25 % outliers, recovered exactly by the descent too.
+    const Data big = lineWithOutliers(0.7, 1.3, 400, 100, 5);
+    const FmcLine f = fitFmc(big.est, big.meas, 0.5);
+    QVERIFY2(std::abs(f.gamma - 0.7) < 1e-9, std::to_string(f.gamma).c_str());
+    QVERIFY(std::abs(f.delta - 1.3) < 1e-9);
 }
 
 void TestFmc::higherTauLiesAboveMorePoints()

@@ -40,6 +40,9 @@ def parse_args(argv):
     p.add_argument("--device", default="auto", help="auto (cuda when available), cuda, cpu")
     p.add_argument("--dtype", default="auto", help="auto (bfloat16 on CUDA, float32 on CPU), "
                    "bfloat16, float32")
+    p.add_argument("--no-weight-cache", action="store_true", help="read each layer's weights "
+                   "from the shards for every candidate instead of keeping them on the device "
+                   "(for a model that fits the device only once)")
     p.add_argument("--only", help="comma-separated candidate ids to measure")
     p.add_argument("--dump-logits", metavar="DIR", help="also write oracle.safetensors and one "
                    "<id>.safetensors of logits per candidate (for acsel rmqd)")
@@ -68,7 +71,8 @@ def main(argv):
         calib, evaluation = seqs[:a.calib_sequences], seqs[a.calib_sequences:]
         with open(a.plan, encoding="utf-8") as f:
             name = a.model_name or json.load(f)["model"]["name"]
-        campaign = Campaign(ckpt, oracle, calib, evaluation, device, dtype, a.batch, a.top_m)
+        campaign = Campaign(ckpt, oracle, calib, evaluation, device, dtype, a.batch, a.top_m,
+                            not a.no_weight_cache)
         oracle_name = os.path.basename(os.path.normpath(a.oracle_checkpoint)) \
             if a.oracle_checkpoint else "the model's own unquantized weights"
         provenance = (f"measure_rmqd (ACSeL companion), torch {torch.__version__} on {device} "
@@ -86,7 +90,7 @@ def main(argv):
         print(f"wrote {a.output}")
         return 0
     except (PlanError, RecipeError, CheckpointError, SafetensorsError, TokenizerError,
-            OSError) as e:
+            OSError, ValueError) as e:  # the first five are ValueErrors too, named for reading
         print(f"measure_rmqd: {e}", file=sys.stderr)
         return 2
 

@@ -70,14 +70,14 @@ def write_atomic(path, text):
 
 class Campaign:
     def __init__(self, checkpoint, oracle_checkpoint, calib_seqs, eval_seqs, device, dtype,
-                 batch, top_m, log=sys.stderr):
-        self.model = Runner(checkpoint, device, dtype, batch)
-        self.oracle_model = Runner(oracle_checkpoint, device, dtype, batch) \
+                 batch, top_m, cache_weights=True):
+        self.model = Runner(checkpoint, device, dtype, batch, cache_weights)
+        # The oracle runs once: its weights are never cached.
+        self.oracle_model = Runner(oracle_checkpoint, device, dtype, batch, False) \
             if oracle_checkpoint is not None else self.model
         self.calib = calib_seqs
         self.eval = eval_seqs
         self.top_m = top_m
-        self.log = log
         self.amax = {}
         self.oracle = None
 

@@ -53,15 +53,24 @@ class Runner:
     """Runs the checkpoint on `device` in `dtype` (float32 on CPU; bfloat16 on CUDA by default
     to fit large models, with norms and softmax in float32 as transformers does)."""
 
-    def __init__(self, checkpoint, device="cpu", dtype=torch.float32, batch=4):
+    def __init__(self, checkpoint, device="cpu", dtype=torch.float32, batch=4, cache=True):
         self.ckpt = checkpoint
         self.arch = checkpoint.arch
         self.device = device
         self.dtype = dtype
         self.batch = batch
+        # Unquantized weights kept on the device after the first pass, so that each candidate
+        # does not read the shards again (one model's worth of device memory; off for a model
+        # that only fits once).
+        self._cache = {} if cache else None
 
     def _w(self, name):
-        return self.ckpt.get(name).to(self.device, self.dtype)
+        if self._cache is not None and name in self._cache:
+            return self._cache[name]
+        w = self.ckpt.get(name).to(self.device, self.dtype)
+        if self._cache is not None:
+            self._cache[name] = w
+        return w
 
     def _maybe(self, name):
         return self._w(name) if self.ckpt.has(name) else None

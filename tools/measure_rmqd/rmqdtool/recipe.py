@@ -82,7 +82,7 @@ for _fmt, (_w, _i) in FORMAT_NUMERICS.items():
     _BY_NUMERICS[(_canonical_block(_w), _canonical_block(_i) if _i else None)] = _fmt
 
 
-def quantizer_names(num_layers, tied):
+def quantizer_names(num_layers):
     """Every quantizer of the wrapped model, in module order (as core/export/modulenames)."""
     names = []
     for layer in range(num_layers):
@@ -108,7 +108,7 @@ class Recipe:
         self.description = description
 
 
-def load_recipe(path, num_layers, tied=False):
+def load_recipe(path, num_layers):
     try:
         with open(path, encoding="utf-8") as f:
             root = yaml.safe_load(f)
@@ -131,7 +131,7 @@ def parse_recipe(root, num_layers, path="recipe"):
     if method not in ALGORITHMS:
         raise RecipeError(f"{path}: quantize.algorithm: unsupported method {method!r}")
 
-    state = {name: [True, _DEFAULT] for name in quantizer_names(num_layers, False)}
+    state = {name: [True, _DEFAULT] for name in quantizer_names(num_layers)}
     for i, entry in enumerate(q["quant_cfg"]):
         where = f"{path}: quantize.quant_cfg[{i}]"
         if not isinstance(entry, dict) or "quantizer_name" not in entry:

@@ -36,7 +36,7 @@ def norm(x, w, eps):
 def logits(cfg, w, tokens, use_scaling=True):
     """Logits [S, V] (float64) of one sequence."""
     W = {k: v.double() for k, v in w.items()}
-    H, d = cfg["hidden_size"], cfg["head_dim"]
+    d = cfg["head_dim"]
     nh, nkv = cfg["num_attention_heads"], cfg["num_key_value_heads"]
     eps = cfg["rms_norm_eps"]
     inv = llama3_inv_freq(cfg["rope_theta"], d, cfg.get("rope_scaling") if use_scaling else None)

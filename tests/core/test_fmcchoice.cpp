@@ -1,0 +1,219 @@
+// FMC that never hurts: the form chosen by cross-validated loss (cases worked out by hand),
+// Student t quantiles against printed tables, the predictive spread recomputed by brute-force
+// leave-one-out, the confidence-shifted line, and the coverage of the 90 % interval on data
+// drawn from a known law.
+#include "core/latency/fmcchoice.h"
+#include "core/latency/studentt.h"
+
+#include <QTest>
+#include <cmath>
+#include <random>
+
+using namespace acsel;
+
+namespace
+{
+
+std::vector<double> timesPow(const std::vector<double>& x, double a, double g)
+{
+    std::vector<double> y;
+    for (double v : x)
+        y.push_back(a * std::pow(v, g));
+    return y;
+}
+
+constexpr std::size_t idx(FmcForm f)
+{
+    return static_cast<std::size_t>(f);
+}
+
+} // namespace
+
+class TestFmcChoice : public QObject
+{
+    Q_OBJECT
+private slots:
+    void studentTMatchesTables();
+    void exactDataPicksTheSimplestExactForm();
+    void anOutlierDoesNotMoveARawEstimateThatIsRight();
+    void fewProfilesAndRefusedLines();
+    void spreadIsTheLeaveOneOutResidualScale();
+    void confidenceShiftsDeltaByTheTQuantile();
+    void ninetyPercentIntervalsCoverNinetyPercent();
+    void foldsAboveTheLeaveOneOutLimit();
+};
+
+void TestFmcChoice::studentTMatchesTables()
+{
+    // Two-sided tables (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2).
+    QVERIFY(std::abs(studentTQuantile(0.975, 1) - 12.706204736) < 1e-6);
+    QVERIFY(std::abs(studentTQuantile(0.95, 5) - 2.015048373) < 1e-8);
+    QVERIFY(std::abs(studentTQuantile(0.90, 10) - 1.372183641) < 1e-8);
+    QVERIFY(std::abs(studentTQuantile(0.995, 30) - 2.749995654) < 1e-8);
+    QVERIFY(std::abs(studentTQuantile(0.05, 5) + 2.015048373) < 1e-8);
+    QCOMPARE(studentTQuantile(0.5, 3), 0.0);
+    QVERIFY(std::abs(studentTQuantile(0.95, 1000000) - 1.644853627) < 1e-5); // the normal's
+    QVERIFY(std::abs(studentTCdf(2.015048373, 5) - 0.95) < 1e-9);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, studentTQuantile(1.0, 3));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, studentTQuantile(0.9, 0));
+}
+
+void TestFmcChoice::exactDataPicksTheSimplestExactForm()
+{
+    const std::vector<double> x{3, 10, 40, 200, 900};
+    // measured = estimate: every form has loss 0, identity wins the tie.
+    FmcChoice c = chooseFmc(x, x);
+    QVERIFY(c.form == FmcForm::Identity && c.line.gamma == 1 && c.line.delta == 0);
+    QCOMPARE(c.cvLoss[idx(FmcForm::Identity)], 0.0);
+    // measured = 2 x estimate: identity loses 0.5 log 2 per point, offset and line are exact.
+    c = chooseFmc(x, timesPow(x, 2, 1));
+    QVERIFY(c.form == FmcForm::Offset);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.5 * std::log(2.0)) < 1e-12);
+    QVERIFY(std::abs(c.line.delta - std::log(2.0)) < 1e-12 && c.line.gamma == 1);
+    QCOMPARE(c.spread.scale, 0.0);
+    // measured = 3 x estimate^0.5: only the line is exact out of sample, and on 10 profiles
+    // its gain is significant (on these 5 it is not: t_4(0.975) = 2.78 standard errors).
+    QVERIFY(chooseFmc(x, timesPow(x, 3, 0.5)).form != FmcForm::Line);
+    const std::vector<double> x10{3, 6, 10, 20, 40, 90, 200, 400, 900, 2000};
+    c = chooseFmc(x10, timesPow(x10, 3, 0.5));
+    QVERIFY(c.form == FmcForm::Line);
+    QVERIFY(std::abs(c.line.gamma - 0.5) < 1e-12 && std::abs(c.line.delta - std::log(3.0)) < 1e-12);
+    QVERIFY(c.cvLoss[idx(FmcForm::Offset)] > 0 && c.cvLoss[idx(FmcForm::Line)] < 1e-12);
+    QVERIFY(c.leaveOneOut);
+}
+
+void TestFmcChoice::anOutlierDoesNotMoveARawEstimateThatIsRight()
+{
+    // Five rows the raw estimate gets right and one 10x off. Identity: loss 0.5 log 10 / 6.
+    // Offset, leaving a clean row out: the median of the other ratios is 0 (exact); leaving the
+    // outlier out: 0 again, error log 10. The same loss: identity wins the tie.
+    const std::vector<double> x{5, 12, 30, 80, 300, 1000};
+    std::vector<double> y = x;
+    y[3] *= 10;
+    const FmcChoice c = chooseFmc(x, y);
+    QVERIFY(c.form == FmcForm::Identity);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.5 * std::log(10.0) / 6) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Offset)] - c.cvLoss[idx(FmcForm::Identity)]) < 1e-12);
+}
+
+void TestFmcChoice::fewProfilesAndRefusedLines()
+{
+    const std::vector<double> one{100}, oneMeas{300};
+    FmcChoice c = chooseFmc(one, oneMeas); // nothing can be validated on one profile
+    QVERIFY(c.form == FmcForm::Identity && !c.spread.known());
+    QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Offset)]) && std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+    const std::vector<double> two{100, 10}, twoMeas{300, 30};
+    c = chooseFmc(two, twoMeas); // offset validated (exact), the line needs 3
+    QVERIFY(c.form == FmcForm::Offset && std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, c.spread.quantileOffset(0.9));
+    // measured = 8 / estimate: the exact line has gamma -1, refused; offset or identity remain.
+    const std::vector<double> x{1, 2, 4, 8}, y{8, 4, 2, 1};
+    c = chooseFmc(x, y);
+    QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+    QVERIFY(c.form != FmcForm::Line && c.line.gamma == 1);
+    // A line needing |delta| > kFmcMaxAbsDelta is refused too.
+    const std::vector<double> big = timesPow(x, std::exp(kFmcMaxAbsDelta + 1), 0.5);
+    c = chooseFmc(x, big);
+    QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+}
+
+void TestFmcChoice::spreadIsTheLeaveOneOutResidualScale()
+{
+    std::mt19937_64 rng(2);
+    std::lognormal_distribution<double> noise(0.0, 0.3);
+    for (int trial = 0; trial < 30; ++trial) {
+        std::vector<double> x, y;
+        for (int i = 0; i < 7; ++i) {
+            x.push_back(std::exp(0.8 * i + 0.1 * trial));
+            y.push_back((trial % 3 == 0 ? 1.0 : 1.7) *
+                        std::pow(x.back(), trial % 3 == 2 ? 0.8 : 1) * noise(rng));
+        }
+        const FmcChoice c = chooseFmc(x, y);
+        double ss = 0;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            std::vector<double> tx, ty;
+            for (std::size_t j = 0; j < x.size(); ++j)
+                if (j != i) {
+                    tx.push_back(x[j]);
+                    ty.push_back(y[j]);
+                }
+            const FmcLine l = c.form == FmcForm::Identity ? FmcLine{}
+                              : c.form == FmcForm::Offset ? fitFmcOffset(tx, ty)
+                                                          : fitFmc(tx, ty);
+            const double r = std::log(y[i] / l.apply(x[i]));
+            ss += r * r;
+        }
+        QCOMPARE(c.spread.profiles, 7);
+        QCOMPARE(c.spread.dof, c.form == FmcForm::Line ? 5 : 6);
+        QVERIFY(std::abs(c.spread.scale - std::sqrt(ss / 7)) < 1e-12);
+    }
+}
+
+void TestFmcChoice::confidenceShiftsDeltaByTheTQuantile()
+{
+    const FmcLine line{0.9, 0.3};
+    const FmcSpread spread{6, 5, 0.2};
+    const double grow = std::sqrt(1.0 + 1.0 / 6);           // a new row's error beyond the fit's
+    QCOMPARE(confidenceLine(line, spread, 0.5).delta, 0.3); // today's median gate
+    const FmcLine p90 = confidenceLine(line, spread, 0.9);
+    QCOMPARE(p90.gamma, 0.9);
+    QVERIFY(std::abs(p90.delta - (0.3 + 1.475884049 * 0.2 * grow)) < 1e-8); // t_5(0.9)
+    const LatencyInterval iv = predictiveInterval(line, spread, 100.0, 0.9);
+    const double centre = line.apply(100.0), f = std::exp(2.015048373 * 0.2 * grow);
+    QVERIFY(std::abs(iv.lowMs - centre / f) < 1e-9 * centre);
+    QVERIFY(std::abs(iv.highMs - centre * f) < 1e-9 * centre);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             confidenceLine(line, FmcSpread{3, 1, 0.1}, 0.9));
+}
+
+// Measured = 1.5 estimate^0.9 x lognormal(0, 0.3): 6 profiles, the interval judged on 50 rows
+// it never saw, 400 draws. The t factor makes it small-sample correct: without it (the normal
+// 1.645) the same draws cover clearly less.
+void TestFmcChoice::ninetyPercentIntervalsCoverNinetyPercent()
+{
+    std::mt19937_64 rng(17);
+    std::lognormal_distribution<double> noise(0.0, 0.3);
+    std::uniform_real_distribution<double> logx(0.0, 6.0);
+    auto draw = [&](int n, std::vector<double>& x, std::vector<double>& y) {
+        x.clear();
+        y.clear();
+        for (int i = 0; i < n; ++i) {
+            x.push_back(std::exp(logx(rng)));
+            y.push_back(1.5 * std::pow(x.back(), 0.9) * noise(rng));
+        }
+    };
+    int inside = 0, insideNormal = 0, total = 0;
+    std::vector<double> px, py, tx, ty;
+    for (int rep = 0; rep < 400; ++rep) {
+        draw(6, px, py);
+        const FmcChoice c = chooseFmc(px, py);
+        draw(50, tx, ty);
+        for (std::size_t i = 0; i < tx.size(); ++i) {
+            const LatencyInterval iv = predictiveInterval(c.line, c.spread, tx[i], 0.9);
+            inside += ty[i] >= iv.lowMs && ty[i] <= iv.highMs;
+            const double r = std::abs(std::log(ty[i] / c.line.apply(tx[i])));
+            insideNormal += r <= 1.644853627 * c.spread.scale;
+            ++total;
+        }
+    }
+    const double coverage = static_cast<double>(inside) / total;
+    const double normal = static_cast<double>(insideNormal) / total;
+    QVERIFY2(coverage >= 0.85 && coverage <= 0.95, std::to_string(coverage).c_str());
+    QVERIFY2(normal < coverage - 0.03,
+             (std::to_string(normal) + " vs " + std::to_string(coverage)).c_str());
+}
+
+void TestFmcChoice::foldsAboveTheLeaveOneOutLimit()
+{
+    std::vector<double> x, y;
+    for (int i = 0; i < kFmcLeaveOneOutMax + 36; ++i) {
+        x.push_back(1.0 + i);
+        y.push_back(2.0 * (1.0 + i));
+    }
+    const FmcChoice c = chooseFmc(x, y);
+    QVERIFY(!c.leaveOneOut);
+    QVERIFY(c.form == FmcForm::Offset && std::abs(c.line.delta - std::log(2.0)) < 1e-12);
+}
+
+QTEST_APPLESS_MAIN(TestFmcChoice)
+#include "test_fmcchoice.moc"
