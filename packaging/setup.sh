@@ -7,11 +7,15 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev
   xvfb xauth
+  # The bad-input corpus (tests/corpus/corpus.py) is a Python 3 script (standard library only).
+  python3
   # The package test: dpkg-shlibdeps checks Depends; the validators check the desktop files.
   dpkg-dev desktop-file-utils appstream
   # tools/measure_rmqd (the RMQD measurement companion) and its tests; numpy and yaml come
   # with python3-torch, named for the imports they serve.
   python3-torch python3-numpy python3-yaml
+  # The locale test and CI's second GUI test run need a decimal-comma locale (de_DE.UTF-8).
+  locales
 )
 [[ "${ACSEL_WITH_FUZZ:-0}" == 1 ]] && packages+=(clang libclang-rt-14-dev)
 
@@ -34,4 +38,13 @@ if [[ ! -f "$import_aic/node_modules/hyparquet/package.json" ]] && command -v np
   echo "setup: npm install in tools/import_aic (the Parquet reader of acsel import-aic)"
   npm install --prefix "$import_aic" --no-audit --no-fund --silent ||
     echo "setup: npm install failed: acsel import-aic will say how to install it"
+fi
+
+# Generated once (localedef, from the locales package's definitions); the locale test fails
+# without it.
+if ! locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8'; then
+  echo "setup: generating the de_DE.UTF-8 locale"
+  sudo_cmd=""
+  [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
+  $sudo_cmd localedef -i de_DE -f UTF-8 de_DE.UTF-8
 fi

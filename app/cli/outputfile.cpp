@@ -1,10 +1,9 @@
 #include "app/cli/outputfile.h"
 
-#include <cstdlib>
+#include "core/data/atomicfile.h"
+#include "core/data/loaderror.h"
+
 #include <filesystem>
-#include <fstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace acsel::cli
 {
@@ -32,8 +31,15 @@ void checkOutputPath(const std::string& command, const std::string& path, bool f
 {
     if (isStandardOutput(path))
         return;
-    const fs::path out(path);
     const std::string prefix = "acsel " + command + ": ";
+    // A symlinked output is written through (the link stays, its target is replaced), so the
+    // checks are the target's; a dangling or looping link is refused here.
+    fs::path out;
+    try {
+        out = writeTarget(path);
+    } catch (const LoadError& e) {
+        throw app::UsageError(prefix + e.what());
+    }
     std::error_code ec;
     if (!fs::is_directory(folderOf(out), ec))
         throw app::UsageError(prefix + "folder " + folderOf(out).string() + " does not exist");
@@ -51,34 +57,10 @@ void writeOutput(const std::string& command, const std::string& path, const std:
         return;
     }
     checkOutputPath(command, path, force);
-    const std::string prefix = "acsel " + command + ": ";
-    const fs::path out(path);
-    const fs::path dir = folderOf(out);
-    std::string tmp = (dir / ("." + out.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0)
-        throw app::UsageError(prefix + "cannot create a file in " + dir.string());
-    ::close(fd);
-    std::error_code ec;
-    // mkstemp creates 0600; give the file the permissions a plain write would have had.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    fs::permissions(
-        tmp, fs::exists(out) ? fs::status(out).permissions() : static_cast<fs::perms>(0666 & ~mask),
-        ec);
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << text;
-        f.flush();
-        if (!f) {
-            fs::remove(tmp, ec);
-            throw app::UsageError(prefix + "cannot write " + tmp);
-        }
-    }
-    fs::rename(tmp, out, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw app::UsageError(prefix + "cannot rename the temporary file to " + path);
+    try {
+        writeFileAtomically(path, text);
+    } catch (const LoadError& e) {
+        throw app::UsageError("acsel " + command + ": " + e.what());
     }
 }
 

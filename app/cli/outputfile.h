@@ -1,7 +1,8 @@
 // Where a command writes its output file (--output, -o): '-' means standard output (the file's
 // text alone on stdout, the command's summary moved to stderr); anything else is a file written
-// atomically (a temporary file in the same folder, then renamed over it) and never over an
-// existing file without --force. Shared by every command that writes a file.
+// atomically (core/data/atomicfile.h: a temporary file in the same folder, synced, renamed over
+// it) and never over an existing file without --force; a symlinked output is written through
+// to its target. Shared by every command that writes a file.
 #pragma once
 
 #include "app/cli/command.h"

@@ -7,6 +7,7 @@
 #include "core/data/loaderror.h"
 #include "core/search/recommend.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
@@ -24,6 +25,8 @@ void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& ru
     if (j.contains("models")) {
         const JsonFields f(path);
         const Json& models = f.array(j, "models", "");
+        if (models.empty())
+            f.fail("/models", "expected at least one model name (omit the field for every model)");
         for (std::size_t i = 0; i < models.size(); ++i) {
             const std::string ptr = "/models/" + std::to_string(i);
             if (!models[i].is_string())
@@ -31,6 +34,9 @@ void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& ru
             const auto m = ws.findModel(models[i].get<std::string>());
             if (!m)
                 f.fail(ptr, "unknown model '" + models[i].get<std::string>() + "'");
+            if (std::find(run.options.models.begin(), run.options.models.end(), *m) !=
+                run.options.models.end())
+                f.fail(ptr, "model '" + models[i].get<std::string>() + "' is listed twice");
             run.options.models.push_back(*m);
         }
     }

@@ -43,6 +43,31 @@ int positiveInt(const CsvReader& csv, int col)
     return static_cast<int>(v);
 }
 
+// A measured kernel time in ms: at least a nanosecond (a denormal such as 1e-300 is no
+// measurement) and at most 1e6 ms (the largest in ../shared/aic is about 1.4e3 ms).
+double latencyMs(const CsvReader& csv, int col)
+{
+    const double v = csv.positiveNumber(col);
+    if (v < 1e-6 || v > 1e6)
+        throw LoadError(csv.name(), csv.where(col),
+                        "expected a latency in [1e-6, 1e6] ms, found '" +
+                            std::string(csv.field(col)) + "'");
+    return v;
+}
+
+// A table that yields no row would make every configuration infeasible later, far from its
+// cause: refused here, naming what was missing.
+void requireRows(const CsvReader& csv, int rowsRead, std::size_t rowsUsable,
+                 const std::string& what)
+{
+    if (rowsRead == 0)
+        throw LoadError(csv.name(), "", "no data rows after the header");
+    if (rowsUsable == 0)
+        throw LoadError(csv.name(), "",
+                        "none of the " + std::to_string(rowsRead) + " rows is usable (" + what +
+                            ")");
+}
+
 KvFormat attnDtype(const CsvReader& csv, int col)
 {
     if (auto k = parseKvFormat(csv.field(col)))
@@ -99,9 +124,11 @@ AicTable<GemmRow> readGemm(CsvReader csv)
             continue;
         }
         rows.push_back({*f, positiveInt(csv, cM), positiveInt(csv, cN), positiveInt(csv, cK),
-                        csv.positiveNumber(cLat)});
+                        latencyMs(csv, cLat)});
         kernel.push_back(names.intern(csv.field(cKernel)));
     }
+    requireRows(csv, t.info.rowsRead, rows.size(),
+                "expected a gemm_dtype of nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16");
     for (const std::string& d : skippedDtypes)
         t.info.notes.push_back("gemm_dtype '" + d + "' is not modelled: its rows are skipped");
     t.rows = resolveDuplicates(
@@ -164,10 +191,12 @@ AicTable<AttentionRow> readAttention(CsvReader csv, bool generation)
             throw LoadError(csv.name(), csv.where(cStep),
                             "context attention rows must have step 0 (prefill without prefix)");
         r.seq = positiveInt(csv, cIsl) + static_cast<int>(step);
-        r.ms = csv.positiveNumber(cLat);
+        r.ms = latencyMs(csv, cLat);
         rows.push_back(r);
         kernel.push_back(names.intern(csv.field(cKernel)));
     }
+    requireRows(csv, t.info.rowsRead, rows.size(),
+                "expected rows with window_size 0 and beam_width 1");
     t.info.rowsSkipped = windowed + beams;
     if (windowed > 0)
         t.info.notes.push_back(std::to_string(windowed) + " sliding-window rows skipped");
@@ -203,17 +232,17 @@ AicTable<AttentionRow> parseAttentionTable(std::string text, const std::string& 
 
 AicTable<GemmRow> loadGemmTable(const std::string& path)
 {
-    return readGemm(CsvReader::fromFile(path));
+    return readGemm(CsvReader::fromFile(path, kOperatorTableLimit));
 }
 
 AicTable<AttentionRow> loadContextAttentionTable(const std::string& path)
 {
-    return readAttention(CsvReader::fromFile(path), false);
+    return readAttention(CsvReader::fromFile(path, kOperatorTableLimit), false);
 }
 
 AicTable<AttentionRow> loadGenerationAttentionTable(const std::string& path)
 {
-    return readAttention(CsvReader::fromFile(path), true);
+    return readAttention(CsvReader::fromFile(path, kOperatorTableLimit), true);
 }
 
 } // namespace acsel

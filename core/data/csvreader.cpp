@@ -1,23 +1,18 @@
 #include "core/data/csvreader.h"
 
+#include "core/data/inputfile.h"
 #include "core/data/loaderror.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace acsel
 {
 
-CsvReader CsvReader::fromFile(const std::string& path)
+CsvReader CsvReader::fromFile(const std::string& path, const InputLimit& limit)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw LoadError(path, "", "cannot open file for reading");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return CsvReader(buf.str(), path);
+    return CsvReader(readInputFile(path, limit), path);
 }
 
 CsvReader CsvReader::fromString(std::string text, std::string name)
@@ -44,6 +39,10 @@ CsvReader::CsvReader(std::string text, std::string name)
             if (c.empty())
                 throw LoadError(name_, "line " + std::to_string(line_),
                                 "empty column name in header");
+            // Columns are found by name: a repeated one would silently read its first copy.
+            if (std::find(header_.begin(), header_.end(), c) != header_.end())
+                throw LoadError(name_, "line " + std::to_string(line_),
+                                "column '" + std::string(c) + "' appears twice in the header");
             header_.emplace_back(c);
         }
         fields_.reserve(header_.size());

@@ -3,6 +3,8 @@
 // name, because the same kind of file comes in several column orders.
 #pragma once
 
+#include "core/data/inputfile.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,8 +17,9 @@ namespace acsel
 class CsvReader
 {
 public:
-    // Reads the whole file; throws LoadError if it cannot be read, is empty or has no header.
-    static CsvReader fromFile(const std::string& path);
+    // Reads the whole file (within limit); throws LoadError if it cannot be read, is not a
+    // regular file, is too large, is empty or has no header.
+    static CsvReader fromFile(const std::string& path, const InputLimit& limit = kCsvLimit);
     // For tests and fuzzing: `name` stands in for the file name in errors.
     static CsvReader fromString(std::string text, std::string name);
 

@@ -1,9 +1,13 @@
 #include "core/data/jsonfields.h"
 
+#include "core/data/inputfile.h"
+
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <locale>
+#include <set>
 #include <sstream>
+#include <vector>
 
 namespace acsel
 {
@@ -25,12 +29,83 @@ std::string lineAndColumn(const std::string& text, std::size_t byte)
     return "line " + std::to_string(line) + ", column " + std::to_string(at - lineStart + 1);
 }
 
+// The JSON pointer token of a key (RFC 6901: '~' and '/' escaped).
+std::string pointerToken(const std::string& key)
+{
+    std::string out;
+    for (const char c : key)
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    return out;
+}
+
+// Follows the parser through nested objects and arrays, so that a repeated key (which
+// nlohmann would silently let the last copy win) is refused with its JSON pointer.
+class DuplicateKeyCheck
+{
+public:
+    explicit DuplicateKeyCheck(const std::string& name) : name_(name) {}
+
+    bool operator()(int depth, Json::parse_event_t event, Json& parsed)
+    {
+        (void)depth;
+        switch (event) {
+        case Json::parse_event_t::object_start:
+        case Json::parse_event_t::array_start:
+            frames_.push_back({event == Json::parse_event_t::object_start, {}, {}, 0});
+            break;
+        case Json::parse_event_t::key: {
+            Frame& f = frames_.back();
+            f.key = parsed.get<std::string>();
+            if (!f.keys.insert(f.key).second)
+                throw LoadError(name_, pointer(),
+                                "duplicate key '" + f.key +
+                                    "' (expected each key once per object)");
+            break;
+        }
+        case Json::parse_event_t::object_end:
+        case Json::parse_event_t::array_end:
+            frames_.pop_back();
+            elementDone();
+            break;
+        case Json::parse_event_t::value:
+            elementDone();
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool object;
+        std::set<std::string> keys;
+        std::string key;
+        std::size_t index;
+    };
+
+    void elementDone()
+    {
+        if (!frames_.empty() && !frames_.back().object)
+            ++frames_.back().index;
+    }
+
+    std::string pointer() const
+    {
+        std::string out;
+        for (const Frame& f : frames_)
+            out += "/" + (f.object ? pointerToken(f.key) : std::to_string(f.index));
+        return out;
+    }
+
+    const std::string& name_;
+    std::vector<Frame> frames_;
+};
+
 } // namespace
 
 Json parseJsonText(const std::string& text, const std::string& name)
 {
     try {
-        return Json::parse(text);
+        return Json::parse(text, DuplicateKeyCheck(name));
     } catch (const Json::parse_error& e) {
         const bool atEnd = e.byte > text.size();
         throw LoadError(name, lineAndColumn(text, e.byte),
@@ -47,14 +122,10 @@ Json parseJsonText(const std::string& text, const std::string& name)
 
 Json parseJsonFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw LoadError(path, "", "cannot open file for reading");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (buf.str().empty())
+    const std::string text = readInputFile(path, kJsonLimit);
+    if (text.empty())
         throw LoadError(path, "", "file is empty: expected a JSON document");
-    return parseJsonText(buf.str(), path);
+    return parseJsonText(text, path);
 }
 
 void JsonFields::fail(const std::string& ptr, const std::string& message) const
@@ -117,6 +188,7 @@ double JsonFields::number(const Json& parent, const std::string& key, const std:
     const double d = v.get<double>();
     if (!std::isfinite(d) || d < min || d > max) {
         std::ostringstream msg;
+        msg.imbue(std::locale::classic());
         msg << "expected a number in [" << min << ", " << max << "], found " << d;
         fail(ptr + "/" + key, msg.str());
     }

@@ -1,13 +1,15 @@
 #include "core/data/qualityset.h"
 
+#include "core/data/atomicfile.h"
 #include "core/data/csvreader.h"
+#include "core/data/inputfile.h"
 #include "core/data/loaderror.h"
 #include "core/data/qualitysetcsv.h"
 
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <locale>
 #include <map>
 #include <sstream>
 
@@ -84,9 +86,11 @@ QualityRow checkRow(const RawRow& raw, const std::string& file,
         throw LoadError(
             file, where("lm_head_quantized"),
             "lm_head runs at the last band's format, which is bf16: it cannot be quantized");
-    char* end = nullptr;
-    row.rmqd = std::strtod(raw.rmqd.c_str(), &end);
-    if (raw.rmqd.empty() || end != raw.rmqd.c_str() + raw.rmqd.size() || !(row.rmqd > 0.0) ||
+    // from_chars, not strtod: strtod follows the C locale, which the GUI sets from the
+    // environment (a decimal comma under de_DE refused every row of the default set).
+    const char* const rmqdEnd = raw.rmqd.data() + raw.rmqd.size();
+    const auto [rmqdStop, rmqdError] = std::from_chars(raw.rmqd.data(), rmqdEnd, row.rmqd);
+    if (raw.rmqd.empty() || rmqdError != std::errc() || rmqdStop != rmqdEnd || !(row.rmqd > 0.0) ||
         row.rmqd > kMaxRmqd)
         throw LoadError(file, where("rmqd"),
                         "expected an RMQD in (0, 1e300] (nats), found '" + raw.rmqd + "'");
@@ -197,6 +201,7 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
         raw.bands = f.string(r, "bands", ptr);
         const double v = f.number(r, "rmqd", ptr, -kMaxRmqd, kMaxRmqd); // the sign: checkRow
         std::ostringstream num;
+        num.imbue(std::locale::classic()); // read back by from_chars in checkRow
         num.precision(17);
         num << v;
         raw.rmqd = num.str();
@@ -243,12 +248,7 @@ QualitySet loadQualitySet(const std::string& path, const std::vector<ModelArch>&
 {
     if (std::filesystem::path(path).extension() != ".csv")
         return parseQualitySetJson(parseJsonFile(path), path, models);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw LoadError(path, "", "cannot open file for reading");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parseQualitySetCsv(buf.str(), path, models);
+    return parseQualitySetCsv(readInputFile(path, kCsvLimit), path, models);
 }
 
 Json qualitySetToJson(const QualitySet& set, const std::vector<ModelArch>& models)
@@ -330,17 +330,7 @@ void writeQualitySet(const QualitySet& set, const std::vector<ModelArch>& models
                      const std::string& path)
 {
     // Composed before the temporary file exists, so a set CSV cannot hold leaves nothing behind.
-    const std::string text = qualitySetText(set, models, path);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-        if (!out)
-            throw LoadError(tmp, "", "cannot open file for writing");
-        out << text;
-        if (!out)
-            throw LoadError(tmp, "", "write failed");
-    }
-    std::filesystem::rename(tmp, path);
+    writeFileAtomically(path, qualitySetText(set, models, path));
 }
 
 } // namespace acsel

@@ -1,5 +1,7 @@
 #include "core/data/safetensors.h"
 
+#include "core/data/atomicfile.h"
+#include "core/data/inputfile.h"
 #include "core/data/loaderror.h"
 
 #include <algorithm>
@@ -155,6 +157,7 @@ SafetensorsFile SafetensorsFile::open(const std::string& path)
 {
     SafetensorsFile f;
     f.path_ = path;
+    requireRegularFile(path);
     std::error_code ec;
     const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
     if (ec)
@@ -452,23 +455,14 @@ void writeSafetensors(const std::string& path, const std::vector<TensorBlob>& te
     }
     std::string text = header.dump();
     text.resize((text.size() + 7) / 8 * 8, ' '); // the reference writer pads to 8 bytes
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw LoadError(tmp, "", "cannot open file for writing");
-        unsigned char len[8];
-        for (int i = 0; i < 8; ++i)
-            len[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(text.size()) >> (8 * i));
-        out.write(reinterpret_cast<const char*>(len), 8);
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        for (const TensorBlob& t : tensors)
-            out.write(reinterpret_cast<const char*>(t.bytes.data()),
-                      static_cast<std::streamsize>(t.bytes.size()));
-        if (!out)
-            throw LoadError(tmp, "", "write failed");
-    }
-    std::filesystem::rename(tmp, path);
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        bytes[static_cast<std::size_t>(i)] =
+            static_cast<char>(static_cast<std::uint64_t>(text.size()) >> (8 * i));
+    bytes += text;
+    for (const TensorBlob& t : tensors)
+        bytes.append(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size());
+    writeFileAtomically(path, bytes);
 }
 
 } // namespace acsel

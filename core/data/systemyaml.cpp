@@ -1,9 +1,12 @@
 #include "core/data/systemyaml.h"
 
+#include "core/data/inputfile.h"
 #include "core/data/loaderror.h"
 
+#include <charconv>
 #include <cmath>
-#include <fstream>
+#include <limits>
+#include <locale>
 #include <sstream>
 #include <yaml-cpp/yaml.h>
 
@@ -12,8 +15,11 @@ namespace acsel
 namespace
 {
 
+// Numbers in [min, max] (finite). The scalar is read with from_chars: yaml-cpp's as<double>
+// goes through a stream, which follows the global C++ locale.
 double readNumber(const YAML::Node& parent, const char* key, const std::string& file,
-                  const std::string& section, bool required, double fallback)
+                  const std::string& section, bool required, double fallback, double min = 0,
+                  double max = std::numeric_limits<double>::max())
 {
     const YAML::Node n = parent[key];
     const std::string where = section + "." + key;
@@ -22,16 +28,30 @@ double readNumber(const YAML::Node& parent, const char* key, const std::string& 
             throw LoadError(file, where, "missing field");
         return fallback;
     }
+    const std::string at = where + " (line " + std::to_string(n.Mark().line + 1) + ")";
+    if (!n.IsScalar())
+        throw LoadError(file, at, "expected a number");
+    const std::string& s = n.Scalar();
     double v = 0;
-    try {
-        v = n.as<double>();
-    } catch (const YAML::Exception&) {
-        throw LoadError(file, where + " (line " + std::to_string(n.Mark().line + 1) + ")",
-                        "expected a number");
+    const auto [stop, error] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || error != std::errc() || stop != s.data() + s.size())
+        throw LoadError(file, at, "expected a number, found '" + s + "'");
+    if (!std::isfinite(v) || v < min || v > max) {
+        std::ostringstream range;
+        range.imbue(std::locale::classic());
+        range << "expected a finite number in [" << min << ", " << max << "], found '" << s << "'";
+        throw LoadError(file, at, range.str());
     }
-    if (!std::isfinite(v) || v < 0)
-        throw LoadError(file, where + " (line " + std::to_string(n.Mark().line + 1) + ")",
-                        "expected a finite non-negative number");
+    return v;
+}
+
+// A required field that must be positive: a zero is blamed on that field itself.
+double readPositive(const YAML::Node& parent, const char* key, const std::string& file,
+                    const std::string& section)
+{
+    const double v = readNumber(parent, key, file, section, true, 0);
+    if (!(v > 0))
+        throw LoadError(file, section + "." + key, "expected a positive number, found 0");
     return v;
 }
 
@@ -69,13 +89,18 @@ Platform parseSystemYaml(const std::string& text, const std::string& file, const
     p.id = id;
     p.name = id;
     p.source = file;
-    p.memBandwidth = readNumber(gpu, "mem_bw", file, "gpu", true, 0);
-    p.memCapacityBytes = readNumber(gpu, "mem_capacity", file, "gpu", true, 0);
-    p.memBwScaling = readNumber(gpu, "mem_bw_empirical_scaling_factor", file, "gpu", false, 0.8);
+    p.memBandwidth = readPositive(gpu, "mem_bw", file, "gpu");
+    p.memCapacityBytes = readPositive(gpu, "mem_capacity", file, "gpu");
+    // The fraction of the spec bandwidth a memory-bound kernel reaches: above 1 (1e6 was
+    // accepted) every memory-bound latency would fall below the speed of light. The same
+    // range as the platforms file's bw_scaling.
+    p.memBwScaling =
+        readNumber(gpu, "mem_bw_empirical_scaling_factor", file, "gpu", false, 0.8, 0.01, 1.0);
+    // Seconds per memory operation: a fixed launch cost, at most 10 ms (as the platforms file).
     p.memConstantLatencyS =
-        readNumber(gpu, "mem_empirical_constant_latency", file, "gpu", false, 3e-6);
+        readNumber(gpu, "mem_empirical_constant_latency", file, "gpu", false, 3e-6, 0, 1e-2);
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Bf16)] =
-        readNumber(gpu, "bfloat16_tc_flops", file, "gpu", true, 0);
+        readPositive(gpu, "bfloat16_tc_flops", file, "gpu");
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Int8)] =
         readNumber(gpu, "int8_tc_flops", file, "gpu", false, 0);
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Fp8)] =
@@ -83,8 +108,6 @@ Platform parseSystemYaml(const std::string& text, const std::string& file, const
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Fp4)] =
         readNumber(gpu, "fp4_tc_flops", file, "gpu", false, 0);
     p.smVersion = readInteger(gpu, "sm_version", file, "gpu", 1, 1000, 0);
-    if (p.memBandwidth <= 0 || p.memCapacityBytes <= 0 || p.peakFlops(ComputeClass::Bf16) <= 0)
-        throw LoadError(file, "gpu", "mem_bw, mem_capacity and bfloat16_tc_flops must be positive");
     if (const YAML::Node misc = root["misc"]; misc && misc.IsMap())
         p.otherMemBytes = readNumber(misc, "other_mem", file, "misc", false, 0);
     return p;
@@ -92,14 +115,10 @@ Platform parseSystemYaml(const std::string& text, const std::string& file, const
 
 Platform loadSystemYaml(const std::string& path, const std::string& id)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw LoadError(path, "", "cannot open file for reading");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (buf.str().empty())
+    std::string text = readInputFile(path, kYamlLimit);
+    if (text.empty())
         throw LoadError(path, "", "file is empty: expected an AIC system yaml");
-    return parseSystemYaml(buf.str(), path, id);
+    return parseSystemYaml(text, path, id);
 }
 
 } // namespace acsel

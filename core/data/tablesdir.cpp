@@ -17,7 +17,7 @@ namespace acsel
 
 std::vector<std::string> distinctColumnValues(const std::string& csvPath, const std::string& column)
 {
-    CsvReader csv = CsvReader::fromFile(csvPath);
+    CsvReader csv = CsvReader::fromFile(csvPath, kOperatorTableLimit);
     const int col = csv.requireColumn(column);
     std::vector<std::string> values;
     while (csv.next()) {
@@ -33,12 +33,31 @@ std::vector<std::string> distinctColumnValues(const std::string& csvPath, const 
 namespace
 {
 
+// Whether p exists (through symlinks); an error other than "not found" (a symlink loop, a
+// folder that cannot be read) is a LoadError naming p, never a std::filesystem exception.
+fs::file_status statusOf(const fs::path& p)
+{
+    std::error_code ec;
+    const fs::file_status st = fs::status(p, ec);
+    if (ec && st.type() != fs::file_type::not_found)
+        throw LoadError(p.string(), "", "cannot read (" + ec.message() + ")");
+    return st;
+}
+
+bool present(const fs::path& p)
+{
+    return fs::exists(statusOf(p));
+}
+
 std::vector<fs::path> sortedSubdirs(const fs::path& p)
 {
     std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(p))
-        if (e.is_directory())
-            out.push_back(e.path());
+    std::error_code ec;
+    for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec))
+        if (fs::is_directory(statusOf(it->path())))
+            out.push_back(it->path());
+    if (ec)
+        throw LoadError(p.string(), "", "cannot list the folder (" + ec.message() + ")");
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -48,15 +67,14 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
 {
     std::vector<DiscoveredStack> out;
     const fs::path yaml = system / "system.yaml";
-    if (!fs::exists(yaml))
+    if (!present(yaml))
         return out;
     const Platform platform = loadSystemYaml(yaml.string(), system.filename().string());
     for (const fs::path& backend : sortedSubdirs(system)) {
         for (const fs::path& version : sortedSubdirs(backend)) {
             const fs::path gemm = version / "gemm_perf.csv";
             const fs::path gen = version / "generation_attention_perf.csv";
-            if (!fs::exists(gemm) || !fs::exists(gen) ||
-                !fs::exists(version / "context_attention_perf.csv"))
+            if (!present(gemm) || !present(gen) || !present(version / "context_attention_perf.csv"))
                 continue;
             DiscoveredStack d{platform, {}};
             Stack& s = d.stack;
@@ -69,6 +87,12 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
                 if (auto f = parseFormat(dtype))
                     s.formats.push_back(*f);
             std::sort(s.formats.begin(), s.formats.end());
+            // Checked here, not at the first search: a header-only table or one of unknown
+            // dtypes would otherwise end as "no configuration passes the gate".
+            if (s.formats.empty())
+                throw LoadError(gemm.string(), "column 'gemm_dtype'",
+                                "no row has a modelled gemm_dtype (expected rows of nvfp4, "
+                                "int4_wo, int8_wo, int8, fp8, fp8_block or bf16)");
             for (const std::string& kv : distinctColumnValues(gen.string(), "kv_cache_dtype"))
                 if (kv == "fp8")
                     s.kvFp8 = true;

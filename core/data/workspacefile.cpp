@@ -1,6 +1,7 @@
 #include "core/data/workspacefile.h"
 
 #include "core/data/hfconfig.h"
+#include "core/data/inputfile.h"
 #include "core/data/specstacks.h"
 #include "core/data/tablesdir.h"
 
@@ -8,12 +9,35 @@
 
 namespace acsel
 {
+namespace
+{
+
+// A file the workspace names, relative to the workspace's folder. Checked here, so that a
+// missing one names the field that named it, not only the path.
+std::string referencedFile(const JsonFields& f, const Json& parent, const std::string& key,
+                           const std::string& ptr, const std::string& base)
+{
+    const std::string name = f.string(parent, key, ptr);
+    const std::string path = (std::filesystem::path(base) / name).string();
+    try {
+        requireRegularFile(path);
+    } catch (const LoadError& e) {
+        f.fail(ptr + "/" + key, "names '" + name + "' (" + path + "), which " + e.message());
+    }
+    return path;
+}
+
+} // namespace
 
 Workspace parseWorkspace(const Json& j, const std::string& file, const std::string& tablesDir)
 {
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a workspace object");
+    // A misspelt optional key ("utilization", "qualty") would silently drop what it names.
+    f.onlyKeys(
+        j, "",
+        {"schema_version", "name", "provenance", "platforms", "utilisation", "quality", "models"});
     Workspace ws;
     ws.file = file;
     ws.schemaVersion = f.integer(j, "schema_version", "", 1, 1 << 20);
@@ -32,6 +56,7 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
         const Json& m = models[i];
         if (!m.is_object())
             f.fail(ptr, "expected a model object");
+        f.onlyKeys(m, ptr, {"name", "hf_id", "config"});
         ModelArch arch = parseHfConfig(f.object(m, "config", ptr), file, ptr + "/config");
         arch.name = f.string(m, "name", ptr);
         arch.hfId = f.string(m, "hf_id", ptr);
@@ -42,13 +67,14 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
     const std::string base = std::filesystem::path(file).parent_path().string();
     if (j.contains("quality")) {
         const Json& q = f.object(j, "quality", "");
-        ws.qualityFile = (std::filesystem::path(base) / f.string(q, "file", "/quality")).string();
+        f.onlyKeys(q, "/quality", {"file", "synthetic"});
+        ws.qualityFile = referencedFile(f, q, "file", "/quality", base);
         ws.qualitySynthetic = f.boolean(q, "synthetic", "/quality");
     }
     if (j.contains("platforms"))
-        ws.platformsFile = (std::filesystem::path(base) / f.string(j, "platforms", "")).string();
+        ws.platformsFile = referencedFile(f, j, "platforms", "", base);
     if (j.contains("utilisation"))
-        ws.utilisationFile = (std::filesystem::path(base) / f.string(j, "utilisation", "")).string();
+        ws.utilisationFile = referencedFile(f, j, "utilisation", "", base);
     if (!tablesDir.empty())
         attachTables(ws, tablesDir);
     else

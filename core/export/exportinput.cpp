@@ -1,18 +1,19 @@
 #include "core/export/exportinput.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace acsel
 {
 namespace
 {
 
-// Four significant digits, the same text on every platform (C locale printf).
+// Four significant digits, the same text on every platform and locale (printf's %.4g
+// follows the C locale, which the GUI sets from the environment: 0,1234 under de_DE).
 std::string num(double v)
 {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
+    const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4).ptr;
+    return std::string(buf, end);
 }
 
 } // namespace

@@ -1,11 +1,11 @@
 #include "core/quality/ridgesurrogate.h"
 
+#include "core/data/atomicfile.h"
 #include "core/data/loaderror.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 namespace acsel
@@ -262,6 +262,32 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
                 f.fail(ptr + "/model", "model '" + model + "' has a second offset");
             s.offsets_.emplace_back(model, f.number(e, "offset", ptr, -1e6, 1e6));
         }
+    // The log prediction is linear in the features, each in [0, 1] but log_params, taken in
+    // [0, 40] (models up to e^40 parameters), plus one model offset or none: its extremes
+    // over that box bound every recipe's. Outside [-690, 690] some RMQD would be 0 or beyond
+    // the quality sets' 1e300 (an intercept of 800 predicted inf).
+    constexpr double kMaxLog = 690.0, kMaxLogParams = 40.0;
+    double hi = s.intercept_, lo = s.intercept_;
+    for (int k = 0; k < kFeatureCount; ++k) {
+        const double top = s.weights_[static_cast<std::size_t>(k)] * (k == 0 ? kMaxLogParams : 1.0);
+        hi += std::max(0.0, top);
+        lo += std::min(0.0, top);
+    }
+    double offsetHi = 0.0, offsetLo = 0.0;
+    for (const auto& [model, offset] : s.offsets_) {
+        offsetHi = std::max(offsetHi, offset);
+        offsetLo = std::min(offsetLo, offset);
+    }
+    const auto text = [](double v) { // std::to_string follows the C locale
+        char buf[32];
+        return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+    };
+    if (hi + offsetHi > kMaxLog || lo + offsetLo < -kMaxLog)
+        f.fail(
+            std::abs(s.intercept_) > kMaxLog ? "/intercept" : "/features",
+            "intercept, weights and offsets give log RMQD up to " + text(hi + offsetHi) +
+                " and down to " + text(lo + offsetLo) +
+                " over the feature range: expected within [-690, 690] (RMQD in [1e-300, 1e300])");
     s.trainingRows_ = f.integer(j, "training_rows", "", 0, 100'000'000);
     const Json& data = f.object(j, "training_data", "");
     s.trainingData_ = {f.string(data, "file", "/training_data"),
@@ -279,16 +305,7 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
 
 void RidgeSurrogate::save(const std::string& path) const
 {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out)
-            throw LoadError(tmp, "", "cannot open file for writing");
-        out << toJson().dump(2) << "\n";
-        if (!out)
-            throw LoadError(tmp, "", "write failed");
-    }
-    std::filesystem::rename(tmp, path);
+    writeFileAtomically(path, toJson().dump(2) + "\n");
 }
 
 RidgeSurrogate RidgeSurrogate::load(const std::string& path)

@@ -73,12 +73,32 @@ void TestSystemYaml::badInput_data()
     row("sm_version zero", replaced("sm_version: 90", "sm_version: 0"),
         "gpu.sm_version (line 6): expected a whole number from 1 to 1000");
     row("sm_version text", replaced("sm_version: 90", "sm_version: hopper"),
-        "gpu.sm_version (line 6): expected a number");
+        "gpu.sm_version (line 6): expected a number, found 'hopper'");
     row("mem_bw missing", replaced("  mem_bw: 2000000000000\n", ""), "gpu.mem_bw: missing field");
     row("mem_capacity negative", replaced("mem_capacity: 42949672960", "mem_capacity: -1"),
-        "gpu.mem_capacity (line 3): expected a finite non-negative number");
+        "gpu.mem_capacity (line 3): expected a finite number in [0, ");
     row("bf16 flops zero", replaced("bfloat16_tc_flops: 300000000000000", "bfloat16_tc_flops: 0"),
-        "mem_bw, mem_capacity and bfloat16_tc_flops must be positive");
+        "gpu.yaml: gpu.bfloat16_tc_flops: expected a positive number, found 0");
+    // A zero is blamed on its own field (once the error named gpu.mem_bw for any of them).
+    row("mem_bw zero", replaced("mem_bw: 2000000000000", "mem_bw: 0"),
+        "gpu.yaml: gpu.mem_bw: expected a positive number, found 0");
+    row("mem_capacity zero", replaced("mem_capacity: 42949672960", "mem_capacity: 0"),
+        "gpu.yaml: gpu.mem_capacity: expected a positive number, found 0");
+    // Above 1 every memory-bound latency would beat the spec bandwidth (1e6 was accepted).
+    row("bw scaling 1e6",
+        replaced("  sm_version: 90\n", "  mem_bw_empirical_scaling_factor: 1e6\n"),
+        "gpu.mem_bw_empirical_scaling_factor (line 6): expected a finite number in [0.01, 1], "
+        "found '1e6'");
+    row("bw scaling zero", replaced("  sm_version: 90\n", "  mem_bw_empirical_scaling_factor: 0\n"),
+        "gpu.mem_bw_empirical_scaling_factor (line 6): expected a finite number in [0.01, 1]");
+    row("constant latency 1 s",
+        replaced("  sm_version: 90\n", "  mem_empirical_constant_latency: 1\n"),
+        "gpu.mem_empirical_constant_latency (line 6): expected a finite number in [0, 0.01]");
+    // A decimal comma is text, in every locale.
+    row("decimal comma", replaced("  sm_version: 90\n", "  mem_bw_empirical_scaling_factor: 0,8\n"),
+        "gpu.mem_bw_empirical_scaling_factor (line 6): expected a number, found '0,8'");
+    row("infinite", replaced("mem_bw: 2000000000000", "mem_bw: .inf"),
+        "gpu.mem_bw (line 2): expected a number, found '.inf'");
     row("no gpu section", "misc:\n  other_mem: 1\n", "missing 'gpu' section");
     row("not a mapping", "- 1\n- 2\n", "expected a YAML mapping");
     row("invalid yaml", "gpu: [1, 2\n", "invalid YAML");

@@ -1,0 +1,33 @@
+// libFuzzer target: the utilisation model JSON (the workspace's `utilisation`, written by acsel
+// fit-utilisation). An accepted file stores log-utilisations in [-10, 3] only, and every op's
+// pooled bf16 grid resolves to a lookup (fallbacks, neighbour fill, interpolation, clamping)
+// whose value at any shape, inside the axes or beyond them, stays in that range: the empirical
+// latency sol x exp(-u) is then finite, positive and at most e^3 below the speed of light.
+#include "core/latency/utilisationmodel.h"
+#include "tests/fuzz/fuzzcheck.h"
+
+#include <cmath>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    using namespace acsel;
+    const std::string name = "utilisation.json";
+    fuzz::loadOrLoadError(name, [&] {
+        const UtilisationModel m =
+            parseUtilisation(parseJsonText(fuzz::text(data, size), name), name);
+        const auto inRange = [](double u) { return u >= -10 - 1e-9 && u <= 3 + 1e-9; };
+        for (const UtilGrid& g : m.grids)
+            for (const double u : g.logU)
+                fuzz::require(std::isnan(u) || inRange(u),
+                              "a stored log-utilisation is within [-10, 3]");
+        for (int op = 0; op < kOpClassCount; ++op) {
+            const ResolvedUtilGrid grid(m, static_cast<OpClass>(op), "vllm", "bf16", "bf16");
+            fuzz::require(grid.valid(), "an accepted file resolves every op's bf16 grid");
+            for (const double x : {0.5, 1.0, 3.0, 37.0, 4096.0, 1e7}) {
+                const double u = grid.logUtilisation(x, 2 * x + 1, x / 2 + 1);
+                fuzz::require(inRange(u), "a looked-up log-utilisation is within [-10, 3]");
+            }
+        }
+    });
+    return 0;
+}
