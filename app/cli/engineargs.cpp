@@ -1,25 +1,66 @@
 #include "app/cli/engineargs.h"
 
 #include "app/cli/workspaceargs.h"
+#include "core/latency/fmcchoice.h"
+#include "core/latency/fmcfile.h"
+
+#include <iostream>
+#include <sstream>
 
 namespace acsel::cli
 {
+namespace
+{
+
+// The FMC lines shifted to the confidence-quantile (fmcchoice.h, confidenceLine): the gate's
+// "latency <= limit" then holds with probability >= p per metric. A stack whose file entry has
+// no spread keeps its median line, said on `warnings`.
+void applyConfidence(WorkspaceEngine& engine, const std::string& fmcFile, double p,
+                     std::ostream& warnings)
+{
+    for (const FmcEntry& e : loadFmcFile(fmcFile).entries) {
+        if (!e.ttftInfo.spread.known() || !e.tpotInfo.spread.known()) {
+            warnings << "warning: --confidence " << p << ": " << e.stack << " in " << fmcFile
+                     << " has no predictive spread (" << e.ttftInfo.spread.profiles
+                     << " profile(s), or a file written before intervals): its median line "
+                        "is used\n";
+            continue;
+        }
+        const FmcLine t = confidenceLine(e.ttft, e.ttftInfo.spread, p);
+        const FmcLine q = confidenceLine(e.tpot, e.tpotInfo.spread, p);
+        engine.setCalibration(e.stack, {t.gamma, t.delta, q.gamma, q.delta});
+    }
+}
+
+} // namespace
 
 std::vector<app::OptionSpec> engineOptions()
 {
     auto specs = workspaceOptions();
     specs.push_back({"fmc", "FILE", "FMC coefficients (acsel calibrate); default: none (raw)"});
+    specs.push_back({"confidence", "P",
+                     "gate TTFT and TPOT at the P-quantile of the calibrated prediction "
+                     "(probability >= P of meeting the limits; needs --fmc; default 0.5, "
+                     "the median line)"});
     specs.push_back({"surrogate", "FILE",
                      "quality surrogate JSON; default: fitted on the workspace's quality set"});
     return specs;
 }
 
-std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args)
+std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args, std::ostream* warnings)
 {
     EngineSources sources;
     sources.fmcFile = args.valueOr("fmc", "");
     sources.surrogateFile = args.valueOr("surrogate", "");
-    return std::make_unique<WorkspaceEngine>(loadWorkspaceFromArgs(args), sources);
+    const double p = args.number("confidence", 0.5, 0.01, 0.99);
+    if (p != 0.5 && sources.fmcFile.empty())
+        throw app::UsageError("--confidence " + args.valueOr("confidence", "") +
+                              ": needs --fmc (without a calibration there is no predictive "
+                              "interval)");
+    auto engine = std::make_unique<WorkspaceEngine>(loadWorkspaceFromArgs(args), sources);
+    if (p != 0.5)
+        applyConfidence(*engine, sources.fmcFile, p, warnings ? *warnings : std::cerr);
+    return engine;
 }
 
 } // namespace acsel::cli

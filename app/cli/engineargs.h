@@ -6,13 +6,18 @@
 #include "core/search/workspaceengine.h"
 
 #include <memory>
+#include <ostream>
 #include <vector>
 
 namespace acsel::cli
 {
 
-// --workspace, --tables, --fmc, --surrogate
+// --workspace, --tables, --fmc, --confidence, --surrogate
 std::vector<app::OptionSpec> engineOptions();
-std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args);
+// --confidence P (needs --fmc) replaces each stack's FMC lines by their P-quantile lines
+// (core/latency/fmcchoice.h); stacks without a spread keep the median line, with a warning on
+// `warnings` (standard error when null).
+std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args,
+                                                    std::ostream* warnings = nullptr);
 
 } // namespace acsel::cli

@@ -23,9 +23,10 @@ enum class FmcForm : std::uint8_t { Identity, Offset, Line };
 std::string_view toString(FmcForm f);
 std::optional<FmcForm> parseFmcForm(std::string_view s);
 
-// The largest |delta| an FMC file may carry: a factor e^10 (~22,000) at 1 ms. Real fits sit
-// far inside (docs/LATENCY.md: |delta| <= 3.3 on every stack of dense_tp1, both serving
-// models); a line beyond it is no calibration of a latency model but a replacement of it.
+// The largest |delta| an FMC file may carry: a factor e^10 (~22,000) at 1 ms. The full-line
+// fits with gamma > 0 on every stack of dense_tp1 reach |delta| 6.05 (h200_sxm/trtllm TPOT on
+// the static model, gamma 2.82) and 3.2 on the continuous one (docs/LATENCY.md); beyond 10 a
+// line no longer calibrates a latency model but replaces it.
 inline constexpr double kFmcMaxAbsDelta = 10.0;
 
 // Up to this many profiles the forms are compared by leave-one-out; above it by

@@ -333,6 +333,10 @@ void TestCliLatency::badInput()
     r = run(base({"predict", "--measurements", kSmall, "--fmc", fmc}));
     QCOMPARE(r.code, 2);
     QVERIFY2(contains(r.err, "/stacks/0/tpot/delta"), r.err.c_str());
+    // --confidence without a calibration: there is no interval to take a quantile of.
+    r = run(base({"search", "--confidence", "0.9", "--stack", "h100_sxm/trtllm"}));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "--confidence 0.9: needs --fmc"), r.err.c_str());
     // A file written before the forms (no form, no spread) still reads.
     std::ofstream(fmc)
         << R"({"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5, "stacks": [{"stack": "h100_sxm/trtllm", "ttft": {"gamma": 0.9, "delta": 0.1}, "tpot": {"gamma": 1, "delta": 0}, "rows_used": []}]})";
