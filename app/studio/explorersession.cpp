@@ -261,8 +261,9 @@ std::optional<double> heldoutQualityMdape(const WorkspaceEngine& engine)
     std::vector<double> predicted, measured;
     for (const QualityRow& row : set.rows)
         if (row.split == Split::Heldout) {
-            predicted.push_back(engine.surrogate().predict(
-                qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row)));
+            predicted.push_back(
+                engine.surrogate().predict(ws.models[static_cast<std::size_t>(row.model)],
+                                           row.recipe, row.algorithm, row.lmHeadQuantized, row.kv));
             measured.push_back(row.rmqd);
         }
     startupMark("held-out quality MdAPE computed");

@@ -3,6 +3,7 @@
 #include "core/model/configspace.h"
 #include "core/quality/capacitygap.h"
 #include "core/quality/rng.h"
+#include "core/quality/scopecodes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,18 +35,23 @@ constexpr FormatLevel kLevels[] = {
      "FP8 "
      "and 8-bit weight-only lose under 1% (ANCHORS.md 3)"},
     {Format::Int8Wo, 0.0014, "Llama-3-8B Q8_0 (int8 weight-only) mean KLD 0.001355 (ANCHORS.md 1)"},
-    {Format::Fp8, 0.0012,
-     "no KLD figure found: FP8 W8A8 keeps 99.5-100.5% of accuracy (ANCHORS.md 3), placed just "
-     "below "
-     "Q8_0"},
-    {Format::Fp8Block, 0.0009,
-     "no KLD figure found: fp8 with 128x128 block scales, finer than per-tensor fp8"},
+    {Format::Fp8, 0.0018,
+     "no KLD figure found: FP8 W8A8 rounds the activations as well as the weights, so above "
+     "8-bit weight-only Q8_0, but keeps 99.5-100.5% of accuracy (ANCHORS.md 3), so within 1.3x "
+     "of it"},
+    {Format::Fp8Block, 0.0015,
+     "no KLD figure found: fp8 with 128x128 weight and 1x128 activation block scales; block "
+     "scales beat per-tensor ones at equal bits (ANCHORS.md 1: K-quant and block formats), placed "
+     "between Q8_0 and per-tensor fp8"},
 };
 constexpr double kSizeExponent = 0.4; // NVFP4 loss 9.1% (3B) vs 6.2% (8B): 1.47x over 2.67x params
 constexpr double kSizeReference = 8e9;
 constexpr double kLmHeadLayers = 8.0; // lm_head ~8x the median layer (Qwen3-0.6B, ANCHORS.md 5)
 constexpr double kKvFp8 = 3e-4;       // assumption: fp8 KV cache near lossless, no KLD figure
-constexpr double kScopeShare[kScopeCount] = {1.0, 0.7, 0.35}; // full, mlp, attn
+// Per-parameter sensitivity of the layer's tensors, relative to q/k/o/gate/up (assumption, no
+// per-tensor KLD figure): v_proj and down_proj most sensitive (ANCHORS.md 5: llama.cpp gives
+// attn_v and ffn_down more bits; "errors in ffn_down have the highest impact").
+constexpr double kSensitivityV = 2.0, kSensitivityDown = 2.0;
 constexpr double kMonotoneMargin = 1.05;
 // Frozen noise (log-normal sigmas, truncated at 3 sigma). The gap's: a real model sits off any
 // fitted scaling law; Chinchilla-style fits leave loss residuals of ~0.01 nats, a tenth of a gap.
@@ -86,6 +92,18 @@ double frozenNormal(std::uint64_t seed, std::uint64_t tag, std::uint64_t a, std:
     return std::clamp(g.normal(), -3.0, 3.0);
 }
 
+// A tensor group's share of one layer's damage: its parameters weighted by their sensitivity.
+// The attention and MLP shares sum to 1, so full scope carries the whole K.
+double groupDamageShare(const ModelArch& m, TensorGroup g)
+{
+    const double h = m.hidden, d = m.headDim;
+    const double q = h * m.heads * d, kv = h * m.kvHeads * d, o = q;
+    const double gateUp = 2.0 * h * m.intermediate, down = h * m.intermediate;
+    const double attn = q + kv + kSensitivityV * kv + o;
+    const double mlp = gateUp + kSensitivityDown * down;
+    return (g == TensorGroup::Attention ? attn : mlp) / (attn + mlp);
+}
+
 std::size_t tableIndex(Algorithm a, Format f, Scope s)
 {
     return (static_cast<std::size_t>(a) * kFormatCount + static_cast<std::size_t>(f)) *
@@ -123,27 +141,66 @@ DemoQualityModel::DemoQualityModel(std::vector<ModelArch> models, std::uint64_t 
                 std::exp(kSigmaDepth * frozenNormal(seed, 2, key, static_cast<std::uint64_t>(l)));
             mean += depth[static_cast<std::size_t>(l)] / L;
         }
+        // One draw per (model, bit width): how sensitive the model is to 8-bit or 4-bit rounding.
+        // Formats of one width share it, so their anchored order (block scales below per-tensor
+        // ones, weight-only below W8A8) holds in every model.
         double fmt[kFormatCount];
         for (Format f : kAllFormats)
             fmt[static_cast<int>(f)] =
-                std::exp(kSigmaFormat * frozenNormal(seed, 3, key, static_cast<std::uint64_t>(f)));
+                std::exp(kSigmaFormat *
+                         frozenNormal(seed, 3, key, static_cast<std::uint64_t>(facts(f).bits)));
 
-        // Raw damage per (a, f, s) and layer, then the monotone repair of the 4-bit cells.
+        // Raw damage per (a, f, tensor group) and layer, then the monotone repair of the 4-bit
+        // cells; a scope's damage is the sum of the groups it quantizes (KL adds to second order).
+        const std::size_t groupTables = kAlgorithmCount * kFormatCount * kTensorGroupCount;
+        auto groupIndex = [](Algorithm a, Format f, TensorGroup g) {
+            return (static_cast<std::size_t>(a) * kFormatCount + static_cast<std::size_t>(f)) *
+                       kTensorGroupCount +
+                   static_cast<std::size_t>(g);
+        };
+        constexpr TensorGroup kGroups[] = {TensorGroup::Attention, TensorGroup::Mlp};
+        std::vector<std::vector<double>> dg(groupTables,
+                                            std::vector<double>(static_cast<std::size_t>(L), 0.0));
+        for (Algorithm a : kAllAlgorithms)
+            for (Format f : kAllFormats)
+                for (TensorGroup g : kGroups) {
+                    const double share = groupDamageShare(m, g);
+                    for (int l = 0; l < L; ++l) {
+                        const double cell = std::exp(
+                            kSigmaCell * frozenNormal(seed, 4, key, static_cast<std::uint64_t>(l),
+                                                      groupIndex(Algorithm::Max, f, g)));
+                        dg[groupIndex(a, f, g)][static_cast<std::size_t>(l)] =
+                            p.size * level(f) * algorithmFactor(a, f) * share *
+                            depth[static_cast<std::size_t>(l)] / mean * fmt[static_cast<int>(f)] *
+                            cell;
+                    }
+                }
+        for (TensorGroup g : kGroups)
+            for (int l = 0; l < L; ++l) {
+                double max8 = 0.0;
+                for (Algorithm a : kAllAlgorithms)
+                    for (Format f : kAllFormats)
+                        if (facts(f).bits == 8)
+                            max8 = std::max(max8,
+                                            dg[groupIndex(a, f, g)][static_cast<std::size_t>(l)]);
+                for (Algorithm a : kAllAlgorithms)
+                    for (Format f : kAllFormats)
+                        if (facts(f).bits == 4) {
+                            double& v = dg[groupIndex(a, f, g)][static_cast<std::size_t>(l)];
+                            v = std::max(v, kMonotoneMargin * max8);
+                        }
+            }
         const std::size_t tables = tableIndex(Algorithm::Gptq, Format::Bf16, Scope::Attn) + 1;
         std::vector<std::vector<double>> d(tables,
                                            std::vector<double>(static_cast<std::size_t>(L), 0.0));
         for (Algorithm a : kAllAlgorithms)
             for (Format f : kAllFormats)
-                for (Scope s : kAllScopes)
-                    for (int l = 0; l < L; ++l) {
-                        const double cell = std::exp(
-                            kSigmaCell * frozenNormal(seed, 4, key, static_cast<std::uint64_t>(l),
-                                                      tableIndex(Algorithm::Max, f, s)));
-                        d[tableIndex(a, f, s)][static_cast<std::size_t>(l)] =
-                            p.size * level(f) * algorithmFactor(a, f) *
-                            kScopeShare[static_cast<int>(s)] * depth[static_cast<std::size_t>(l)] /
-                            mean * fmt[static_cast<int>(f)] * cell;
-                    }
+                for (Scope sc : kAllScopes)
+                    for (TensorGroup g : kGroups)
+                        if (scopeQuantizes(sc, g))
+                            for (int l = 0; l < L; ++l)
+                                d[tableIndex(a, f, sc)][static_cast<std::size_t>(l)] +=
+                                    dg[groupIndex(a, f, g)][static_cast<std::size_t>(l)];
         p.lmHead.assign(static_cast<std::size_t>(kAlgorithmCount * kFormatCount), 0.0);
         for (Algorithm a : kAllAlgorithms)
             for (Format f : kAllFormats)
@@ -157,21 +214,6 @@ DemoQualityModel::DemoQualityModel(std::vector<ModelArch> models, std::uint64_t 
         for (std::size_t i = 0; i < p.lmHead.size(); ++i)
             if (facts(static_cast<Format>(i % kFormatCount)).bits == 4)
                 p.lmHead[i] = std::max(p.lmHead[i], kMonotoneMargin * maxLm8);
-        for (Scope s : kAllScopes)
-            for (int l = 0; l < L; ++l) {
-                double max8 = 0.0;
-                for (Algorithm a : kAllAlgorithms)
-                    for (Format f : kAllFormats)
-                        if (facts(f).bits == 8)
-                            max8 =
-                                std::max(max8, d[tableIndex(a, f, s)][static_cast<std::size_t>(l)]);
-                for (Algorithm a : kAllAlgorithms)
-                    for (Format f : kAllFormats)
-                        if (facts(f).bits == 4) {
-                            double& v = d[tableIndex(a, f, s)][static_cast<std::size_t>(l)];
-                            v = std::max(v, kMonotoneMargin * max8);
-                        }
-            }
         p.prefix.assign(tables * static_cast<std::size_t>(L + 1), 0.0);
         for (std::size_t t = 0; t < tables; ++t)
             for (int l = 0; l < L; ++l)
@@ -244,10 +286,13 @@ Json anchorsJson()
                  {"value", kLmHeadLayers},
                  {"basis", "Qwen3-0.6B lm_head sensitivity ~8x the median layer (ANCHORS.md 5)"}});
     a.push_back(
-        {{"parameter", "scope share full/mlp/attn"},
-         {"value", {1.0, 0.7, 0.35}},
-         {"basis", "mlp.down_proj is the most sensitive tensor and the MLP holds about 2/3 of a "
-                   "layer's weights; attn_v is also sensitive (ANCHORS.md 5)"}});
+        {{"parameter", "tensor sensitivity v_proj/down_proj (others 1)"},
+         {"value", {kSensitivityV, kSensitivityDown}},
+         {"basis", "ASSUMPTION after ANCHORS.md 5 (no per-tensor KLD figure): llama.cpp keeps "
+                   "attn_v and ffn_down at more bits, ffn_down errors have the highest impact. A "
+                   "scope's damage is the sum of its tensor groups' (attention q/k/v/o, MLP "
+                   "gate/up/down), each group's share = its parameters x sensitivity over the "
+                   "layer's, so full = attn + mlp"}});
     a.push_back(
         {{"parameter", "depth profile"},
          {"value", "0.5 + 1.2 (x - 0.7)^2 + 4 exp(-l) + 2 [l = L-1], x = (l + 0.5)/L, mean 1"},
@@ -259,7 +304,7 @@ Json anchorsJson()
                  {"value", "int4_wo gptq 1.1 (awq 1.0); int8_wo gptq 0.8 (max 1.0)"},
                  {"basis", "assumption: no per-algorithm KLD figure found"}});
     a.push_back(
-        {{"parameter", "noise sigmas depth/format/cell/gap"},
+        {{"parameter", "noise sigmas depth/(model, bit width)/cell/gap"},
          {"value", {kSigmaDepth, kSigmaFormat, kSigmaCell, kSigmaGap}},
          {"basis", "frozen log-normal noise, truncated at 3 sigma: the data's deviation from a "
                    "smooth law"}});
@@ -384,9 +429,10 @@ QualitySet generateDemoQualitySet(const std::vector<ModelArch>& models,
         {"reference", "the family's shared oracle, as in the paper: Llama-3.1-405B for Llama-3.x, "
                       "Qwen3-235B-A22B for Qwen3"},
         {"law", "RMQD = gap(model) + mean over layers of "
-                "size*K[format]*alg*share[scope]*depth(l)*noise + lm_head + kv; damage (measured "
-                "in the anchors against the model's own 16-bit weights) adds to the gap; 4-bit "
-                "cells >= 1.05 x the largest 8-bit cell (monotone in bits)"},
+                "size*K[format]*alg*(sum over the tensor groups the scope quantizes of "
+                "share[group]*noise)*depth(l) + lm_head + kv; damage (measured in the anchors "
+                "against the model's own 16-bit weights) adds to the gap; 4-bit group cells >= "
+                "1.05 x the largest 8-bit cell (monotone in bits)"},
         {"capacity_gaps", gapsJson(truth)},
         {"anchors", anchorsJson()}};
     return set;

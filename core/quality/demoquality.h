@@ -5,19 +5,23 @@
 // Simulated RMQD of a configuration (nats), against the family's shared oracle as in the paper
 // (Llama-3.1-405B for Llama-3.x, Qwen3-235B-A22B for Qwen3):
 //   RMQD = gap_m + (1/L) sum_l d(m, l, format_l, scope_l, algorithm) + lm_head + kv
-//   d    = size_m * K[format] * alg[algorithm, format] * share[scope] * depth_m(l)
-//          * fmt_m[format] * cell_m(l, format, scope)
+//   d    = size_m * K[format] * alg[algorithm, format] * depth_m(l) * fmt_m[format]
+//          * sum over the tensor groups g the scope quantizes of share_m[g] * cell_m(l, format, g)
 // gap_m: KL(oracle || bf16 model), the capacity gap (capacitygap.h, an ASSUMPTION from the
 // Chinchilla law) with frozen log-normal noise per model; the damage terms add on top, as KL
 // does to second order for small independent perturbations. size_m = (8e9 / params)^0.4;
 // K: the uniform-format damage of an 8B model against its own bf16 weights (the cited anchors of
 // ../shared/quality/ANCHORS.md); depth_m(l): a U-shaped sensitivity profile (first layers and
 // the last layer most sensitive) with frozen per-layer variation, mean 1; fmt_m and cell_m:
-// frozen log-normal noise per (model, format) and per (model, layer, format, scope).
+// frozen log-normal noise per (model, bit width) and per (model, layer, format, tensor group).
+// share_m[g]: the attention (q/k/v/o) or MLP (gate/up/down) group's parameters, v_proj and
+// down_proj weighted as the most sensitive tensors, over the layer's; the two sum to 1, so full
+// scope is attention plus MLP.
 //
 // Monotone in bits by construction: the noise is frozen per layer cell (not per configuration),
-// damage is additive over layers, and a 4-bit cell's damage is raised, where needed, to at least
-// 1.05 times the largest 8-bit damage of the same (layer, scope) under any algorithm. So moving
+// damage is additive over layers and tensor groups, and a 4-bit cell's damage is raised, where
+// needed, to at least 1.05 times the largest 8-bit damage of the same (layer, group) under any
+// algorithm. So moving
 // a band to a format with fewer bits never lowers RMQD at a fixed algorithm.
 #pragma once
 

@@ -84,7 +84,8 @@ int boundBitWeights(const RidgeSurrogate& constrained)
 {
     int bound = 0;
     for (int k = 0; k < kFeatureCount; ++k)
-        if (isBitDeficitFeature(k) && constrained.weights()[static_cast<std::size_t>(k)] == 0.0)
+        if (isBitDeficitFeature(constrained.coding(), k) &&
+            constrained.weights()[static_cast<std::size_t>(k)] == 0.0)
             ++bound;
     return bound;
 }
@@ -97,46 +98,96 @@ std::array<double, 3> bitSlopesByThird(const RidgeSurrogate& s)
     return {w(0) / 3.0 + w(1), w(0) / 3.0 + w(2), w(0) / 3.0 + w(3)};
 }
 
-FeatureVector qualityFeatures(const ModelArch& model, const QualityRow& row)
+FeatureVector qualityFeatures(FeatureCoding coding, const ModelArch& model, const QualityRow& row)
 {
-    return qualityFeatures(model, row.recipe, row.algorithm, row.lmHeadQuantized, row.kv);
+    return qualityFeatures(coding, model, row.recipe, row.algorithm, row.lmHeadQuantized, row.kv);
+}
+
+namespace
+{
+
+std::vector<std::string> modelNames(const std::vector<ModelArch>& models)
+{
+    std::vector<std::string> names;
+    for (const ModelArch& m : models)
+        names.push_back(m.name);
+    return names;
+}
+
+std::vector<FeatureVector> setFeatures(FeatureCoding coding, const QualitySet& set,
+                                       const std::vector<ModelArch>& models)
+{
+    std::vector<FeatureVector> phi;
+    for (const QualityRow& r : set.rows)
+        phi.push_back(qualityFeatures(coding, models[static_cast<std::size_t>(r.model)], r));
+    return phi;
+}
+
+std::vector<bool> trainingMask(const QualitySet& set)
+{
+    std::vector<bool> isTrain;
+    for (const QualityRow& r : set.rows)
+        isTrain.push_back(r.split == Split::Train);
+    return isTrain;
+}
+
+RidgeSurrogate fitSplit(const SplitData& d, const std::vector<std::string>& names,
+                        const SurrogateOptions& options)
+{
+    if (d.trainX.size() < 2 || d.testX.empty())
+        throw std::invalid_argument(
+            "the quality set needs at least two training rows and one held-out row (it has " +
+            std::to_string(d.trainX.size()) + " and " + std::to_string(d.testX.size()) + ")");
+    return RidgeSurrogate::fit(d.trainX, d.trainY, options, d.trainModels, names);
+}
+
+} // namespace
+
+RidgeSurrogate fitOnTrainingRows(const QualitySet& set, const std::vector<ModelArch>& models,
+                                 const SurrogateOptions& options)
+{
+    const SplitData d = splitRows(setFeatures(options.coding, set, models), set, trainingMask(set));
+    if (d.trainX.size() < 2)
+        throw std::invalid_argument("expected at least two training rows to fit the surrogate (" +
+                                    std::to_string(d.trainX.size()) + " found)");
+    RidgeSurrogate s =
+        RidgeSurrogate::fit(d.trainX, d.trainY, options, d.trainModels, modelNames(models));
+    s.setTrainingData({set.file, set.synthetic});
+    return s;
 }
 
 QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector<ModelArch>& models,
                                         SurrogateOptions options, int resplits)
 {
-    std::vector<FeatureVector> phi;
-    std::vector<bool> isTrain;
-    for (const QualityRow& r : set.rows) {
-        phi.push_back(qualityFeatures(models[static_cast<std::size_t>(r.model)], r));
-        isTrain.push_back(r.split == Split::Train);
-    }
-    const SplitData d = splitRows(phi, set, isTrain);
-    if (d.trainX.size() < 2 || d.testX.empty())
-        throw std::invalid_argument(
-            "the quality set needs at least two training rows and one held-out row (it has " +
-            std::to_string(d.trainX.size()) + " and " + std::to_string(d.testX.size()) + ")");
+    const std::vector<bool> isTrain = trainingMask(set);
+    const std::vector<std::string> names = modelNames(models);
     QualityReport rep;
-    rep.trainRows = static_cast<int>(d.trainX.size());
-    rep.heldoutRows = static_cast<int>(d.testX.size());
-    std::vector<std::string> names;
-    for (const ModelArch& m : models)
-        names.push_back(m.name);
     auto evaluate = [&](const SurrogateOptions& o) {
-        SurrogateEvaluation e{
-            RidgeSurrogate::fit(d.trainX, d.trainY, o, d.trainModels, names), 0.0, {}};
+        const SplitData d = splitRows(setFeatures(o.coding, set, models), set, isTrain);
+        rep.trainRows = static_cast<int>(d.trainX.size());
+        rep.heldoutRows = static_cast<int>(d.testX.size());
+        SurrogateEvaluation e{fitSplit(d, names, o), 0.0, {}, {}};
         e.surrogate.setTrainingData({set.file, set.synthetic});
         e.heldoutMdape = heldoutMdape(e.surrogate, d, names);
         e.monotonicity = checkMonotonicity(e.surrogate, models);
+        e.scopes = scopeSeparation(e.surrogate, models);
         return e;
     };
+    options.coding = FeatureCoding::Method;
     options.monotone = false;
     rep.unconstrained = evaluate(options);
     options.monotone = true;
     rep.constrained = evaluate(options);
     rep.engine = evaluate(engineSurrogateOptions());
+    SurrogateOptions ablation = engineSurrogateOptions();
+    ablation.coding = FeatureCoding::Method;
+    rep.methodWithOffsets = evaluate(ablation);
+    ablation = engineSurrogateOptions();
+    ablation.modelOffsets = false;
+    rep.engineWithoutOffsets = evaluate(ablation);
     if (resplits > 0)
-        rep.resplit = resplitStudy(phi, set, names, rep.trainRows, resplits, options);
+        rep.resplit = resplitStudy(setFeatures(options.coding, set, models), set, names,
+                                   rep.trainRows, resplits, options);
     return rep;
 }
 

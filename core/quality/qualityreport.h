@@ -1,11 +1,13 @@
-// The paper's Table 3 on a quality measurement set: both surrogates fitted on the training
-// split (lambda by CV), their MdAPE on the held-out split, the monotonicity check, how often the
-// monotone constraint binds over re-drawn splits, and how much of the error lies between models.
+// The paper's Table 3 on a quality measurement set: the docs/METHOD.md surrogates (unconstrained
+// and monotone) and the engine's fitted on the training split (lambda by CV), their MdAPE on the
+// held-out split, the monotonicity check, whether they separate scopes, and how often the
+// monotone constraint binds over re-drawn splits.
 #pragma once
 
 #include "core/data/qualityset.h"
 #include "core/quality/monotonicity.h"
 #include "core/quality/ridgesurrogate.h"
+#include "core/quality/scopeseparation.h"
 
 #include <array>
 #include <vector>
@@ -17,6 +19,7 @@ struct SurrogateEvaluation {
     RidgeSurrogate surrogate;
     double heldoutMdape = 0.0; // percent
     SurrogateMonotonicity monotonicity;
+    ScopeSeparation scopes;
 };
 
 // The constrained fit's bit-deficit weights sitting exactly at the bound w = 0 (the active set
@@ -48,13 +51,24 @@ struct QualityReport {
     int heldoutRows = 0;
     SurrogateEvaluation unconstrained;
     SurrogateEvaluation constrained;
-    // The engine's surrogate (engineSurrogateOptions(): every quantization weight >= 0, an
-    // offset per model), fitted on the same split; its held-out error counts the offsets.
+    // The engine's surrogate (engineSurrogateOptions(): scope-aware features, every
+    // quantization weight >= 0, an offset per model), fitted on the same split; its held-out
+    // error counts the offsets.
     SurrogateEvaluation engine;
+    // Two ablations of the engine's fit, to tell what the features and the offsets each bring:
+    // its bounds and offsets on the Method features (the engine before the scope-aware coding),
+    // and the scope-aware features without offsets (comparable with the Method fits).
+    SurrogateEvaluation methodWithOffsets;
+    SurrogateEvaluation engineWithoutOffsets;
     ResplitStudy resplit;
 };
 
-FeatureVector qualityFeatures(const ModelArch& model, const QualityRow& row);
+FeatureVector qualityFeatures(FeatureCoding coding, const ModelArch& model, const QualityRow& row);
+
+// The surrogate fitted on the set's training rows (the engine's: options =
+// engineSurrogateOptions()). Throws std::invalid_argument with fewer than two training rows.
+RidgeSurrogate fitOnTrainingRows(const QualitySet& set, const std::vector<ModelArch>& models,
+                                 const SurrogateOptions& options);
 
 // Throws std::invalid_argument when a split is empty (a user's set without held-out rows).
 // resplits = 0 skips the re-split study.

@@ -64,7 +64,7 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     if (options.monotone)
         for (int j = 0; j < kFeatureCount; ++j)
             bounded[static_cast<std::size_t>(j)] =
-                isBitDeficitFeature(j) ||
+                isBitDeficitFeature(options.coding, j) ||
                 (options.quantizationNeverHelps && isQuantizationFeature(j));
     const LambdaChoice choice =
         chooseLambda(A, y, bounded, options.lambdas,
@@ -72,6 +72,7 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     const RidgeFit fit = fitRidge(A, y, choice.lambda, bounded);
 
     RidgeSurrogate s;
+    s.coding_ = options.coding;
     s.monotone_ = options.monotone;
     for (int j = 0; j < kFeatureCount; ++j)
         s.constrained_[static_cast<std::size_t>(j)] = bounded[static_cast<std::size_t>(j)];
@@ -144,10 +145,16 @@ bool RidgeSurrogate::extrapolatesModel(const std::string& model) const
     return !offsets_.empty() && !findOffset(model);
 }
 
+FeatureVector RidgeSurrogate::features(const ModelArch& model, const BandRecipe& recipe,
+                                       Algorithm algorithm, bool lmHeadQuantized, KvFormat kv) const
+{
+    return qualityFeatures(coding_, model, recipe, algorithm, lmHeadQuantized, kv);
+}
+
 double RidgeSurrogate::predict(const ModelArch& model, const BandRecipe& recipe,
                                Algorithm algorithm, bool lmHeadQuantized, KvFormat kv) const
 {
-    return predict(qualityFeatures(model, recipe, algorithm, lmHeadQuantized, kv), model.name);
+    return predict(features(model, recipe, algorithm, lmHeadQuantized, kv), model.name);
 }
 
 SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm,
@@ -156,31 +163,23 @@ SurrogateTerms RidgeSurrogate::terms(const ModelArch& model, Algorithm algorithm
     SurrogateTerms t;
     const int L = model.layers;
     t.layers = L;
-    // The constant: every feature that does not depend on the layers (the algorithm's share
-    // does: it goes into the per-layer terms of the quantized formats below).
+    // The constant: every feature that does not depend on the layers; each layer's term is the
+    // weighted sum of what it adds to phi (its algorithm share and layer codes).
     const BandRecipe none;
-    t.constant = predictLog(qualityFeatures(model, none, algorithm, lmHeadQuantized, kv)) +
-                 modelOffset(model.name);
+    t.constant =
+        predictLog(features(model, none, algorithm, lmHeadQuantized, kv)) + modelOffset(model.name);
     t.prefix.assign(static_cast<std::size_t>(kFormatCount * kScopeCount * (L + 1)), 0.0);
     for (Format f : kAllFormats)
         for (Scope s : kAllScopes) {
-            double codeWeight[kAggregationCount] = {0.0, 0.0, 0.0, 0.0};
-            for (int c = 0; c < kLayerCodeCount; ++c) {
-                const double code = layerCode(static_cast<LayerCode>(c), f, s);
-                for (int a = 0; a < kAggregationCount; ++a)
-                    codeWeight[a] += code * weights_[static_cast<std::size_t>(
-                                                layerFeatureIndex(static_cast<LayerCode>(c), a))];
-            }
             const std::size_t base =
                 (static_cast<std::size_t>(f) * kScopeCount + static_cast<std::size_t>(s)) *
                 static_cast<std::size_t>(L + 1);
-            const double algorithmTerm =
-                f == Format::Bf16 || L == 0 ? 0.0
-                                            : weights_[1 + static_cast<std::size_t>(algorithm)] / L;
             for (int l = 0; l < L; ++l) {
-                double term = algorithmTerm;
-                for (int a = 0; a < kAggregationCount; ++a)
-                    term += codeWeight[a] * depthWeight(a, l, L);
+                FeatureVector phi{};
+                addLayerFeatures(coding_, model, l, f, s, algorithm, phi);
+                double term = 0.0;
+                for (std::size_t k = 0; k < phi.size(); ++k)
+                    term += weights_[k] * phi[k];
                 t.prefix[base + static_cast<std::size_t>(l) + 1] =
                     t.prefix[base + static_cast<std::size_t>(l)] + term;
             }
@@ -194,12 +193,13 @@ nlohmann::json RidgeSurrogate::toJson() const
     j["schema_version"] = kSurrogateSchemaVersion;
     j["kind"] = "acsel-quality-surrogate";
     j["target"] = "log_rmqd";
+    j["feature_coding"] = toString(coding_);
     j["monotone"] = monotone_;
     j["lambda"] = lambda_;
     j["intercept"] = intercept_;
     j["features"] = nlohmann::json::array();
     for (int k = 0; k < kFeatureCount; ++k)
-        j["features"].push_back({{"name", featureName(k)},
+        j["features"].push_back({{"name", featureName(coding_, k)},
                                  {"weight", weights_[static_cast<std::size_t>(k)]},
                                  {"constrained_nonnegative", constrained(k)}});
     j["model_offsets"] = nlohmann::json::array();
@@ -218,7 +218,7 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
 {
     const JsonFields f(file);
     const int version = f.integer(j, "schema_version", "", 1, 1000);
-    if (version != kSurrogateSchemaVersion && version != 2)
+    if (version < 2 || version > kSurrogateSchemaVersion)
         f.fail("/schema_version",
                "expected schema_version " + std::to_string(kSurrogateSchemaVersion) + ", found " +
                    std::to_string(version) +
@@ -231,6 +231,14 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
     if (f.string(j, "target", "") != "log_rmqd")
         f.fail("/target", "expected \"log_rmqd\"");
     RidgeSurrogate s;
+    if (version >= 4) {
+        const std::string coding = f.string(j, "feature_coding", "");
+        const auto parsed = parseFeatureCoding(coding);
+        if (!parsed)
+            f.fail("/feature_coding",
+                   "expected \"method\" or \"scope_aware\", found \"" + coding + "\"");
+        s.coding_ = *parsed;
+    }
     s.monotone_ = f.boolean(j, "monotone", "");
     s.lambda_ = f.number(j, "lambda", "", 0.0, 1e12);
     s.intercept_ = f.number(j, "intercept", "", -1e6, 1e6);
@@ -241,11 +249,12 @@ RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::stri
     for (int k = 0; k < kFeatureCount; ++k) {
         const std::string ptr = "/features/" + std::to_string(k);
         const Json& e = feats[static_cast<std::size_t>(k)];
-        if (f.string(e, "name", ptr) != featureName(k))
-            f.fail(ptr + "/name", "expected feature '" + std::string(featureName(k)) + "' here");
+        if (f.string(e, "name", ptr) != featureName(s.coding_, k))
+            f.fail(ptr + "/name",
+                   "expected feature '" + std::string(featureName(s.coding_, k)) + "' here");
         const double w = f.number(e, "weight", ptr, -1e6, 1e6);
         const bool bounded = f.booleanOr(e, "constrained_nonnegative", ptr, false);
-        if (s.monotone_ && isBitDeficitFeature(k) && !bounded)
+        if (s.monotone_ && isBitDeficitFeature(s.coding_, k) && !bounded)
             f.fail(ptr + "/constrained_nonnegative",
                    "a monotone surrogate bounds every bit-deficit weight");
         if (bounded && w < 0.0)

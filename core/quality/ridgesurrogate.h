@@ -1,9 +1,9 @@
 // The quality surrogate: predicted RMQD = exp(b + w . phi(C)), a ridge fit of log(RMQD) on the
-// features of features.h, with w >= 0 on the bit-deficit features (monotone) or without
-// (the unconstrained baseline). Log space because RMQD spans decades across models and formats
-// and MdAPE, the error that matters, is relative: a squared error on log(RMQD) weighs every
-// decade alike; log(params) then acts as a power law. exp() is increasing, so the monotone
-// prior carries over.
+// features of features.h (either coding), with w >= 0 on the bit-deficit features (monotone),
+// on every quantization feature (the engine's), or without bounds (the unconstrained baseline).
+// Log space because RMQD spans decades across models and formats and MdAPE, the error that
+// matters, is relative: a squared error on log(RMQD) weighs every decade alike; log(params)
+// then acts as a power law. exp() is increasing, so the monotone prior carries over.
 //
 // Fast path for the search: phi's layer features are weighted sums over layers, so
 // log(prediction) = constant(model, algorithm, lm_head, KV) + sum over layers of a term that
@@ -24,8 +24,9 @@ namespace acsel
 
 // 2: the algorithm features are the quantized share of the layers (1: plain one-hot), and the
 // file says which data it was fitted on (training_data). 3: optional per-model offsets
-// (model_offsets); a schema-2 file reads as a surrogate without them.
-inline constexpr int kSurrogateSchemaVersion = 3;
+// (model_offsets); a schema-2 file reads as a surrogate without them. 4: the feature coding
+// (feature_coding); a schema-2 or 3 file reads as the Method coding.
+inline constexpr int kSurrogateSchemaVersion = 4;
 
 // The search's Engine::qualityTerms (core/search/engine.h) takes the same numbers: slot
 // f * kScopeCount + s, prefix over layers 0..L, logTarget = true.
@@ -57,6 +58,7 @@ inline double predictRecipeLog(const SurrogateTerms& t, const BandRecipe& r)
 double predictRecipe(const SurrogateTerms& t, const BandRecipe& r);
 
 struct SurrogateOptions {
+    FeatureCoding coding = FeatureCoding::Method;
     bool monotone = true;
     // Which weights the monotone fit bounds at >= 0: the bit-deficit features (docs/METHOD.md), or
     // every feature that is 0 for the bf16 model (layer codes, algorithm shares, lm_head and KV
@@ -74,10 +76,13 @@ struct SurrogateOptions {
 };
 
 // The surrogate the engine searches with (core/search/workspaceengine.cpp) and `acsel report
-// quality` evaluates as such: no quantization predicted to help, an offset per model.
+// quality` evaluates as such: the scope-aware features with every quantization weight >= 0 (no
+// move to fewer bits, no quantized band, lm_head or KV cache predicted to help), an offset per
+// model.
 inline SurrogateOptions engineSurrogateOptions()
 {
     SurrogateOptions o;
+    o.coding = FeatureCoding::ScopeAware;
     o.quantizationNeverHelps = true;
     o.modelOffsets = true;
     return o;
@@ -95,7 +100,8 @@ struct SurrogateTrainingData {
 class RidgeSurrogate
 {
 public:
-    // rmqd: measured values (> 0), one per feature row. With options.modelOffsets, rowModels
+    // X: features of options.coding. rmqd: measured values (> 0), one per feature row. With
+    // options.modelOffsets, rowModels
     // holds each row's index into modelNames.
     static RidgeSurrogate fit(const std::vector<FeatureVector>& X, const std::vector<double>& rmqd,
                               const SurrogateOptions& options,
@@ -112,6 +118,10 @@ public:
     SurrogateTerms terms(const ModelArch& model, Algorithm algorithm, bool lmHeadQuantized,
                          KvFormat kv) const;
 
+    FeatureCoding coding() const { return coding_; }
+    // phi(C) in this surrogate's coding.
+    FeatureVector features(const ModelArch& model, const BandRecipe& recipe, Algorithm algorithm,
+                           bool lmHeadQuantized, KvFormat kv) const;
     bool monotone() const { return monotone_; }
     // Whether the fit bounded weight k at >= 0.
     bool constrained(int k) const { return constrained_[static_cast<std::size_t>(k)]; }
@@ -137,6 +147,7 @@ public:
     static RidgeSurrogate load(const std::string& path);
 
 private:
+    FeatureCoding coding_ = FeatureCoding::Method;
     bool monotone_ = true;
     std::array<bool, kFeatureCount> constrained_{};
     double lambda_ = 0.0;

@@ -10,6 +10,7 @@
 #include "core/quality/qualityreport.h"
 #include "core/search/batchmonotonecosts.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace acsel
@@ -24,32 +25,20 @@ RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
                         "the workspace names no quality data and no "
                         "surrogate was given (expected a quality set)");
     const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
-    std::vector<FeatureVector> x;
-    std::vector<double> y;
-    std::vector<int> rowModels;
-    std::vector<std::string> names;
-    for (const ModelArch& m : ws.models)
-        names.push_back(m.name);
-    for (const QualityRow& row : set.rows) {
-        if (row.split != Split::Train)
-            continue;
-        x.push_back(qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row));
-        y.push_back(row.rmqd);
-        rowModels.push_back(row.model);
-    }
-    if (x.size() < 2)
+    const auto trainRows = std::count_if(set.rows.begin(), set.rows.end(), [](const QualityRow& r) {
+        return r.split == Split::Train;
+    });
+    if (trainRows < 2)
         throw LoadError(set.file, "/rows",
                         "expected at least two training rows to fit the surrogate");
     source = "ridge (no quantization predicted to help, an offset per model) fitted on " +
-             std::to_string(x.size()) + " training rows of " + set.file +
+             std::to_string(trainRows) + " training rows of " + set.file +
              (set.synthetic ? " (SYNTHETIC quality data)" : "");
-    // Every quantization feature bounded: with only the bit-deficit weights bounded, the fit on
-    // the demo data predicts some quantized recipes (and an fp8 KV cache) better than bf16
-    // (docs/QUALITY.md), which would make the search quantize to "improve" quality. An offset
-    // per model: the search compares models, and log(params) alone misranks them.
-    RidgeSurrogate s = RidgeSurrogate::fit(x, y, engineSurrogateOptions(), rowModels, names);
-    s.setTrainingData({set.file, set.synthetic});
-    return s;
+    // Scope-aware features with every quantization weight bounded: no move to fewer bits, no
+    // quantized lm_head or KV cache predicted to help (docs/QUALITY.md), so the search never
+    // quantizes to "improve" quality and can trade scope for quality. An offset per model: the
+    // search compares models, and log(params) alone misranks them.
+    return fitOnTrainingRows(set, ws.models, engineSurrogateOptions());
 }
 
 } // namespace

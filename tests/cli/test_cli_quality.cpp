@@ -9,6 +9,7 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace acsel;
@@ -129,6 +130,33 @@ void TestCliQuality::reportPrintsTableAndSaves()
     QCOMPARE(s.modelOffsets().size(), std::size_t{6});
     QCOMPARE(run({"report", "quality", "--workspace", kWorkspace, "--save", save}).code,
              2); // exists
+    QVERIFY(s.coding() == FeatureCoding::ScopeAware);
+    for (const char* t : {"engine                0 of", "scope separation", "attn_noise_early"})
+        QVERIFY2(contains(r.out, t), t);
+
+    // --json: the same fits, machine-readable. The engine's surrogate lowers no prediction on a
+    // move to fewer bits and separates every (model, format) pair's scopes.
+    const Run js =
+        run({"report", "quality", "--workspace", kWorkspace, "--json", "--resplits", "0"});
+    QCOMPARE(js.code, 0);
+    const auto j = nlohmann::json::parse(js.out);
+    QCOMPARE(j["data"]["synthetic"].get<bool>(), true);
+    QCOMPARE(j["rows"]["train"].get<int>(), 226);
+    QVERIFY(!j.contains("resplit"));
+    std::map<std::string, nlohmann::json> byName;
+    for (const auto& e : j["surrogates"])
+        byName[e["name"].get<std::string>()] = e;
+    QCOMPARE(byName.size(), std::size_t{5});
+    const auto& engine = byName["engine"];
+    QCOMPARE(engine["feature_coding"].get<std::string>(), std::string("scope_aware"));
+    QCOMPARE(engine["bit_reducing_moves"]["lower_prediction"].get<int>(), 0);
+    QVERIFY(engine["bit_reducing_moves"]["moves"].get<int>() > 100000);
+    QVERIFY(engine["scope_separation"]["all_separated"].get<bool>());
+    QCOMPARE(engine["scope_separation"]["uniform_recipes"].size(), std::size_t{36});
+    QVERIFY(engine["heldout_mdape_percent"].get<double>() > 0.0);
+    QCOMPARE(byName["method_monotone"]["feature_coding"].get<std::string>(), std::string("method"));
+    // The text's engine weights are the saved surrogate's.
+    QCOMPARE(engine["weights"][13]["weight"].get<double>(), s.weights()[13]);
 }
 
 void TestCliQuality::reportRejectsBadSet()

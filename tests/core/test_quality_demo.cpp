@@ -36,6 +36,7 @@ private slots:
     void unknownFamilyOrOversizedModelIsRejected();
     void quantizedLargerModelBeatsBf16SmallerOne();
     void damageFollowsAnchors();
+    void scopeAndGranularityEffects();
     void coverageSplitAndLabels();
     void deterministicAndCommittedFileReproduces();
 };
@@ -217,6 +218,55 @@ void TestQualityDemo::damageFollowsAnchors()
                        false, KvFormat::Bf16));
 }
 
+void TestQualityDemo::scopeAndGranularityEffects()
+{
+    // Per layer, full scope is attention plus MLP (KL adds over tensor groups); the MLP, with
+    // down_proj and most of the weights, costs more than attention; the attention share is larger
+    // where the MLP is relatively small. By hand for Llama-3.1-8B (hidden 4096, 32 heads of 128,
+    // 8 KV heads, intermediate 14336), weighting v_proj and down_proj 2x: attention
+    // 4096 x 128 x (32 + 8 + 2 x 8 + 32) = 46.1M, MLP 4096 x 14336 x (2 + 2) = 234.9M, so the
+    // attention share of the damage is 88 / (88 + 4 x 14336 / 128) = 0.1642.
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const DemoQualityModel truth(ws.models, 2611);
+    for (int m = 0; m < static_cast<int>(ws.models.size()); ++m)
+        for (Format f : kAllFormats)
+            for (Algorithm a : kAllAlgorithms) {
+                double attnSum = 0.0, mlpSum = 0.0;
+                for (int l = 0; l < ws.models[static_cast<std::size_t>(m)].layers; ++l) {
+                    const double full = truth.layerDamage(m, l, f, Scope::Full, a);
+                    const double attn = truth.layerDamage(m, l, f, Scope::Attn, a);
+                    const double mlp = truth.layerDamage(m, l, f, Scope::Mlp, a);
+                    QVERIFY(std::abs(full - attn - mlp) <= 1e-12 * full);
+                    attnSum += attn;
+                    mlpSum += mlp;
+                }
+                if (f != Format::Bf16)
+                    QVERIFY(mlpSum > attnSum);
+            }
+    const int llama8 = modelIndex(ws, "Llama-3.1-8B");
+    const int L = ws.models[static_cast<std::size_t>(llama8)].layers;
+    double attn = 0.0, full = 0.0;
+    for (int l = 0; l < L; ++l) {
+        attn += truth.layerDamage(llama8, l, Format::Int8Wo, Scope::Attn, Algorithm::Max);
+        full += truth.layerDamage(llama8, l, Format::Int8Wo, Scope::Full, Algorithm::Max);
+    }
+    const double share = 88.0 / (88.0 + 4.0 * 14336.0 / 128.0);
+    // Only the frozen cell noise (sigma 0.12 per layer and group) separates the ratio from it.
+    QVERIFY2(std::abs(attn / full / share - 1.0) < 0.15, std::to_string(attn / full).c_str());
+    // Block scales beat per-tensor ones at equal bits in every model: fp8_block below fp8 in
+    // uniform full-scope damage (the per-(model, bit width) noise is shared by the two; only the
+    // cell noise, averaged over the layers, moves the ratio off 0.0015 / 0.0018).
+    for (int m = 0; m < static_cast<int>(ws.models.size()); ++m) {
+        const int layers = ws.models[static_cast<std::size_t>(m)].layers;
+        auto damage = [&](Format f) {
+            return truth.rmqd(m, BandRecipe::uniform(layers, f), Algorithm::Max, false,
+                              KvFormat::Bf16) -
+                   truth.gap(m);
+        };
+        QVERIFY(damage(Format::Fp8Block) < damage(Format::Fp8));
+    }
+}
+
 void TestQualityDemo::coverageSplitAndLabels()
 {
     const Workspace ws = loadWorkspace(kWorkspace, "");
@@ -253,6 +303,26 @@ void TestQualityDemo::coverageSplitAndLabels()
     QCOMPARE(trainSeen.size(), ws.models.size() * kFormatCount);
     QCOMPARE(bandCounts.size(), ws.models.size() * 3); // 1, 2 and 3 bands for every model
     QVERIFY(lm && kv);
+    // Training and held-out configurations are disjoint: no configuration is in both splits.
+    std::set<std::string> trainKeys;
+    auto key = [](const QualityRow& r) {
+        return std::to_string(r.model) + "|" + r.recipe.describe() + "|" +
+               std::string(toString(r.algorithm)) + "|" + (r.lmHeadQuantized ? "lm" : "") + "|" +
+               std::string(toString(r.kv));
+    };
+    for (const QualityRow& r : set.rows)
+        if (r.split == Split::Train)
+            trainKeys.insert(key(r));
+    for (const QualityRow& r : set.rows)
+        if (r.split == Split::Heldout)
+            QVERIFY2(!trainKeys.count(key(r)), key(r).c_str());
+    // Both splits hold attention-only and MLP-only recipes, so scope effects are fitted and tested.
+    std::set<std::pair<Split, Scope>> scopes;
+    for (const QualityRow& r : set.rows)
+        for (const Band& b : r.recipe)
+            if (b.format != Format::Bf16)
+                scopes.insert({r.split, b.scope});
+    QCOMPARE(scopes.size(), std::size_t{6});
 }
 
 void TestQualityDemo::deterministicAndCommittedFileReproduces()

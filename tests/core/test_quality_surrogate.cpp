@@ -75,15 +75,15 @@ void TestQualitySurrogate::featureNamesAndMonotoneSet()
     std::set<std::string> names;
     int bitFeatures = 0;
     for (int k = 0; k < kFeatureCount; ++k) {
-        names.insert(std::string(featureName(k)));
-        if (isBitDeficitFeature(k)) {
+        names.insert(std::string(featureName(FeatureCoding::Method, k)));
+        if (isBitDeficitFeature(FeatureCoding::Method, k)) {
             ++bitFeatures;
-            QVERIFY(featureName(k).rfind("bit_deficit_", 0) == 0);
+            QVERIFY(featureName(FeatureCoding::Method, k).rfind("bit_deficit_", 0) == 0);
         }
     }
     QCOMPARE(names.size(), std::size_t{kFeatureCount});
     QCOMPARE(bitFeatures, 4);
-    QCOMPARE(featureName(layerFeatureIndex(LayerCode::Granularity, 3)),
+    QCOMPARE(featureName(FeatureCoding::Method, layerFeatureIndex(LayerCode::Granularity, 3)),
              std::string_view("granularity_late"));
 }
 
@@ -111,15 +111,19 @@ void TestQualitySurrogate::featuresByHand()
     const BandRecipe r = BandRecipe::fromCuts(
         6, {2, 4},
         {{Format::Int4Wo, Scope::Mlp}, {Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Attn}});
-    const FeatureVector phi = qualityFeatures(m, r, Algorithm::Awq, false, KvFormat::Fp8);
+    const FeatureVector phi =
+        qualityFeatures(FeatureCoding::Method, m, r, Algorithm::Awq, false, KvFormat::Fp8);
     QCOMPARE(phi[0], std::log(static_cast<double>(m.paramCount())));
     QCOMPARE(phi[3], 4.0 / 6.0); // algo_awq: 4 of the 6 layers are quantized
     QCOMPARE(phi[1] + phi[2] + phi[4], 0.0);
     // A bf16 model calibrates nothing: no algorithm term, whatever algorithm it names.
-    const FeatureVector bf16 = qualityFeatures(m, BandRecipe::uniform(6, Format::Bf16, Scope::Full),
-                                               Algorithm::Awq, false, KvFormat::Bf16);
-    for (int k = 1; k < kFeatureCount; ++k)
-        QCOMPARE(bf16[static_cast<std::size_t>(k)], 0.0);
+    for (FeatureCoding coding : {FeatureCoding::Method, FeatureCoding::ScopeAware}) {
+        const FeatureVector bf16 =
+            qualityFeatures(coding, m, BandRecipe::uniform(6, Format::Bf16, Scope::Full),
+                            Algorithm::Awq, false, KvFormat::Bf16);
+        for (int k = 1; k < kFeatureCount; ++k)
+            QCOMPARE(bf16[static_cast<std::size_t>(k)], 0.0);
+    }
     QCOMPARE(phi[5], 0.0);
     QCOMPARE(phi[6], 1.0);
     auto at = [&](LayerCode c, int a) {
@@ -147,7 +151,8 @@ void TestQualitySurrogate::prefixSumPredictionEqualsPredict()
         ConfigSpace(2, {.formats = {kAllFormats.begin(), kAllFormats.end()}}).bandChoices();
     SplitMix64 rng(1);
     int checked = 0;
-    for (const RidgeSurrogate* s : {&rep.constrained.surrogate, &rep.unconstrained.surrogate})
+    for (const RidgeSurrogate* s :
+         {&rep.constrained.surrogate, &rep.unconstrained.surrogate, &rep.engine.surrogate})
         for (const ModelArch& m : ws.models)
             for (Algorithm a : kAllAlgorithms)
                 for (int flags = 0; flags < 4; ++flags) {
@@ -162,7 +167,7 @@ void TestQualitySurrogate::prefixSumPredictionEqualsPredict()
                         ++checked;
                     }
                 }
-    QVERIFY(checked > 10000);
+    QVERIFY(checked > 15000);
 }
 
 void TestQualitySurrogate::constraintBindsWhenDataDisagrees()
@@ -179,7 +184,8 @@ void TestQualitySurrogate::constraintBindsWhenDataDisagrees()
                 continue;
             const BandRecipe r = BandRecipe::fromCuts(
                 6, {3}, {{ladder[early], Scope::Full}, {ladder[late], Scope::Full}});
-            X.push_back(qualityFeatures(m, r, Algorithm::Max, false, KvFormat::Bf16));
+            X.push_back(qualityFeatures(FeatureCoding::Method, m, r, Algorithm::Max, false,
+                                        KvFormat::Bf16));
             y.push_back(
                 std::exp(-8.0 + 6.0 * bitDeficit(ladder[early]) - 2.0 * bitDeficit(ladder[late])));
         }
@@ -192,7 +198,7 @@ void TestQualitySurrogate::constraintBindsWhenDataDisagrees()
     const int late = layerFeatureIndex(LayerCode::BitDeficit, 3);
     QVERIFY(free.weights()[static_cast<std::size_t>(late)] < 0.0);
     for (int k = 0; k < kFeatureCount; ++k)
-        if (isBitDeficitFeature(k))
+        if (isBitDeficitFeature(FeatureCoding::Method, k))
             QVERIFY(mono.weights()[static_cast<std::size_t>(k)] >= 0.0);
     QVERIFY(mono.trainingMdape() >= free.trainingMdape());
 }
@@ -204,7 +210,7 @@ void TestQualitySurrogate::demoFitHasNoNegativeBitWeight()
     const QualityReport rep = evaluateQualitySurrogates(set, ws.models);
     QCOMPARE(rep.trainRows, 226);
     for (int k = 0; k < kFeatureCount; ++k)
-        if (isBitDeficitFeature(k))
+        if (isBitDeficitFeature(FeatureCoding::Method, k))
             QVERIFY(rep.constrained.surrogate.weights()[static_cast<std::size_t>(k)] >= 0.0);
     QVERIFY(rep.constrained.heldoutMdape > 0.0);
     QCOMPARE(rep.constrained.monotonicity.moves, rep.unconstrained.monotonicity.moves);
@@ -219,31 +225,36 @@ void TestQualitySurrogate::neverHelpsPriorKeepsBf16Best()
     // recipes against the direct prediction, not the fast path.
     const Workspace ws = loadWorkspace(kWorkspace, "");
     const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
-    std::vector<FeatureVector> X;
-    std::vector<double> y;
-    for (const QualityRow& row : set.rows) {
-        X.push_back(qualityFeatures(ws.models[static_cast<std::size_t>(row.model)], row));
-        y.push_back(row.rmqd);
-    }
-    SurrogateOptions opt;
-    opt.quantizationNeverHelps = true;
-    const RidgeSurrogate s = RidgeSurrogate::fit(X, y, opt);
-    for (int k = 1; k < kFeatureCount; ++k)
-        QVERIFY(s.constrained(k) && s.weights()[static_cast<std::size_t>(k)] >= 0.0);
-    QVERIFY(!s.constrained(0));
-    const std::vector<FormatScope> choices =
-        ConfigSpace(2, {.formats = {kAllFormats.begin(), kAllFormats.end()}}).bandChoices();
-    SplitMix64 rng(7);
-    for (const ModelArch& m : ws.models) {
-        const double bf16 = s.predict(m, BandRecipe::uniform(m.layers, Format::Bf16, Scope::Full),
-                                      Algorithm::Max, false, KvFormat::Bf16);
-        for (int k = 0; k < 500; ++k) {
-            const BandRecipe r = randomRecipe(rng, m.layers, choices);
-            const auto a = static_cast<Algorithm>(rng.next() % kAlgorithmCount);
-            const double plain = s.predict(m, r, a, false, KvFormat::Bf16);
-            QVERIFY2(plain >= bf16 * (1 - 1e-12), r.describe().c_str());
-            QVERIFY(s.predict(m, r, a, false, KvFormat::Fp8) >= plain * (1 - 1e-12));
-            QVERIFY(s.predict(m, r, a, true, KvFormat::Bf16) >= plain * (1 - 1e-12));
+    for (FeatureCoding coding : {FeatureCoding::Method, FeatureCoding::ScopeAware}) {
+        std::vector<FeatureVector> X;
+        std::vector<double> y;
+        for (const QualityRow& row : set.rows) {
+            X.push_back(
+                qualityFeatures(coding, ws.models[static_cast<std::size_t>(row.model)], row));
+            y.push_back(row.rmqd);
+        }
+        SurrogateOptions opt;
+        opt.coding = coding;
+        opt.quantizationNeverHelps = true;
+        const RidgeSurrogate s = RidgeSurrogate::fit(X, y, opt);
+        for (int k = 1; k < kFeatureCount; ++k)
+            QVERIFY(s.constrained(k) && s.weights()[static_cast<std::size_t>(k)] >= 0.0);
+        QVERIFY(!s.constrained(0));
+        const std::vector<FormatScope> choices =
+            ConfigSpace(2, {.formats = {kAllFormats.begin(), kAllFormats.end()}}).bandChoices();
+        SplitMix64 rng(7);
+        for (const ModelArch& m : ws.models) {
+            const double bf16 =
+                s.predict(m, BandRecipe::uniform(m.layers, Format::Bf16, Scope::Full),
+                          Algorithm::Max, false, KvFormat::Bf16);
+            for (int k = 0; k < 500; ++k) {
+                const BandRecipe r = randomRecipe(rng, m.layers, choices);
+                const auto a = static_cast<Algorithm>(rng.next() % kAlgorithmCount);
+                const double plain = s.predict(m, r, a, false, KvFormat::Bf16);
+                QVERIFY2(plain >= bf16 * (1 - 1e-12), r.describe().c_str());
+                QVERIFY(s.predict(m, r, a, false, KvFormat::Fp8) >= plain * (1 - 1e-12));
+                QVERIFY(s.predict(m, r, a, true, KvFormat::Bf16) >= plain * (1 - 1e-12));
+            }
         }
     }
 }
@@ -353,7 +364,8 @@ void TestQualitySurrogate::modelOffsetsCarryBetweenModelError()
     const QualityRow& r = unseen.rows.back();
     const ModelArch& m = models[static_cast<std::size_t>(r.model)];
     QCOMPARE(without.engine.surrogate.predict(m, r.recipe, r.algorithm, r.lmHeadQuantized, r.kv),
-             without.engine.surrogate.predict(qualityFeatures(m, r)));
+             without.engine.surrogate.predict(without.engine.surrogate.features(
+                 m, r.recipe, r.algorithm, r.lmHeadQuantized, r.kv)));
 }
 
 void TestQualitySurrogate::jsonRoundTripAndErrors()
@@ -373,7 +385,8 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     QVERIFY(back.trainingData().synthetic);
     QCOMPARE(back.trainingData().file, ws.qualityFile);
     for (const QualityRow& r : set.rows) {
-        const FeatureVector phi = qualityFeatures(ws.models[static_cast<std::size_t>(r.model)], r);
+        const FeatureVector phi =
+            qualityFeatures(FeatureCoding::Method, ws.models[static_cast<std::size_t>(r.model)], r);
         QCOMPARE(back.predict(phi), s.predict(phi));
     }
     auto errorOf = [&](Json j) {
@@ -405,10 +418,14 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     QVERIFY(errorOf(j).find("/training_data/synthetic") != std::string::npos);
     j = s.toJson();
     j["schema_version"] = 1; // one-hot algorithm features: refused, not misread
-    QVERIFY(errorOf(j).find("/schema_version: expected schema_version 3, found 1 (an older "
+    QVERIFY(errorOf(j).find("/schema_version: expected schema_version 4, found 1 (an older "
                             "surrogate") != std::string::npos);
-    j["schema_version"] = 4;
-    QVERIFY(errorOf(j).find("found 4 (written by a newer ACSeL Studio)") != std::string::npos);
+    j["schema_version"] = 5;
+    QVERIFY(errorOf(j).find("found 5 (written by a newer ACSeL Studio)") != std::string::npos);
+    j = s.toJson();
+    j["feature_coding"] = "bits_only";
+    QVERIFY(errorOf(j).find("s.json: /feature_coding: expected \"method\" or \"scope_aware\", "
+                            "found \"bits_only\"") != std::string::npos);
 
     // The engine's surrogate keeps its per-model offsets through a file; a schema-2 file (no
     // offsets) still reads, as a surrogate without them.
@@ -423,10 +440,22 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     j = engine.toJson();
     j["model_offsets"].push_back(j["model_offsets"][0]);
     QVERIFY(errorOf(j).find("has a second offset") != std::string::npos);
+    // The engine's coding survives the file: its names, and the same predictions.
+    QVERIFY(engine.coding() == FeatureCoding::ScopeAware);
+    QVERIFY(engineBack.coding() == FeatureCoding::ScopeAware);
+    QCOMPARE(engine.toJson()["features"][7]["name"].get<std::string>(),
+             std::string("attn_deficit_early"));
+    j = engine.toJson();
+    j["features"][7]["name"] = "bit_deficit_mean"; // a Method name in a scope-aware file
+    QVERIFY(errorOf(j).find("/features/7/name: expected feature 'attn_deficit_early' here") !=
+            std::string::npos);
+    // A schema-2 or 3 file (no feature_coding) reads as the Method coding.
     j = s.toJson();
     j["schema_version"] = 2;
     j.erase("model_offsets");
+    j.erase("feature_coding");
     QVERIFY(RidgeSurrogate::fromJson(j, "old.json").modelOffsets().empty());
+    QVERIFY(RidgeSurrogate::fromJson(j, "old.json").coding() == FeatureCoding::Method);
 }
 
 QTEST_APPLESS_MAIN(TestQualitySurrogate)
