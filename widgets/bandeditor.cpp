@@ -29,12 +29,39 @@ BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
     top->addWidget(title_, 1);
     top->addWidget(undo);
     top->addWidget(redo);
+    offerBar_ = new QWidget(this);
+    offerBar_->setObjectName(QStringLiteral("recommendationOffer"));
+    offerText_ = new QLabel(offerBar_);
+    offerText_->setWordWrap(true);
+    auto* load = new QToolButton(offerBar_);
+    load->setObjectName(QStringLiteral("loadRecommendation"));
+    load->setText(tr("Load recommendation"));
+    load->setToolTip(tr("Show the new recommendation here; Undo brings your edit back"));
+    revert_ = new QToolButton(offerBar_);
+    revert_->setObjectName(QStringLiteral("revertEdits"));
+    revert_->setText(tr("Revert edits"));
+    revert_->setToolTip(tr("Back to the configuration as loaded; Redo brings the edits back"));
+    auto* offer = new QHBoxLayout(offerBar_);
+    offer->setContentsMargins(0, 0, 0, 0);
+    offer->addWidget(offerText_, 1);
+    offer->addWidget(load);
+    offer->addWidget(revert_);
+    offerBar_->hide();
+    connect(load, &QToolButton::clicked, this, &BandEditor::loadOffered);
+    connect(revert_, &QToolButton::clicked, this, &BandEditor::revertEdits);
+    connect(strip_->undoStack(), &QUndoStack::indexChanged, this, &BandEditor::updateOffer);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(offerBar_);
     layout->addWidget(strip_);
     layout->addWidget(predictionLabel_);
     title_->setText(tr("Band editor: select a configuration on the plot"));
     connect(strip_, &BandStrip::recipeChanged, this, &BandEditor::onRecipeChanged);
+}
+
+BandEditor::~BandEditor()
+{
+    disconnect(strip_->undoStack(), nullptr, this, nullptr);
 }
 
 void BandEditor::setPredictor(Predictor predictor)
@@ -44,8 +71,12 @@ void BandEditor::setPredictor(Predictor predictor)
 }
 
 void BandEditor::setConfig(const Config& config, const QString& modelName,
-                           std::vector<Format> availableFormats)
+                           std::vector<Format> availableFormats, Origin origin)
 {
+    origin_ = origin;
+    loaded_ = true;
+    offered_.reset();
+    offerBar_->hide();
     config_ = config;
     modelName_ = modelName;
     strip_->setAvailableFormats(std::move(availableFormats));
@@ -55,6 +86,60 @@ void BandEditor::setConfig(const Config& config, const QString& modelName,
                         .arg(config.recipe.numLayers())
                         .arg(config.batch));
     strip_->setRecipe(config.recipe);
+}
+
+bool BandEditor::followsRecommendation() const
+{
+    return !loaded_ || (origin_ == Origin::Recommendation && strip_->undoStack()->count() == 0);
+}
+
+void BandEditor::showRecommendation(const Config& config, const QString& modelName,
+                                    std::vector<Format> availableFormats)
+{
+    if (followsRecommendation()) {
+        setConfig(config, modelName, std::move(availableFormats), Origin::Recommendation);
+        return;
+    }
+    if (config == config_) { // the edit arrived at the recommendation: nothing to offer
+        offered_.reset();
+        offerBar_->hide();
+        return;
+    }
+    offered_ = config;
+    offeredModel_ = modelName;
+    offeredFormats_ = std::move(availableFormats);
+    offerText_->setText(tr("New recommendation: %1").arg(configSummary(config, modelName)));
+    offerBar_->show();
+    updateOffer();
+}
+
+void BandEditor::loadOffered()
+{
+    if (!offered_)
+        return;
+    const Config next = *offered_;
+    Config sameButBands = config_;
+    sameButBands.recipe = next.recipe;
+    sameButBands.algorithm = next.algorithm;
+    if (sameButBands == next && next.recipe.numLayers() == config_.recipe.numLayers()) {
+        offered_.reset();
+        offerBar_->hide();
+        strip_->edit(next.recipe, tr("load the recommendation"));
+        config_.algorithm = next.algorithm;
+        repredict();
+        return;
+    }
+    setConfig(next, offeredModel_, offeredFormats_, Origin::Recommendation);
+}
+
+void BandEditor::revertEdits()
+{
+    strip_->undoStack()->setIndex(0);
+}
+
+void BandEditor::updateOffer()
+{
+    revert_->setEnabled(strip_->undoStack()->index() > 0);
 }
 
 void BandEditor::repredict()

@@ -1,6 +1,9 @@
 // The band strip of one configuration plus its live full-model prediction: every edit
 // (drag, nudge, menu, undo, redo) re-predicts the configuration through the predictor the
-// application provides and reports it, so the plot can move the point.
+// application provides and reports it, so the plot can move the point. An edit is never
+// dropped: a new recommendation replaces only a configuration that follows the recommendation
+// and has no undo history; otherwise it is offered ("Load recommendation" / "Revert edits")
+// and Undo keeps working.
 #pragma once
 
 #include "widgets/explorertypes.h"
@@ -24,12 +27,30 @@ public:
     using Predictor = std::function<Prediction(const acsel::Config&)>;
 
     explicit BandEditor(QWidget* parent = nullptr);
+    // Disconnects from the undo stack first: it announces its clearing while destroyed.
+    ~BandEditor() override;
 
     // Empty predictor: edits still work, the prediction line says none is connected.
     void setPredictor(Predictor predictor);
-    // Loads a configuration (clears the undo history) and predicts it.
+    // Where a configuration came from: the search's recommendation, or the user's choice (a
+    // clicked point, a restored session).
+    enum class Origin { Recommendation, Chosen };
+    // Loads a configuration (clears the undo history and any offer) and predicts it.
     void setConfig(const acsel::Config& config, const QString& modelName,
-                   std::vector<acsel::Format> availableFormats);
+                   std::vector<acsel::Format> availableFormats, Origin origin = Origin::Chosen);
+    // True when a new recommendation may replace what is shown: nothing is shown, or the
+    // recommendation is, untouched (no undo history).
+    bool followsRecommendation() const;
+    // Shows the recommendation, or offers it above the strip when followsRecommendation is
+    // false (the shown configuration and its undo history stay).
+    void showRecommendation(const acsel::Config& config, const QString& modelName,
+                            std::vector<acsel::Format> availableFormats);
+    // The offered recommendation, if one waits; loading it is one undo step when it differs
+    // from the shown configuration only in its bands.
+    const std::optional<acsel::Config>& offered() const { return offered_; }
+    void loadOffered();
+    // Back to the configuration as loaded (the undo stack's start; Redo brings the edits back).
+    void revertEdits();
     const acsel::Config& config() const { return config_; }
     const std::optional<Prediction>& prediction() const { return prediction_; }
     BandStrip* strip() const { return strip_; }
@@ -43,14 +64,23 @@ signals:
 
 private:
     void onRecipeChanged(const acsel::BandRecipe& r);
+    void updateOffer();
 
     BandStrip* strip_ = nullptr;
     QLabel* title_ = nullptr;
     QLabel* predictionLabel_ = nullptr;
+    QWidget* offerBar_ = nullptr;
+    QLabel* offerText_ = nullptr;
+    QToolButton* revert_ = nullptr;
     Predictor predictor_;
     acsel::Config config_;
     std::optional<Prediction> prediction_;
     QString modelName_;
+    Origin origin_ = Origin::Chosen;
+    bool loaded_ = false;
+    std::optional<acsel::Config> offered_;
+    QString offeredModel_;
+    std::vector<acsel::Format> offeredFormats_;
 };
 
 } // namespace acsel::gui

@@ -2,7 +2,9 @@
 
 #include "widgets/predictiontext.h"
 
+#include <QColor>
 #include <algorithm>
+#include <cmath>
 
 namespace acsel::gui
 {
@@ -39,7 +41,8 @@ double CompareModel::columnMax(int column) const
 {
     double m = 0;
     for (const PinnedConfig& p : pinned_)
-        m = std::max(m, value(p, column));
+        if (const double v = value(p, column); std::isfinite(v)) // NaN: not predicted
+            m = std::max(m, v);
     return m;
 }
 
@@ -67,6 +70,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return formatRmqd(p.prediction.rmqd) +
                    (rmqdCaveat(p).isEmpty() ? QString() : QStringLiteral("*"));
         case Verdict:
+            if (!p.prediction.runnable)
+                return tr("cannot run: %1").arg(QString::fromStdString(p.prediction.verdict));
             return p.prediction.admitted ? tr("admitted")
                                          : QString::fromStdString(p.prediction.verdict);
         default:
@@ -79,6 +84,10 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             if (const QString caveat = rmqdCaveat(p); !caveat.isEmpty())
                 return caveat;
         return {};
+    case Qt::ForegroundRole:
+        if (col == Verdict && !p.prediction.runnable)
+            return QColor(0xb0, 0x00, 0x20);
+        return {};
     case Qt::TextAlignmentRole:
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case ValueRole:
@@ -87,7 +96,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         if (!numeric)
             return {};
         const double m = columnMax(col);
-        return m > 0 ? value(p, col) / m : 0.0;
+        const double v = value(p, col);
+        return m > 0 && std::isfinite(v) ? v / m : 0.0;
     }
     default:
         return {};
@@ -131,6 +141,16 @@ void CompareModel::setRmqdCaveat(std::function<QString(const QString& model)> ca
     if (!pinned_.empty())
         emit dataChanged(index(0, Rmqd), index(rowCount() - 1, Rmqd),
                          {Qt::DisplayRole, Qt::ToolTipRole});
+}
+
+void CompareModel::repredict(const std::function<Prediction(const Config&)>& predict)
+{
+    if (pinned_.empty() || !predict)
+        return;
+    for (PinnedConfig& p : pinned_)
+        p.prediction = predict(p.config);
+    emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit pinnedChanged();
 }
 
 void CompareModel::pin(const PinnedConfig& p)

@@ -47,6 +47,9 @@ public:
     // Why a model's RMQD is extrapolated (it has no quality rows), empty when it is not. Its
     // pinned RMQDs are shown with a '*' and the reason as their tooltip, like the recipe card.
     void setRmqdCaveat(std::function<QString(const QString& model)> caveat);
+    // Predicts every pin again (after any change of the request): numbers and verdicts are
+    // always the current request's; a pin the stack cannot run is flagged in the Gate column.
+    void repredict(const std::function<Prediction(const acsel::Config&)>& predict);
 
 signals:
     void pinnedChanged();

@@ -26,6 +26,9 @@ struct Prediction {
     Breakdown ttftBreakdownMs; // per operator class
     Breakdown tpotBreakdownMs;
     Breakdown memoryBreakdownGiB;
+    // False when the request's stack cannot run it at all (a format it has no kernels or
+    // costs for): the numbers are then NaN and the verdict says why.
+    bool runnable = true;
 };
 
 enum class SearchAlgorithm : std::uint8_t { BandPareto, Exact, HillClimb, Random };

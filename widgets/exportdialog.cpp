@@ -113,8 +113,10 @@ QString ExportDialog::statusText() const
 
 QString ExportDialog::fileNameForSnippet() const
 {
-    return lastSavedPath_.isEmpty() ? qs(defaultFileName(format()))
-                                    : QFileInfo(lastSavedPath_).fileName();
+    // The saved file only when it holds this format's text: another format is not in it.
+    return lastSavedPath_.isEmpty() || lastSavedFormat_ != format()
+               ? qs(defaultFileName(format()))
+               : QFileInfo(lastSavedPath_).fileName();
 }
 
 void ExportDialog::refresh()
@@ -168,6 +170,7 @@ bool ExportDialog::saveTo(const QString& path, QString* error)
         return false;
     }
     lastSavedPath_ = path;
+    lastSavedFormat_ = format();
     refresh(); // the snippet names the saved file
     emit saved(path);
     return true;

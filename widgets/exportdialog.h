@@ -47,6 +47,7 @@ private:
     std::vector<std::string> problems_;
     QString text_;
     QString lastSavedPath_;
+    acsel::ExportFormat lastSavedFormat_{};
     QComboBox* formatBox_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QPlainTextEdit* howTo_ = nullptr;

@@ -1,5 +1,6 @@
 #include "widgets/paretoplot.h"
 
+#include "widgets/logticker.h"
 #include "widgets/plotcolours.h"
 #include "widgets/pointcloud.h"
 
@@ -11,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QToolButton>
 #include <QToolTip>
@@ -28,6 +30,7 @@ namespace
 // Log axes cannot show 0 (bf16 matches the oracle exactly): such points sit on this floor.
 constexpr double kLogFloor = 1e-5;
 constexpr int kFadedAlpha = 45;
+constexpr int kCaptionMargin = 6;
 
 QString qs(std::string_view s)
 {
@@ -100,6 +103,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     bandKey_->setLineStyle(QCPGraph::lsNone);
     markGraph(pinned_, tr("pinned"));
     markGraph(selected_, tr("selected"));
+    markGraph(bestUniform_, tr("best uniform"));
     markGraph(recommended_, tr("recommended"));
     markGraph(hover_, QString());
     hover_->setLayer(hoverLayer_);
@@ -107,13 +111,14 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     // Marks on their own layer above the cloud, whatever order graphs are created in.
     plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")),
                     QCustomPlot::limAbove);
-    for (QCPGraph* g : {frontier_, pinned_, selected_, recommended_})
+    for (QCPGraph* g : {frontier_, pinned_, selected_, bestUniform_, recommended_})
         g->setLayer(QStringLiteral("marks"));
 
     connect(plot_, &QCustomPlot::mouseMove, this, &ParetoPlot::onMouseMove);
     connect(plot_, &QCustomPlot::mousePress, this, &ParetoPlot::onMousePress);
     connect(plot_, &QCustomPlot::mouseRelease, this, &ParetoPlot::onMouseRelease);
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { autoFit_ = false; });
+    plot_->installEventFilter(this); // the hover circle goes when the mouse leaves
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this] { updateBudgetItems(); });
 
@@ -174,7 +179,11 @@ void ParetoPlot::setPoints(std::shared_ptr<const PointSet> points)
 {
     points_ = std::move(points);
     scored_.orderSource = nullptr; // a new set may reuse the old one's address
-    hovered_.reset();
+    clearHover();
+    families_.fill(false);
+    if (points_)
+        for (const PlotPoint& p : points_->points)
+            families_[static_cast<std::size_t>(p.family)] = true;
     autoFit_ = true;
     const bool synthetic = points_ && points_->synthetic;
     provenance_->setText(points_ ? qs(points_->provenance) : QString());
@@ -199,12 +208,15 @@ void ParetoPlot::setAxis(LatencyAxis axis)
         axisBox_->setCurrentIndex(static_cast<int>(axis)); // re-enters via the signal
         return;
     }
+    const bool changed = axis_ != axis;
     axis_ = axis;
     static const char* const labels[] = {"Predicted TTFT (ms)", "Predicted TPOT (ms)",
                                          "Normalised latency max(TTFT/L1, TPOT/L2)"};
     plot_->xAxis->setLabel(tr(labels[static_cast<int>(axis)]));
     autoFit_ = true;
     rescore();
+    if (changed)
+        emit viewChanged();
 }
 
 void ParetoPlot::setLogY(bool on)
@@ -214,10 +226,11 @@ void ParetoPlot::setLogY(bool on)
         return;
     logY_ = on;
     plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    plot_->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+    plot_->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new LogTicker)
                                : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     autoFit_ = true;
     rescore();
+    emit viewChanged();
 }
 
 void ParetoPlot::setLogX(bool on)
@@ -227,10 +240,11 @@ void ParetoPlot::setLogX(bool on)
         return;
     logX_ = on;
     plot_->xAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    plot_->xAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+    plot_->xAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new LogTicker)
                                : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     autoFit_ = true;
     rescore();
+    emit viewChanged();
 }
 
 void ParetoPlot::setColourBy(ColourBy by)
@@ -241,11 +255,19 @@ void ParetoPlot::setColourBy(ColourBy by)
     colourBy_ = by;
     rebuildSeries();
     rescore();
+    emit viewChanged();
 }
 
 void ParetoPlot::setRecommended(std::optional<MarkedPoint> p)
 {
     recommendedMark_ = p;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ParetoPlot::setBestUniform(std::optional<MarkedPoint> p)
+{
+    bestUniformMark_ = p;
     updateMarks();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -304,7 +326,11 @@ void ParetoPlot::rebuildSeries()
             name = QString::fromStdString(points_->modelNames[static_cast<std::size_t>(c)]);
         key->setName(name);
         key->removeFromLegend();
-        if (c < categories && !name.isEmpty())
+        // By format: only the families the points have (the stack's formats), not all seven.
+        const bool shown = colourBy_ == ColourBy::FormatFamily
+                               ? c < kFormatCount && families_[static_cast<std::size_t>(c)]
+                               : c < categories;
+        if (shown && !name.isEmpty())
             key->addToLegend();
     }
     cloud_->setStyles(std::move(styles));
@@ -317,6 +343,7 @@ void ParetoPlot::rescore()
     static const std::vector<PlotPoint> kNone;
     const std::vector<PlotPoint>& pts = points_ ? points_->points : kNone;
     scorePoints(pts, axis_, budgets_, scored_);
+    clearHover(); // the hovered point may have moved
 
     // Faded points first, then feasible bands, then feasible uniform ones on top.
     std::vector<PointCloud::Point>& cloud = cloud_->points();
@@ -349,15 +376,6 @@ void ParetoPlot::rescore()
                   static_cast<double>(timer.nsecsElapsed()) / 1e6);
 }
 
-double ParetoPlot::rescoreAndReplotNow()
-{
-    QElapsedTimer timer;
-    timer.start();
-    rescore();
-    plot_->replot(QCustomPlot::rpImmediateRefresh);
-    return static_cast<double>(timer.nsecsElapsed()) / 1e6;
-}
-
 void ParetoPlot::updateMarks()
 {
     auto mark = [this](const MarkedPoint& m) {
@@ -368,11 +386,12 @@ void ParetoPlot::updateMarks()
     };
     auto setOne = [&](QCPGraph* g, const std::optional<MarkedPoint>& m) {
         QVector<QCPGraphData> d;
-        if (m)
+        if (m && std::isfinite(mark(*m).key))
             d.append(mark(*m));
         g->data()->set(d);
     };
     setOne(recommended_, recommendedMark_);
+    setOne(bestUniform_, bestUniformMark_);
     setOne(selected_, selectedMark_);
     QVector<QCPGraphData> pins;
     while (pinLabels_.size() < pinnedMarks_.size()) {
@@ -387,6 +406,10 @@ void ParetoPlot::updateMarks()
         if (i >= pinnedMarks_.size())
             continue;
         const QCPGraphData d = mark(pinnedMarks_[i]);
+        if (!std::isfinite(d.key) || !std::isfinite(d.value)) { // not predicted on this stack
+            t->setVisible(false);
+            continue;
+        }
         pins.append(d);
         t->position->setCoords(d.key, d.value);
         t->setText(QStringLiteral(" %1").arg(i + 1));
@@ -543,6 +566,23 @@ void ParetoPlot::onMouseMove(QMouseEvent* e)
     hoverLayer_->replot();
 }
 
+void ParetoPlot::clearHover()
+{
+    if (!hovered_ && hover_->data()->isEmpty())
+        return;
+    hovered_.reset();
+    hover_->data()->clear();
+    QToolTip::hideText();
+    hoverLayer_->replot();
+}
+
+bool ParetoPlot::eventFilter(QObject* watched, QEvent* e)
+{
+    if (watched == plot_ && e->type() == QEvent::Leave)
+        clearHover();
+    return QWidget::eventFilter(watched, e);
+}
+
 void ParetoPlot::onMousePress(QMouseEvent* e)
 {
     pressPos_ = e->pos();
@@ -556,27 +596,91 @@ void ParetoPlot::onMouseRelease(QMouseEvent* e)
         emit pointClicked(*id);
 }
 
+QString ParetoPlot::provenance() const
+{
+    return provenance_->text();
+}
+
+QFont ParetoPlot::captionFont() const
+{
+    QFont font = provenance_->font();
+    font.setBold(points_ && points_->synthetic);
+    return font;
+}
+
+int ParetoPlot::captionHeightFor(int width) const
+{
+    const QString caption = provenance();
+    if (caption.isEmpty())
+        return 0;
+    const QRect box = QFontMetrics(captionFont())
+                          .boundingRect(QRect(0, 0, width - 2 * kCaptionMargin, 100000),
+                                        Qt::TextWordWrap, caption);
+    return box.height() + 2 * kCaptionMargin;
+}
+
+bool ParetoPlot::renderImage(QPaintDevice& device, int width, int height, bool vector)
+{
+    // The plot, then its provenance line under it in the window's style (bold red when the
+    // data are synthetic): a saved figure says where its numbers come from.
+    const QString caption = provenance();
+    const QFont font = captionFont();
+    const int margin = kCaptionMargin;
+    const int captionHeight = captionHeightFor(width);
+    QCPPainter painter;
+    if (!painter.begin(&device))
+        return false;
+    if (vector)
+        painter.setMode(
+            QCPPainter::pmVectorized); // the cloud rasterises itself, the rest stays vector
+    painter.fillRect(QRect(0, 0, width, height), palette().brush(QPalette::Base));
+    plot_->toPainter(&painter, width, height - captionHeight);
+    if (captionHeight > 0) {
+        painter.setFont(font);
+        painter.setPen(points_ && points_->synthetic ? QColor(0xb0, 0x00, 0x20)
+                                                     : palette().color(QPalette::WindowText));
+        painter.drawText(QRect(margin, height - captionHeight + margin, width - 2 * margin,
+                               captionHeight - 2 * margin),
+                         Qt::TextWordWrap, caption);
+    }
+    painter.end();
+    return true;
+}
+
 bool ParetoPlot::saveImage(const QString& fileName, int width, int height)
 {
     const QString suffix = QFileInfo(fileName).suffix().toLower();
-    if (suffix == QLatin1String("png"))
-        return plot_->savePng(fileName, width, height);
-    if (suffix == QLatin1String("pdf"))
-        return plot_->savePdf(fileName, width, height);
+    const int w = width > 0 ? width : plot_->width();
+    const int h = (height > 0 ? height : plot_->height()) + captionHeightFor(w);
+    if (suffix == QLatin1String("png")) {
+        QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
+        return renderImage(image, w, h, false) && image.save(fileName, "PNG");
+    }
+    if (suffix == QLatin1String("pdf")) {
+        {
+            QPdfWriter pdf(fileName);
+            pdf.setCreator(tr("ACSeL Studio"));
+            pdf.setTitle(tr("ACSeL Studio quality-latency plot"));
+            pdf.setResolution(72); // one device unit per point: the page is w x h points
+            pdf.setPageSize(
+                QPageSize(QSizeF(w, h), QPageSize::Point, QString(), QPageSize::ExactMatch));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            if (!renderImage(pdf, w, h, true))
+                return false;
+        }
+        return QFileInfo(fileName).size() > 0;
+    }
     if (suffix != QLatin1String("svg"))
         return false;
-    const int w = width > 0 ? width : plot_->width();
-    const int h = height > 0 ? height : plot_->height();
-    QSvgGenerator svg;
-    svg.setFileName(fileName);
-    svg.setSize(QSize(w, h));
-    svg.setViewBox(QRect(0, 0, w, h));
-    svg.setTitle(tr("ACSeL Studio quality-latency plot"));
-    QCPPainter painter;
-    if (!painter.begin(&svg))
-        return false;
-    plot_->toPainter(&painter, w, h);
-    painter.end();
+    {
+        QSvgGenerator svg;
+        svg.setFileName(fileName);
+        svg.setSize(QSize(w, h));
+        svg.setViewBox(QRect(0, 0, w, h));
+        svg.setTitle(tr("ACSeL Studio quality-latency plot"));
+        if (!renderImage(svg, w, h, true))
+            return false;
+    }
     return QFileInfo(fileName).size() > 0;
 }
 
@@ -620,6 +724,8 @@ void ParetoPlot::applyPalette()
     const QColor rec = recommendedColour(pal);
     recommended_->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssStar, QPen(rec, 2.5), Qt::NoBrush, 18));
+    bestUniform_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(rec, 2.5), Qt::NoBrush, 16));
     selected_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
                                                QPen(selectedColour(pal), 2.5), Qt::NoBrush, 16));
     pinned_->setScatterStyle(

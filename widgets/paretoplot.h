@@ -10,6 +10,7 @@
 
 #include <QVector>
 #include <QWidget>
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -55,6 +56,8 @@ public:
     void setLogX(bool on);
     void setColourBy(ColourBy by);
     void setRecommended(std::optional<MarkedPoint> p);
+    // The best uniform configuration for the same request, as its own mark above the cloud.
+    void setBestUniform(std::optional<MarkedPoint> p);
     void setSelected(std::optional<MarkedPoint> p);
     void setPinned(const std::vector<MarkedPoint>& pins); // labelled 1..n
 
@@ -70,21 +73,27 @@ public:
     // The configuration whose point is nearest to pos within radius pixels.
     std::optional<std::uint32_t> configAt(QPoint pos, int radius = 6) const;
     QString describe(std::uint32_t configId) const;
-    // PNG, SVG or PDF by suffix; width/height 0 = current size. False on failure.
+    // PNG, SVG or PDF by suffix; width/height 0 = current size of the plot, which the
+    // provenance caption is added under. False on failure.
     bool saveImage(const QString& fileName, int width = 0, int height = 0);
     void resetView();
-    // Re-scores and redraws synchronously (what a slider move costs); returns milliseconds.
-    double rescoreAndReplotNow();
     QCustomPlot* customPlot() const { return plot_; }
+    // The configuration under the mouse (its circle drawn), if any.
+    std::optional<std::uint32_t> hovered() const { return hovered_; }
+    // The plot's provenance line (red when synthetic); saved images carry it under the plot.
+    QString provenance() const;
 
 signals:
     void pointClicked(std::uint32_t configId);
     // After every re-score: points, feasible points, milliseconds spent re-scoring and
     // rebuilding the plot data (the replot itself is queued).
     void rescored(qint64 total, qint64 feasible, double milliseconds);
+    // The axis, a log scale or the colouring changed (by the user or a setter).
+    void viewChanged();
 
 protected:
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void buildControls();
@@ -98,6 +107,11 @@ private:
     QCPGraph* markGraph(QCPGraph*& g, const QString& name);
     void onMouseMove(QMouseEvent* e);
     void onMousePress(QMouseEvent* e);
+    void clearHover();
+    // The plot in width x height minus the provenance caption under it.
+    bool renderImage(QPaintDevice& device, int width, int height, bool vector);
+    QFont captionFont() const;
+    int captionHeightFor(int width) const;
     void onMouseRelease(QMouseEvent* e);
 
     QCustomPlot* plot_ = nullptr;
@@ -120,6 +134,7 @@ private:
     std::vector<QCPGraph*> legendKeys_; // empty graphs: one legend entry per colour category
     QCPGraph* frontier_ = nullptr;
     QCPGraph* recommended_ = nullptr;
+    QCPGraph* bestUniform_ = nullptr;
     QCPGraph* selected_ = nullptr;
     QCPGraph* pinned_ = nullptr;
     QCPGraph* hover_ = nullptr;
@@ -130,10 +145,12 @@ private:
     QCPItemRect* infeasibleRegion_ = nullptr;
     std::vector<QCPItemText*> pinLabels_;
     std::optional<MarkedPoint> recommendedMark_;
+    std::optional<MarkedPoint> bestUniformMark_;
     std::optional<MarkedPoint> selectedMark_;
     std::vector<MarkedPoint> pinnedMarks_;
     QPoint pressPos_;
     std::optional<std::uint32_t> hovered_;
+    std::array<bool, acsel::kFormatCount> families_{}; // formats that colour some point
 };
 
 } // namespace acsel::gui

@@ -3,6 +3,7 @@
 // buffers (no allocation once they have grown) and is plain C++.
 #pragma once
 
+#include "core/search/latencyaxis.h"
 #include "widgets/plotdata.h"
 
 #include <cstdint>
@@ -11,7 +12,8 @@
 namespace acsel::gui
 {
 
-enum class LatencyAxis : std::uint8_t { Ttft, Tpot, Normalised };
+// One axis type for the core explorer and the plot.
+using acsel::LatencyAxis;
 
 struct Budgets {
     double ttftMs = 1000;

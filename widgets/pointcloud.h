@@ -28,6 +28,8 @@ public:
         std::uint16_t style; // index into the styles
     };
 
+    static constexpr qreal kExportDpr = 2;
+
     PointCloud(QCPAxis* keyAxis, QCPAxis* valueAxis);
     void setStyles(std::vector<Style> styles);
     // Drawn in this order (later points on top).
@@ -46,7 +48,6 @@ private:
         std::vector<std::ptrdiff_t> offset; // dy * stride + dx for the current canvas
     };
     void buildSprites(qreal dpr);
-    void drawVector(QCPPainter* painter) const;
 
     QCPAxis* keyAxis_;
     QCPAxis* valueAxis_;

@@ -1,6 +1,7 @@
 #include "widgets/predictiontext.h"
 
 #include <QCoreApplication>
+#include <cmath>
 
 namespace acsel::gui
 {
@@ -12,8 +13,12 @@ QString fromView(std::string_view s)
 
 QString formatMs(double ms)
 {
-    return ms >= 100 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
-                     : QStringLiteral("%1 ms").arg(ms, 0, 'f', ms >= 10 ? 1 : 2);
+    // Fixed point, never an exponent; a tenth of a millisecond up to a second, so a 179.6 ms
+    // budget does not read as the 180 ms a rejected configuration exceeds it by.
+    if (!std::isfinite(ms))
+        return QStringLiteral("- ms");
+    const double a = std::abs(ms);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', a >= 1000 ? 0 : a >= 10 ? 1 : 2);
 }
 
 QString formatGiB(double gib)
@@ -38,7 +43,8 @@ QString predictionSummary(const Prediction& p)
 
 QString configSummary(const Config& c, const QString& modelName)
 {
-    QString s = QStringLiteral("%1, batch %2, %3")
+    // The calibration algorithm is named as such: a bare "max" read as a value.
+    QString s = QStringLiteral("%1, batch %2, calibration %3")
                     .arg(modelName)
                     .arg(c.batch)
                     .arg(fromView(toString(c.algorithm)));

@@ -84,31 +84,57 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform GiB")});
     pin_ = new QPushButton(tr("Pin"), this);
     pin_->setToolTip(tr("Add to the comparison table"));
+    pinUniform_ = new QPushButton(tr("Pin best uniform"), this);
+    pinUniform_->setToolTip(tr("Add the best uniform configuration to the comparison table"));
     export_ = new QPushButton(tr("Export..."), this);
     export_->setToolTip(tr("Write the recipe as a ModelOpt recipe"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(pin_);
+    buttons->addWidget(pinUniform_);
     buttons->addWidget(export_);
     buttons->addStretch(1);
+    staleNote_ = new QLabel(tr("Updating: this answer is for the previous request."), this);
+    staleNote_->setObjectName(QStringLiteral("staleNote"));
+    styleAsWarning(*staleNote_);
+    staleNote_->setMargin(4);
+    staleNote_->hide();
+    body_ = new QWidget(this);
+    auto* body = new QVBoxLayout(body_);
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addWidget(title_);
+    body->addWidget(recipe_);
+    body->addWidget(verdict_);
+    body->addWidget(metrics_);
+    body->addWidget(rmqdCaveat_);
+    body->addWidget(uniform_);
+    body->addWidget(ops_, 1);
+    body->addWidget(memory_, 1);
+    body->addWidget(stats_);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(title_);
-    layout->addWidget(recipe_);
-    layout->addWidget(verdict_);
-    layout->addWidget(metrics_);
-    layout->addWidget(rmqdCaveat_);
-    layout->addWidget(uniform_);
-    layout->addWidget(ops_, 1);
-    layout->addWidget(memory_, 1);
-    layout->addWidget(stats_);
+    layout->addWidget(staleNote_);
+    layout->addWidget(body_, 1);
     layout->addLayout(buttons);
     connect(pin_, &QPushButton::clicked, this, &RecipeCard::pinRequested);
+    connect(pinUniform_, &QPushButton::clicked, this, &RecipeCard::pinUniformRequested);
     connect(export_, &QPushButton::clicked, this, &RecipeCard::exportRequested);
     showMessage(tr("No recommendation yet."));
+}
+
+void RecipeCard::setStale(bool stale)
+{
+    stale = stale && content_.has_value();
+    stale_ = stale;
+    staleNote_->setVisible(stale);
+    body_->setEnabled(!stale); // greyed
+    pin_->setEnabled(content_ && !stale);
+    pinUniform_->setEnabled(content_ && content_->uniform && content_->uniformPrediction && !stale);
+    export_->setEnabled(content_ && !stale);
 }
 
 void RecipeCard::showMessage(const QString& message)
 {
     content_.reset();
+    setStale(false);
     title_->setText(message);
     for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_})
         l->clear();
@@ -167,8 +193,7 @@ void RecipeCard::setContent(const CardContent& c)
                             .arg(c.stats->seconds, 0, 'f', 3));
     else
         stats_->clear();
-    pin_->setEnabled(true);
-    export_->setEnabled(true);
+    setStale(false);
 }
 
 } // namespace acsel::gui

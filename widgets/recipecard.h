@@ -36,12 +36,17 @@ public:
     explicit RecipeCard(QWidget* parent = nullptr);
     void setContent(const CardContent& content);
     void showMessage(const QString& message); // nothing to show, and why
+    // Stale: the content was computed for an earlier request, filter or algorithm. It is shown
+    // greyed under an "updating" line and cannot be pinned or exported until replaced.
+    void setStale(bool stale);
+    bool isStale() const { return stale_; }
     const std::optional<CardContent>& content() const { return content_; }
     // Read back for tests and accessibility: the metrics table.
     QTableWidget* metricsTable() const { return metrics_; }
 
 signals:
     void pinRequested();
+    void pinUniformRequested(); // the best uniform configuration beside the answer
     void exportRequested();
 
 private:
@@ -55,8 +60,12 @@ private:
     QTableWidget* ops_ = nullptr;
     QTableWidget* memory_ = nullptr;
     QPushButton* pin_ = nullptr;
+    QPushButton* pinUniform_ = nullptr;
     QPushButton* export_ = nullptr;
+    QLabel* staleNote_ = nullptr;
+    QWidget* body_ = nullptr;
     std::optional<CardContent> content_;
+    bool stale_ = false;
 };
 
 } // namespace acsel::gui

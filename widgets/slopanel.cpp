@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QScopedValueRollback>
 #include <QSignalBlocker>
@@ -65,6 +66,11 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     ttft_->setValue(defaults.ttftBudgetMs);
     tpot_->setValue(defaults.tpotBudgetMs);
     memory_->setValue(defaults.memBudgetGiB);
+    memoryWanted_ = defaults.memBudgetGiB;
+    memoryCap_ = new QLabel(this);
+    memoryCap_->setObjectName(QStringLiteral("memoryCap"));
+    memoryCap_->setWordWrap(true);
+    memoryCap_->hide();
     models_ = new QListWidget(this);
     formats_ = new QListWidget(this);
     scopes_ = new QListWidget(this);
@@ -85,6 +91,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     bf->addRow(tr("TTFT"), ttft_);
     bf->addRow(tr("TPOT"), tpot_);
     bf->addRow(tr("Memory"), memory_);
+    bf->addRow(QString(), memoryCap_);
     auto* space = new QGroupBox(tr("Space"), this);
     auto* sf = new QFormLayout(space);
     sf->addRow(tr("Family"), family_);
@@ -102,6 +109,10 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     settle_->setSingleShot(true);
     settle_->setInterval(kSettleMs);
     connect(settle_, &QTimer::timeout, this, [this] { emit requestSettled(request()); });
+    connect(memory_, &BudgetSlider::valueChanged, this, [this](double v) {
+        memoryWanted_ = v; // connected before onEdited, so called before it reads the request
+        showMemoryBudget();
+    });
     for (BudgetSlider* b : {ttft_, tpot_, memory_})
         connect(b, &BudgetSlider::valueChanged, this, &SloPanel::onEdited);
     for (QSpinBox* s : {isl_, osl_, concurrency_})
@@ -147,9 +158,12 @@ void SloPanel::setWorkspace(const Workspace& ws)
                             QString::fromStdString(s.id));
         std::set<std::string> families;
         family_->clear();
+        family_->addItem(tr("All families"), QString()); // as the CLI searches by default
         for (const ModelArch& m : ws.models)
             if (families.insert(m.family).second)
-                family_->addItem(QString::fromStdString(m.family));
+                family_->addItem(QString::fromStdString(m.family),
+                                 QString::fromStdString(m.family));
+        family_->setCurrentIndex(family_->count() > 1 ? 1 : 0);
     }
     onFamilyChanged();
     onStackChanged();
@@ -161,9 +175,9 @@ void SloPanel::onFamilyChanged()
         return;
     QStringList names;
     std::vector<int> values;
-    const std::string family = family_->currentText().toStdString();
+    const std::string family = family_->currentData().toString().toStdString();
     for (std::size_t i = 0; i < ws_->models.size(); ++i)
-        if (ws_->models[i].family == family) {
+        if (family.empty() || ws_->models[i].family == family) {
             names << QString::fromStdString(ws_->models[i].name);
             values.push_back(static_cast<int>(i));
         }
@@ -186,8 +200,20 @@ void SloPanel::onStackChanged()
         values.push_back(static_cast<int>(f));
     }
     fillChecks(formats_, names, values);
+    // The search keeps unquantized bands whatever is checked (core searchFormats): the box
+    // says so instead of pretending to be a choice.
+    for (int i = 0; i < formats_->count(); ++i)
+        if (static_cast<Format>(formats_->item(i)->data(Qt::UserRole).toInt()) == Format::Bf16) {
+            const QScopedValueRollback<bool> guard(updating_, true);
+            formats_->item(i)->setFlags(Qt::NoItemFlags);
+            formats_->item(i)->setToolTip(
+                tr("Always searched: every recipe may keep layers unquantized (bf16), so "
+                   "bf16 cannot be unchecked."));
+        }
     const double cap = ws_->platformOf(s).memCapacityBytes;
     memory_->setRange(0.5, cap > 0 ? cap / kGiB : kDefaultCapacityGiB);
+    memory_->setValue(memoryWanted_); // shown capped; the request keeps the wanted value
+    showMemoryBudget();
     memory_->setToolTip(cap > 0 ? tr("Up to the device capacity")
                                 : tr("The platform does not state its capacity"));
     if (!updating_) {
@@ -213,7 +239,7 @@ Request SloPanel::request() const
     r.concurrency = concurrency_->value();
     r.ttftBudgetMs = ttft_->value();
     r.tpotBudgetMs = tpot_->value();
-    r.memBudgetGiB = memory_->value();
+    r.memBudgetGiB = memoryWanted_;
     r.mode = mode_->currentIndex() == 1 ? ServingMode::Continuous : ServingMode::Static;
     return r;
 }
@@ -253,20 +279,47 @@ void SloPanel::setRequest(const Request& r)
     mode_->setCurrentIndex(r.mode == ServingMode::Continuous ? 1 : 0);
     ttft_->setValue(r.ttftBudgetMs);
     tpot_->setValue(r.tpotBudgetMs);
+    memoryWanted_ = r.memBudgetGiB;
     memory_->setValue(r.memBudgetGiB);
+    showMemoryBudget();
+}
+
+double SloPanel::memoryCapGiB() const
+{
+    if (!ws_ || stack_->currentIndex() < 0)
+        return 0;
+    const Stack& s = ws_->stacks[static_cast<std::size_t>(stack_->currentIndex())];
+    return ws_->platformOf(s).memCapacityBytes / kGiB;
+}
+
+void SloPanel::showMemoryBudget()
+{
+    const double cap = memoryCapGiB();
+    const bool capped = cap > 0 && memoryWanted_ > cap;
+    memoryCap_->setText(capped ? tr("Your budget %1 GiB is above this device's %2 GiB: the "
+                                    "search uses %2 GiB.")
+                                     .arg(memoryWanted_, 0, 'f', 1)
+                                     .arg(cap, 0, 'f', 1)
+                               : QString());
+    memoryCap_->setVisible(capped);
 }
 
 void SloPanel::setFilter(const SpaceFilter& f)
 {
     const QScopedValueRollback<bool> guard(updating_, true);
-    // The model list shows one family: switch to the family of the first model asked for.
-    if (ws_ && !f.models.empty() && f.models.front() >= 0 &&
-        static_cast<std::size_t>(f.models.front()) < ws_->models.size()) {
+    // The model list shows one family or all: the family of the models asked for, all of them
+    // when they come from several.
+    if (ws_ && !f.models.empty()) {
+        std::set<std::string> families;
+        for (const int m : f.models)
+            if (m >= 0 && static_cast<std::size_t>(m) < ws_->models.size())
+                families.insert(ws_->models[static_cast<std::size_t>(m)].family);
         const QString family =
-            QString::fromStdString(ws_->models[static_cast<std::size_t>(f.models.front())].family);
-        if (family != family_->currentText()) {
+            families.size() == 1 ? QString::fromStdString(*families.begin()) : QString();
+        const int index = std::max(0, family_->findData(family));
+        if (index != family_->currentIndex()) {
             const QSignalBlocker block(family_);
-            family_->setCurrentText(family);
+            family_->setCurrentIndex(index);
             onFamilyChanged();
         }
     }
@@ -278,8 +331,9 @@ void SloPanel::setFilter(const SpaceFilter& f)
     apply(models_,
           [&](int v) { return std::find(f.models.begin(), f.models.end(), v) != f.models.end(); });
     apply(formats_, [&](int v) {
-        return std::find(f.formats.begin(), f.formats.end(), static_cast<Format>(v)) !=
-               f.formats.end();
+        return static_cast<Format>(v) == Format::Bf16 ||
+               std::find(f.formats.begin(), f.formats.end(), static_cast<Format>(v)) !=
+                   f.formats.end();
     });
     apply(scopes_, [&](int v) {
         return std::find(f.scopes.begin(), f.scopes.end(), static_cast<Scope>(v)) != f.scopes.end();

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QListWidget;
 class QSpinBox;
 class QTimer;
@@ -28,7 +29,8 @@ public:
 
     explicit SloPanel(QWidget* parent = nullptr);
 
-    // Fills the stack and model choices (all models of the first family checked).
+    // Fills the stack and model choices (all models of the first family checked; the family
+    // list starts with "All families").
     void setWorkspace(const acsel::Workspace& ws);
     // Programmatic (e.g. restoring settings): emits nothing. Unknown stacks are ignored.
     void setRequest(const acsel::Request& r);
@@ -37,6 +39,13 @@ public:
     acsel::Request request() const;
     SpaceFilter filter() const;
     SearchAlgorithm algorithm() const;
+
+    // The device's memory in GiB (0: not stated). The request keeps the user's memory budget
+    // even above it (the gate uses the smaller); the slider shows the cap and says so.
+    double memoryCapGiB() const;
+    QLabel* memoryCapNote() const { return memoryCap_; }
+    QComboBox* familyBox() const { return family_; }
+    QListWidget* formatList() const { return formats_; }
 
     BudgetSlider* ttftSlider() const { return ttft_; }
     BudgetSlider* tpotSlider() const { return tpot_; }
@@ -54,6 +63,7 @@ private:
     void onStackChanged();
     void onFamilyChanged();
     void fillChecks(QListWidget* list, const QStringList& names, const std::vector<int>& values);
+    void showMemoryBudget();
 
     const acsel::Workspace* ws_ = nullptr;
     QComboBox* stack_ = nullptr;
@@ -69,8 +79,10 @@ private:
     QListWidget* models_ = nullptr;
     QListWidget* formats_ = nullptr;
     QListWidget* scopes_ = nullptr;
+    QLabel* memoryCap_ = nullptr;
     QTimer* settle_ = nullptr;
-    bool updating_ = false; // set while the panel itself changes controls
+    double memoryWanted_ = 0; // the user's memory budget, kept across smaller devices
+    bool updating_ = false;   // set while the panel itself changes controls
 };
 
 } // namespace acsel::gui

@@ -7,7 +7,7 @@
 #include "core/latency/fmc.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
-#include "widgets/enginehooks.h"
+#include "enginehooks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -93,7 +93,9 @@ ExplorerSession::ExplorerSession(QObject* parent)
         emit pointsReady(s.points, s.seconds); // the uniform configurations, a first frame
     });
     connect(search_, &SearchRunner::finished, this, [this](int, const std::any& r) {
-        emit searchFinished(std::any_cast<const SearchOutcome&>(r));
+        // searched_ is the running job's key: starting another search resets it.
+        emit searchFinished(std::any_cast<const SearchOutcome&>(r),
+                            searched_.value_or(SearchKey{}));
     });
     connect(scoring_, &SearchRunner::failed, this, [this](int, const QString& m) {
         emit searchFailed(m);
@@ -135,6 +137,16 @@ void ExplorerSession::setFilter(const SpaceFilter& f)
 void ExplorerSession::setAlgorithm(SearchAlgorithm a)
 {
     algorithm_ = a;
+    startSearch();
+}
+
+void ExplorerSession::start(const SearchKey& key)
+{
+    request_ = key.request;
+    filter_ = key.filter;
+    algorithm_ = key.algorithm;
+    searched_.reset();
+    queueRescore();
     startSearch();
 }
 
@@ -357,8 +369,6 @@ QStringList bannerLines(const Workspace& ws, const ExplorerHooks& hooks, bool fm
 {
     // What makes the numbers less than measured first, then the workspace's own notes.
     QStringList lines;
-    if (!hooks.syntheticNote.empty())
-        lines << QString::fromStdString(hooks.syntheticNote);
     if (!hooks.connected())
         lines << QObject::tr("No prediction engine: the plot stays empty.");
     if (qualitySynthetic)

@@ -1,11 +1,13 @@
-// The one session object of the window (docs/ARCHITECTURE.md): holds the workspace, the engine
-// hooks, the request, the space filter and the search algorithm, and runs the space scoring and
-// the search on worker threads. A newer request supersedes older work. No widget in here.
+// The window's worker side (docs/ARCHITECTURE.md): holds the workspace and the engine hooks,
+// follows the request, filter and algorithm of the ExplorerState it is bound to, and runs the
+// space scoring and the search on worker threads. A newer request supersedes older work; each
+// result names the SearchKey it was computed for. No widget in here.
 #pragma once
 
 #include "core/model/workspace.h"
 #include "core/search/workspaceengine.h"
-#include "widgets/explorerhooks.h"
+#include "explorerhooks.h"
+#include "explorerstate.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/searchrunner.h"
 
@@ -25,9 +27,9 @@ class ExplorerSession : public QObject
 public:
     explicit ExplorerSession(QObject* parent = nullptr);
 
-    void setWorkspace(std::shared_ptr<const acsel::Workspace> ws, acsel::gui::ExplorerHooks hooks);
+    void setWorkspace(std::shared_ptr<const acsel::Workspace> ws, ExplorerHooks hooks);
     const acsel::Workspace* workspace() const { return ws_.get(); }
-    const acsel::gui::ExplorerHooks& hooks() const { return hooks_; }
+    const ExplorerHooks& hooks() const { return hooks_; }
     const acsel::Request& request() const { return request_; }
     acsel::gui::SearchRunner* searchRunner() const { return search_; }
     // True while the space is being scored or work is queued to start (see below).
@@ -40,6 +42,9 @@ public:
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
     void setAlgorithm(acsel::gui::SearchAlgorithm a);
+    // Takes the whole key at once and scores and searches it, even if equal to the last one
+    // (after setWorkspace: the same request on a new engine).
+    void start(const SearchKey& key);
     // Searches the current request (cancelling a running search); nothing to do when the
     // same request, filter and algorithm are being or have been searched.
     void startSearch();
@@ -49,22 +54,18 @@ public:
 signals:
     // Twice per scoring: the uniform configurations first, then the complete set.
     void pointsReady(std::shared_ptr<const acsel::gui::PointSet> points, double seconds);
-    void searchFinished(const acsel::gui::SearchOutcome& outcome);
+    // key: the request, filter and algorithm it was computed for (ExplorerState::isCurrent).
+    void searchFinished(const acsel::gui::SearchOutcome& outcome,
+                        const acsel::studio::SearchKey& key);
     void searchFailed(const QString& message);
 
 private:
-    struct SearchKey {
-        acsel::Request request;
-        acsel::gui::SpaceFilter filter;
-        acsel::gui::SearchAlgorithm algorithm;
-        bool operator==(const SearchKey&) const = default;
-    };
     void queueRescore();
     void startQueued();
     void runSearch();
 
     std::shared_ptr<const acsel::Workspace> ws_;
-    acsel::gui::ExplorerHooks hooks_;
+    ExplorerHooks hooks_;
     acsel::Request request_;
     acsel::gui::SpaceFilter filter_;
     acsel::gui::SearchAlgorithm algorithm_ = acsel::gui::SearchAlgorithm::BandPareto;
@@ -87,7 +88,7 @@ void startupMark(const std::string& what);
 struct LoadedEngine {
     std::shared_ptr<const acsel::WorkspaceEngine> engine;
     std::shared_ptr<const acsel::Workspace> workspace; // aliases engine->workspace()
-    acsel::gui::ExplorerHooks hooks;
+    ExplorerHooks hooks;
 };
 LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
                         const std::string& fmcFile);
@@ -111,8 +112,8 @@ std::string siliconFileOf(const acsel::Workspace& ws);
 // What the banner above the plot says: synthetic quality, uncalibrated latency, missing
 // engine, then the workspace's own notes. Empty when there is nothing to say.
 // qualitySynthetic: the engine's flag (the data its surrogate was fitted on).
-QStringList bannerLines(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
-                        bool fmcLoaded, bool qualitySynthetic);
+QStringList bannerLines(const acsel::Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded,
+                        bool qualitySynthetic);
 
 // The warning shown over the plot when the request's stack has an FMC line fitted on the other
 // serving model than the request's (`acsel search` says the same on stderr): its calibrated
@@ -143,7 +144,7 @@ acsel::gui::SpaceFilter defaultFilter(const acsel::Workspace& ws, const std::str
 // isl 1024, osl 256, concurrency 4, budgets 10 % above the predicted TTFT, TPOT and memory of
 // the largest filtered model quantized uniformly to fp8 (else int8) that fits the device, so
 // the frontier straddles them. Without a prediction hook, the Request defaults.
-acsel::Request defaultRequest(const acsel::Workspace& ws, const acsel::gui::ExplorerHooks& hooks,
+acsel::Request defaultRequest(const acsel::Workspace& ws, const ExplorerHooks& hooks,
                               const acsel::gui::SpaceFilter& filter, const std::string& stack);
 
 } // namespace acsel::studio

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSettings>
+#include <QSize>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -111,7 +112,11 @@ int main(int argc, char** argv)
     const QCommandLineOption profileOpt(
         QStringLiteral("startup-profile"),
         QStringLiteral("Print the time of each start-up stage since start on stderr."));
-    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, restoreCheckOpt, profileOpt});
+    const QCommandLineOption sizeOpt(
+        QStringLiteral("size"),
+        QStringLiteral("Window size WxH in pixels, e.g. 1280x720 (default: fits the screen)."),
+        QStringLiteral("WxH"));
+    parser.addOptions({workspaceOpt, tablesOpt, shotOpt, sizeOpt, restoreCheckOpt, profileOpt});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("An .acsel-session file to open."),
                                  QStringLiteral("[session]"));
@@ -121,6 +126,20 @@ int main(int argc, char** argv)
     if (parser.positionalArguments().size() > 1) {
         std::fprintf(stderr, "acsel-studio: expected at most one session file\n");
         return 2;
+    }
+    QSize size;
+    if (parser.isSet(sizeOpt)) {
+        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || size.width() < 200 || size.height() < 200 || size.width() > 16384 ||
+            size.height() > 16384) {
+            std::fprintf(stderr,
+                         "acsel-studio: --size: expected WxH in pixels (200-16384), got '%s'\n",
+                         qPrintable(parser.value(sizeOpt)));
+            return 2;
+        }
     }
     if (parser.isSet(profileOpt))
         acsel::studio::setStartupClock(&sinceStart);
@@ -164,6 +183,8 @@ int main(int argc, char** argv)
     if (sessionFile.isEmpty() || !window.sessions()->open(sessionFile))
         window.openWorkspace(QString::fromStdString(wsPath), tablesDir);
     acsel::studio::startupMark("workspace opened, scoring and search started");
+    if (size.isValid())
+        window.resize(size);
     window.show();
     // A screenshot run neither reads nor writes the autosave (it would overwrite a crashed one).
     if (restore) {

@@ -2,20 +2,25 @@
 // SessionController's) and the export.
 #include "mainwindow.h"
 #include "recentsessionsmenu.h"
+#include "theme.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/exportdialog.h"
 #include "widgets/paretoplot.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
+#include <QTextBrowser>
 #include <QUndoStack>
+#include <functional>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -82,11 +87,20 @@ void MainWindow::buildMenus()
     QAction* undo = editor_->strip()->undoStack()->createUndoAction(this, tr("&Undo band edit"));
     QAction* redo = editor_->strip()->undoStack()->createRedoAction(this, tr("&Redo band edit"));
     undo->setShortcuts(QKeySequence::Undo);
-    redo->setShortcuts(QKeySequence::Redo);
+    // QKeySequence::Redo is Ctrl+Shift+Z on Linux; Ctrl+Y is what GUI.md promises everywhere.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (!redoKeys.contains(QKeySequence(tr("Ctrl+Y"))))
+        redoKeys.append(QKeySequence(tr("Ctrl+Y")));
+    redo->setShortcuts(redoKeys);
+    redo->setObjectName(QStringLiteral("redoAction"));
     edit->addAction(undo);
     edit->addAction(redo);
-    edit->addAction(tr("&Pin the shown recommendation"), QKeySequence(tr("Ctrl+P")), this,
-                    &MainWindow::pinCurrentCard);
+    edit->addAction(tr("&Pin the recommendation"), QKeySequence(tr("Ctrl+P")), this,
+                    &MainWindow::pinCurrentCard)
+        ->setObjectName(QStringLiteral("pinRecommendationAction"));
+    edit->addAction(tr("Pin the &band editor's configuration"), QKeySequence(tr("Ctrl+Shift+P")),
+                    this, &MainWindow::pinEditor)
+        ->setObjectName(QStringLiteral("pinEditorAction"));
     edit->addAction(tr("&Clear pinned"), this, [this] { compare_->clear(); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Reset plot view"), QKeySequence(tr("Ctrl+0")), plot_,
@@ -94,7 +108,13 @@ void MainWindow::buildMenus()
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    buildThemeMenu(view->addMenu(tr("&Theme")));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, &MainWindow::showGuide);
+    help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts)
+        ->setObjectName(QStringLiteral("shortcutsAction"));
+    help->addSeparator();
     help->addAction(tr("&About ACSeL Studio"), this, [this] {
         QMessageBox::about(
             this, tr("About ACSeL Studio"),
@@ -105,6 +125,100 @@ void MainWindow::buildMenus()
                 .arg(QApplication::applicationVersion()));
     });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildThemeMenu(QMenu* menu)
+{
+    using acsel::studio::Theme;
+    systemPalette_ = QApplication::palette();
+    auto* group = new QActionGroup(this);
+    const QString names[] = {tr("&System"), tr("&Light"), tr("&Dark")};
+    const Theme saved = restoreSettings_
+                            ? acsel::studio::themeFromName(
+                                  QSettings().value(QStringLiteral("view/theme")).toString())
+                            : Theme::System;
+    for (int i = 0; i < 3; ++i) {
+        QAction* a = menu->addAction(names[i]);
+        a->setObjectName(QStringLiteral("theme_") + QLatin1String(acsel::studio::kThemeNames[i]));
+        a->setCheckable(true);
+        a->setChecked(static_cast<Theme>(i) == saved);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, i] { setTheme(static_cast<Theme>(i)); });
+    }
+    if (saved != Theme::System)
+        setTheme(saved);
+}
+
+void MainWindow::setTheme(acsel::studio::Theme theme)
+{
+    // Fusion draws every control from the palette; the platform style may not.
+    if (theme != acsel::studio::Theme::System)
+        QApplication::setStyle(QStringLiteral("Fusion"));
+    QApplication::setPalette(acsel::studio::paletteOf(theme, systemPalette_));
+    if (restoreSettings_)
+        QSettings().setValue(QStringLiteral("view/theme"),
+                             QLatin1String(acsel::studio::kThemeNames[static_cast<int>(theme)]));
+}
+
+void MainWindow::showShortcuts()
+{
+    // Read from the menus themselves, so the list cannot drift from the keys.
+    QString rows;
+    const std::function<void(const QMenu*, const QString&)> walk = [&](const QMenu* m,
+                                                                       const QString& path) {
+        for (QAction* a : m->actions()) {
+            const QString name = path + a->text().remove(QLatin1Char('&'));
+            if (a->menu())
+                walk(a->menu(), name + QStringLiteral(" > "));
+            else if (!a->shortcuts().isEmpty()) {
+                QStringList keys;
+                for (const QKeySequence& k : a->shortcuts())
+                    keys << k.toString(QKeySequence::NativeText);
+                rows +=
+                    QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>")
+                        .arg(name.toHtmlEscaped(), keys.join(QStringLiteral(", ")).toHtmlEscaped());
+            }
+        }
+    };
+    for (QAction* a : menuBar()->actions())
+        if (a->menu())
+            walk(a->menu(), a->text().remove(QLatin1Char('&')) + QStringLiteral(" > "));
+    rows += tr("<tr><td>Band editor: move the focused boundary</td><td><b>Left, Right</b></td></tr>"
+               "<tr><td>Band editor: focus the previous or next boundary</td><td><b>Up, "
+               "Down</b></td></tr><tr><td>Compare: unpin the selected row</td><td><b>Delete</b>"
+               "</td></tr>");
+    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard shortcuts"),
+                                QStringLiteral("<table cellspacing=6>%1</table>").arg(rows),
+                                QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("shortcutsBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::showGuide()
+{
+    // The user guide beside the binary: in the build tree (build/<preset>/app/studio) or an
+    // installed share/doc.
+    const QString dir = QApplication::applicationDirPath();
+    const QString candidates[] = {dir + QStringLiteral("/../../../../docs/GUIDE.md"),
+                                  dir + QStringLiteral("/../share/doc/acsel/GUIDE.md")};
+    for (const QString& c : candidates) {
+        QFile f(c);
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        auto* browser = new QTextBrowser;
+        browser->setAttribute(Qt::WA_DeleteOnClose);
+        browser->setWindowTitle(tr("ACSeL user guide"));
+        browser->setOpenExternalLinks(true);
+        browser->setMarkdown(QString::fromUtf8(f.readAll()));
+        browser->resize(820, 640);
+        browser->show();
+        return;
+    }
+    QMessageBox::information(this, tr("User guide"),
+                             tr("docs/GUIDE.md was not found next to the program (looked in "
+                                "%1). It is in the source tree's docs folder.")
+                                 .arg(QFileInfo(candidates[0]).absolutePath()));
 }
 
 void MainWindow::saveSession(bool askForFile)
@@ -144,9 +258,12 @@ void MainWindow::exportShown()
         QMessageBox::information(this, tr("Export"), tr("Select a configuration first."));
         return;
     }
-    const Config& c = editor_->config();
-    const Request& q = session_->request();
-    const Prediction& p = *editor_->prediction();
+    exportConfig(editor_->config(), *editor_->prediction());
+}
+
+void MainWindow::exportConfig(const Config& c, const Prediction& p)
+{
+    const Request& q = state_->request();
     const Predictions numbers{
         p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd,
         acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString())};

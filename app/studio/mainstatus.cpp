@@ -6,6 +6,8 @@
 #include "widgets/slopanel.h"
 
 #include <QLabel>
+#include <QSignalBlocker>
+#include <QToolButton>
 #include <qcustomplot.h>
 
 using namespace acsel::gui;
@@ -19,16 +21,30 @@ void MainWindow::updateBanner()
         lines.prepend(l);
     if (!startupNote_.isEmpty())
         lines.append(startupNote_);
-    // Long notes (stack lists) are cut to keep the plot large; the tooltip has them whole.
+    showBannerLines(lines, bannerToggle_->isChecked());
+}
+
+void MainWindow::showBannerLines(const QStringList& lines, bool expanded)
+{
+    bannerLines_ = lines;
+    // Collapsed: the first note (the most important: what is not measured) and how many
+    // follow. Long notes (stack lists) are cut; the tooltip has every note whole.
     constexpr qsizetype kMaxChars = 170;
     QStringList shown;
-    for (const QString& l : lines)
+    for (const QString& l : lines) {
         shown << (l.size() <= kMaxChars
                       ? l
                       : l.left(l.lastIndexOf(QLatin1Char(' '), kMaxChars)) + tr(" ... (hover)"));
+        if (!expanded)
+            break;
+    }
+    if (!expanded && lines.size() > 1)
+        shown.back() += tr("  (+%n more)", "", static_cast<int>(lines.size() - 1));
     banner_->setText(shown.join(QLatin1Char('\n')));
     banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
-    banner_->setVisible(!lines.isEmpty());
+    banner_->parentWidget()->setVisible(!lines.isEmpty());
+    bannerToggle_->setVisible(lines.size() > 1);
+    bannerToggle_->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
     QPalette pal = banner_->palette();
     pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
     pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
@@ -37,18 +53,18 @@ void MainWindow::updateBanner()
 
 void MainWindow::showNothingLoaded(const QString& error)
 {
-    banner_->setText(
-        tr("%1\nNothing is loaded. File > Open workspace (Ctrl+Shift+O) or Open tables folder "
-           "(Ctrl+Alt+O).")
-            .arg(error));
-    banner_->setToolTip(error);
-    banner_->setVisible(true);
+    // Expanded: with nothing loaded, what to do is the whole window's message.
+    const QSignalBlocker block(bannerToggle_);
+    bannerToggle_->setChecked(true);
+    showBannerLines({error, tr("Nothing is loaded. File > Open workspace (Ctrl+Shift+O) or Open "
+                               "tables folder (Ctrl+Alt+O).")},
+                    true);
 }
 
 void MainWindow::updateServingWarning()
 {
     // Follows the stack and the serving mode.
-    const QString text = acsel::studio::servingModelMismatch(*engine_, panel_->request());
+    const QString text = acsel::studio::servingModelMismatch(*engine_, state_->request());
     servingWarning_->setText(tr("Warning: %1").arg(text));
     servingWarning_->setVisible(!text.isEmpty());
 }
@@ -82,11 +98,11 @@ void MainWindow::updateStatus()
 void MainWindow::updateFits()
 {
     // The measured rows of the current stack and serving mode, against the engine's estimate.
-    const auto measured = acsel::studio::stackFits(*engine_, panel_->request());
+    const auto measured = acsel::studio::stackFits(*engine_, state_->request());
     fits_->setFits(
         measured.series, qualityMdape_,
         tr("Latency: %1. Quality: %2. %3")
-            .arg(QString::fromStdString(engine_->calibrationSource(panel_->request().stack)),
+            .arg(QString::fromStdString(engine_->calibrationSource(state_->request().stack)),
                  QString::fromStdString(engine_->surrogateSource()),
                  QString::fromStdString(measured.note)));
 }

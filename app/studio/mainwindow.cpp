@@ -17,10 +17,15 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <limits>
 #include <qcustomplot.h>
@@ -39,15 +44,33 @@ MarkedPoint markOf(const Prediction& p)
 MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     : QMainWindow(parent), restoreSettings_(restoreSettings)
 {
-    setWindowTitle(tr("ACSeL Studio"));
+    // Always with the placeholder: a restore may mark the window modified before any file.
+    setWindowTitle(tr("ACSeL Studio[*]"));
+    state_ = new acsel::studio::ExplorerState(this);
     session_ = new acsel::studio::ExplorerSession(this);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
-    banner_ = new QLabel(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    // The info bar: provenance and caveats in one line until expanded (a laptop screen keeps
+    // its plot); the tooltip always has every note in full.
+    auto* infoBar = new QWidget(central);
+    infoBar->setObjectName(QStringLiteral("infoBar"));
+    auto* infoLayout = new QHBoxLayout(infoBar);
+    infoLayout->setContentsMargins(0, 0, 0, 0);
+    bannerToggle_ = new QToolButton(infoBar);
+    bannerToggle_->setObjectName(QStringLiteral("bannerToggle"));
+    bannerToggle_->setCheckable(true);
+    bannerToggle_->setArrowType(Qt::RightArrow);
+    bannerToggle_->setToolTip(tr("Show every note"));
+    banner_ = new QLabel(infoBar);
     banner_->setObjectName(QStringLiteral("banner"));
     banner_->setWordWrap(true);
     banner_->setAutoFillBackground(true);
-    banner_->setMargin(6);
+    banner_->setMargin(4);
+    infoLayout->addWidget(bannerToggle_, 0, Qt::AlignTop);
+    infoLayout->addWidget(banner_, 1);
+    connect(bannerToggle_, &QToolButton::toggled, this,
+            [this](bool on) { showBannerLines(bannerLines_, on); });
     servingWarning_ = new QLabel(central);
     servingWarning_->setObjectName(QStringLiteral("servingModelWarning"));
     servingWarning_->setWordWrap(true);
@@ -55,13 +78,13 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     servingWarning_->setMargin(6);
     servingWarning_->hide();
     plot_ = new ParetoPlot(central);
-    layout->addWidget(banner_);
+    layout->addWidget(infoBar);
     layout->addWidget(servingWarning_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
     buildDocks();
     sessions_ = new acsel::studio::SessionController(
-        {session_, panel_, plot_, editor_, compare_},
+        {session_, state_, editor_, compare_},
         {[this] {
              return acsel::studio::WorkspacePaths{workspaceFile_, tablesDir_, fmcFile_};
          },
@@ -74,16 +97,11 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     // "name[*]": Qt shows the '*' while the session differs from its file.
     connect(
         sessions_, &acsel::studio::SessionController::fileChanged, this, [this](const QString& f) {
-            setWindowTitle(f.isEmpty() ? tr("ACSeL Studio")
+            setWindowTitle(f.isEmpty() ? tr("ACSeL Studio[*]")
                                        : tr("%1[*] - ACSeL Studio").arg(QFileInfo(f).fileName()));
         });
     connect(sessions_, &acsel::studio::SessionController::modifiedChanged, this,
             &QWidget::setWindowModified);
-    // Opening or restoring a session sets the request without the panel's signals.
-    connect(sessions_, &acsel::studio::SessionController::applied, this, [this] {
-        updateFits();
-        updateServingWarning();
-    });
     buildMenus();
     wire();
     counts_ = new QLabel(this);
@@ -94,7 +112,11 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     editorCaveat_->hide();
     statusBar()->addPermanentWidget(editorCaveat_);
     statusBar()->addPermanentWidget(new SearchProgress(session_->searchRunner(), this));
-    resize(1500, 950);
+    // The first size fits the screen (a 1280x720 laptop too); a saved geometry replaces it.
+    QSize size(1500, 950);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
     if (!restoreSettings_)
         return;
     QSettings settings;
@@ -119,15 +141,24 @@ void MainWindow::buildDocks()
         addDockWidget(area, d);
         return d;
     };
+    // Request and card scroll: their content is taller than a laptop screen leaves them.
+    auto scrolled = [this](QWidget* w) {
+        auto* area = new QScrollArea(this);
+        area->setWidget(w);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+        return area;
+    };
     panel_ = new SloPanel(this);
     editor_ = new BandEditor(this);
     card_ = new RecipeCard(this);
     fits_ = new FitQualityPlot(this);
     compare_ = new CompareModel(this);
     compareView_ = new CompareTable(compare_, this);
-    dock(panel_, tr("Request"), "request", Qt::LeftDockWidgetArea);
+    dock(scrolled(panel_), tr("Request"), "request", Qt::LeftDockWidgetArea);
     QDockWidget* cardDock =
-        dock(card_, tr("Recommendation"), "recommendation", Qt::RightDockWidgetArea);
+        dock(scrolled(card_), tr("Recommendation"), "recommendation", Qt::RightDockWidgetArea);
     QDockWidget* fitDock = dock(fits_, tr("Surrogate fit"), "fit", Qt::RightDockWidgetArea);
     tabifyDockWidget(cardDock, fitDock);
     cardDock->raise();
@@ -139,22 +170,58 @@ void MainWindow::buildDocks()
 
 void MainWindow::wire()
 {
-    connect(panel_, &SloPanel::requestChanged, this, [this](const Request& r) {
-        plot_->setBudgets(budgetsOf(r)); // light: re-classify and redraw on every move
-        const bool otherRows =
-            r.stack != session_->request().stack || r.mode != session_->request().mode;
-        session_->setRequest(r);
-        editor_->repredict();
-        if (otherRows) {
-            updateFits();
-            updateServingWarning();
-        }
-    });
+    using acsel::studio::ExplorerState;
+    // The panel edits the state; the state drives the panel (programmatically, so no echo),
+    // the plot, the explorer session, the band editor and the pins.
+    connect(panel_, &SloPanel::requestChanged, state_, &ExplorerState::setRequest);
+    connect(panel_, &SloPanel::filterChanged, state_, &ExplorerState::setFilter);
+    connect(panel_, &SloPanel::algorithmChanged, state_, &ExplorerState::setAlgorithm);
     connect(panel_, &SloPanel::requestSettled, session_,
             &acsel::studio::ExplorerSession::startSearch);
-    connect(panel_, &SloPanel::filterChanged, session_, &acsel::studio::ExplorerSession::setFilter);
-    connect(panel_, &SloPanel::algorithmChanged, session_,
-            &acsel::studio::ExplorerSession::setAlgorithm);
+    connect(state_, &ExplorerState::requestChanged, this,
+            [this](const Request& r, const Request& previous) {
+                // The panel searches once the hand rests (requestSettled); a change made
+                // elsewhere (a session, a test, a script) is searched at once.
+                const bool fromPanel = panel_->request() == r;
+                if (!fromPanel)
+                    panel_->setRequest(r);
+                plot_->setBudgets(state_->budgets()); // light: re-classify and redraw
+                session_->setRequest(r);
+                if (!fromPanel)
+                    session_->startSearch();
+                editor_->repredict();
+                compare_->repredict([this](const Config& c) { return predictNow(c); });
+                if (r.stack != previous.stack || r.mode != previous.mode) {
+                    updateFits();
+                    updateServingWarning();
+                }
+            });
+    connect(state_, &ExplorerState::filterChanged, this, [this](const SpaceFilter& f) {
+        if (!(panel_->filter() == f)) {
+            panel_->setFilter(f);
+            if (!(panel_->filter() == f)) { // the panel keeps bf16: the state says so too
+                state_->setFilter(panel_->filter());
+                return;
+            }
+        }
+        session_->setFilter(f);
+    });
+    connect(state_, &ExplorerState::algorithmChanged, this, [this](SearchAlgorithm a) {
+        panel_->setAlgorithm(a);
+        session_->setAlgorithm(a);
+    });
+    auto showView = [this](const acsel::studio::ViewSettings& v) {
+        plot_->setAxis(v.axis);
+        plot_->setLogX(v.logX);
+        plot_->setLogY(v.logY);
+        plot_->setColourBy(v.colourBy);
+    };
+    connect(state_, &ExplorerState::viewChanged, this, showView);
+    showView(state_->view()); // the plot starts in the state's default view
+    connect(plot_, &ParetoPlot::viewChanged, this, [this] {
+        state_->setView({plot_->axis(), plot_->logX(), plot_->logY(), plot_->colourBy()});
+    });
+    connect(state_, &ExplorerState::keyChanged, this, &MainWindow::updateStaleness);
     connect(session_, &acsel::studio::ExplorerSession::pointsReady, this,
             [this](auto points, double) { plot_->setPoints(std::move(points)); });
     connect(session_, &acsel::studio::ExplorerSession::searchFinished, this,
@@ -171,7 +238,16 @@ void MainWindow::wire()
                 updateEditorCaveat(c);
             });
     connect(card_, &RecipeCard::pinRequested, this, &MainWindow::pinCurrentCard);
-    connect(card_, &RecipeCard::exportRequested, this, &MainWindow::exportShown);
+    connect(card_, &RecipeCard::pinUniformRequested, this, [this] {
+        const auto& c = card_->content();
+        if (c && !card_->isStale() && c->uniform && c->uniformPrediction)
+            compare_->pin({tr("Best uniform"), modelName(c->uniform->model), *c->uniform,
+                           *c->uniformPrediction});
+    });
+    connect(card_, &RecipeCard::exportRequested, this, [this] {
+        if (card_->content() && !card_->isStale())
+            exportConfig(card_->content()->config, card_->content()->prediction);
+    });
     compare_->setRmqdCaveat([this](const QString& model) {
         return engine_ ? acsel::studio::rmqdExtrapolationNote(*engine_, model.toStdString())
                        : QString();
@@ -235,30 +311,20 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     workspaceFile_ = workspaceFile;
     tablesDir_ = tablesDir;
     fmcFile_ = fmcFile;
+    state_->setWorkspace(ws_.get());
     session_->setWorkspace(ws_, loaded.hooks);
-    editor_->setPredictor([this](const Config& c) {
-        // A configuration kept from another stack (a new workspace, an opened session) may use
-        // a format this stack has no costs for: said in the verdict, no point drawn (NaN).
-        try {
-            return *session_->predict(c);
-        } catch (const std::exception& e) {
-            const double nan = std::numeric_limits<double>::quiet_NaN();
-            return Prediction{
-                nan,   nan,
-                nan,   nan,
-                false, tr("not predicted: %1").arg(QString::fromStdString(e.what())).toStdString(),
-                {},    {},
-                {}};
-        }
-    });
+    editor_->setPredictor([this](const Config& c) { return predictNow(c); });
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())
         filter = acsel::studio::defaultFilter(*ws_, panel_->request().stack);
     panel_->setFilter(filter);
-    session_->setRequest(panel_->request());
-    plot_->setBudgets(budgetsOf(panel_->request()));
-    session_->setFilter(panel_->filter());
+    // The panel has checked what it could show (a stack of this workspace, bf16 kept).
+    state_->setRequest(panel_->request());
+    state_->setFilter(panel_->filter());
+    plot_->setBudgets(state_->budgets()); // the same request may meet another device cap
+    session_->start(state_->key());       // a new engine: score and search whatever changed
+    cardKey_.reset();
     card_->showMessage(tr("Searching..."));
     qualityMdape_ = qualityMdape;
     updateFits();
@@ -268,11 +334,36 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     return true;
 }
 
-void MainWindow::showOutcome(const SearchOutcome& o)
+Prediction MainWindow::predictNow(const Config& c) const
 {
+    // A configuration kept from another stack (a pin, a new workspace, an opened session) may
+    // use a format this stack has no costs for: said in the verdict, no point drawn (NaN).
+    try {
+        if (const auto p = session_->predict(c))
+            return *p;
+    } catch (const std::exception& e) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        Prediction p{nan, nan, nan, nan, false, {}, {}, {}, {}, false};
+        p.verdict = tr("not predicted: %1").arg(QString::fromStdString(e.what())).toStdString();
+        return p;
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    Prediction p{nan, nan, nan, nan, false, {}, {}, {}, {}, false};
+    p.verdict = tr("no prediction engine").toStdString();
+    return p;
+}
+
+void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::SearchKey& key)
+{
+    // Computed for an earlier request, filter or algorithm: never shown as current (the
+    // search for the current one is queued or running).
+    if (!state_->isCurrent(key))
+        return;
+    cardKey_ = key;
     if (!o.best) {
         card_->showMessage(tr("No configuration meets this request: loosen a budget."));
         plot_->setRecommended(std::nullopt);
+        plot_->setBestUniform(std::nullopt);
         return;
     }
     CardContent c{
@@ -286,8 +377,15 @@ void MainWindow::showOutcome(const SearchOutcome& o)
         acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
-    if (!sessions_->keepsRestoredEdit()) // a restored edit outlives the searches it started
-        showInEditor(*o.best);
+    plot_->setBestUniform(o.bestUniform ? std::optional(markOf(o.bestUniformPrediction))
+                                        : std::nullopt);
+    // An edit, a clicked point or a restored configuration stays: the recommendation is offered.
+    editor_->showRecommendation(*o.best, modelName(o.best->model), stackFormats());
+}
+
+void MainWindow::updateStaleness()
+{
+    card_->setStale(!(cardKey_ && state_->isCurrent(*cardKey_)));
 }
 
 void MainWindow::selectPoint(std::uint32_t configId)
@@ -298,23 +396,32 @@ void MainWindow::selectPoint(std::uint32_t configId)
     showInEditor(set->configs[configId]);
 }
 
+std::vector<Format> MainWindow::stackFormats() const
+{
+    const auto s = ws_ ? ws_->findStack(state_->request().stack) : std::nullopt;
+    return s ? ws_->stacks[static_cast<std::size_t>(*s)].formats : std::vector<Format>{};
+}
+
 void MainWindow::showInEditor(const Config& c)
 {
-    const auto s = ws_ ? ws_->findStack(session_->request().stack) : std::nullopt;
-    editor_->setConfig(c, modelName(c.model),
-                       s ? ws_->stacks[static_cast<std::size_t>(*s)].formats
-                         : std::vector<Format>{});
+    editor_->setConfig(c, modelName(c.model), stackFormats(), BandEditor::Origin::Chosen);
 }
 
 void MainWindow::pinCurrentCard()
 {
-    // Pins what the band editor shows (the recommendation, a clicked point or an edit).
+    // The card's answer, only while it is the current request's.
+    if (!card_->content() || card_->isStale())
+        return;
+    const CardContent& c = *card_->content();
+    compare_->pin({tr("Recommended"), c.modelName, c.config, c.prediction});
+}
+
+void MainWindow::pinEditor()
+{
     if (!editor_->prediction())
         return;
     const Config& c = editor_->config();
-    compare_->pin(
-        {card_->content() && card_->content()->config == c ? tr("Recommended") : tr("Edited"),
-         modelName(c.model), c, *editor_->prediction()});
+    compare_->pin({tr("Edited"), modelName(c.model), c, *editor_->prediction()});
 }
 
 QString MainWindow::modelName(int model) const
@@ -335,10 +442,14 @@ void MainWindow::closeEvent(QCloseEvent* e)
         e->ignore();
         return;
     }
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    acsel::studio::saveStudioSettings(settings, {workspaceFile_, tablesDir_, panel_->request()});
+    // --screenshot (and tests) started without the user's settings: they must not write them.
+    if (restoreSettings_) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+        acsel::studio::saveStudioSettings(settings,
+                                          {workspaceFile_, tablesDir_, state_->request()});
+    }
     sessions_->writeAutosave(true); // the next start finds it clean: nothing to offer
     QMainWindow::closeEvent(e);
 }

@@ -5,15 +5,21 @@
 #include "core/model/workspace.h"
 #include "core/search/workspaceengine.h"
 #include "explorersession.h"
+#include "explorerstate.h"
 #include "sessioncontroller.h"
+#include "theme.h"
+#include "widgets/bandeditor.h"
 #include "widgets/explorertypes.h"
 
 #include <QMainWindow>
+#include <QPalette>
 #include <functional>
 #include <memory>
 #include <optional>
 
 class QLabel;
+class QMenu;
+class QToolButton;
 
 namespace acsel::studio
 {
@@ -48,6 +54,7 @@ public:
     bool openWorkspace(const acsel::studio::WorkspacePaths& paths, const QString& errorTitle,
                        const std::function<void(const acsel::Workspace&)>& check);
     acsel::studio::SessionController* sessions() const { return sessions_; }
+    acsel::studio::ExplorerState* state() const { return state_; }
     // A line about how the window was started (e.g. where the tables come from), for the banner.
     void setStartupNote(const QString& note) { startupNote_ = note; }
     // True while points are being scored or a search runs (used by --screenshot).
@@ -59,15 +66,28 @@ protected:
 private:
     void buildDocks();
     void buildMenus(); // mainmenus.cpp
+    void buildThemeMenu(QMenu* menu);
+    void setTheme(acsel::studio::Theme theme);
+    void showShortcuts();
+    void showGuide();
     void saveSession(bool askForFile);
     void openSessionDialog();
     void wire();
-    void showOutcome(const acsel::gui::SearchOutcome& o);
+    void showOutcome(const acsel::gui::SearchOutcome& o, const acsel::studio::SearchKey& key);
+    void updateStaleness();
     void selectPoint(std::uint32_t configId);
     void showInEditor(const acsel::Config& c);
+    std::vector<acsel::Format> stackFormats() const;
+    // The band editor's and the pins' prediction under the current request; a configuration
+    // the stack cannot run (or predict) gets NaN numbers and says why.
+    acsel::gui::Prediction predictNow(const acsel::Config& c) const;
     void pinCurrentCard();
+    void pinEditor();
     void exportShown();
+    void exportConfig(const acsel::Config& c, const acsel::gui::Prediction& p);
     void updateBanner();
+    // The info bar above the plot: one line (the first note and how many more) until expanded.
+    void showBannerLines(const QStringList& lines, bool expanded);
     // The banner when the first workspace failed to open: the error and what to do.
     void showNothingLoaded(const QString& error);
     void updateServingWarning(); // mainstatus.cpp
@@ -84,7 +104,9 @@ private:
     QString fmcFile_;
     QString startupNote_;
     bool opened_ = false;
+    acsel::studio::ExplorerState* state_ = nullptr;
     acsel::studio::ExplorerSession* session_ = nullptr;
+    std::optional<acsel::studio::SearchKey> cardKey_; // what the card's answer was computed for
     acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;
@@ -94,10 +116,13 @@ private:
     acsel::gui::FitQualityPlot* fits_ = nullptr;
     acsel::gui::CompareTable* compareView_ = nullptr;
     QLabel* banner_ = nullptr;
+    QToolButton* bannerToggle_ = nullptr;
+    QStringList bannerLines_;
     QLabel* servingWarning_ = nullptr; // the FMC line fits the other serving model
     acsel::studio::RecentSessionsMenu* recent_ = nullptr;
     QLabel* counts_ = nullptr;
     QLabel* editorCaveat_ = nullptr; // the band editor's model has no quality rows
     double rescoreMs_ = 0;
     std::optional<double> qualityMdape_; // of the open workspace's surrogate
+    QPalette systemPalette_;             // what View > Theme > System goes back to
 };

@@ -2,11 +2,10 @@
 
 #include "core/data/loaderror.h"
 #include "explorersession.h"
+#include "explorerstate.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
-#include "widgets/paretoplot.h"
-#include "widgets/slopanel.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -121,23 +120,15 @@ SessionController::SessionController(SessionParts parts, SessionWindowHooks hook
     });
     connect(parts_.editor, &BandEditor::configPredicted, this, &SessionController::markChanged);
     connect(parts_.compare, &CompareModel::pinnedChanged, this, &SessionController::markChanged);
-    connect(parts_.panel, &SloPanel::requestSettled, this, &SessionController::markChanged);
-    // A restored edit stays in the band editor until the request, filter or algorithm changes
-    // (the panel may re-announce the restored request; that is no change).
-    connect(parts_.panel, &SloPanel::requestSettled, this,
-            [this](const Request& r) { keepEdit_ = keepEdit_ && r == keptRequest_; });
-    connect(parts_.panel, &SloPanel::filterChanged, this,
-            [this](const SpaceFilter& f) { keepEdit_ = keepEdit_ && f == keptFilter_; });
-    connect(parts_.panel, &SloPanel::algorithmChanged, this, [this] { keepEdit_ = false; });
-    connect(parts_.panel, &SloPanel::filterChanged, this, &SessionController::markChanged);
-    connect(parts_.panel, &SloPanel::algorithmChanged, this, &SessionController::markChanged);
     // Modified since the last save: cheap comparisons, so on every move of a budget too.
     connect(parts_.editor->strip()->undoStack(), &QUndoStack::cleanChanged, this,
             &SessionController::updateModified);
     connect(parts_.compare, &CompareModel::pinnedChanged, this, &SessionController::updateModified);
-    connect(parts_.panel, &SloPanel::requestChanged, this, &SessionController::updateModified);
-    connect(parts_.panel, &SloPanel::filterChanged, this, &SessionController::updateModified);
-    connect(parts_.panel, &SloPanel::algorithmChanged, this, &SessionController::updateModified);
+    connect(parts_.state, &ExplorerState::keyChanged, this, [this] {
+        markChanged();
+        updateModified();
+    });
+    connect(parts_.state, &ExplorerState::viewChanged, this, &SessionController::markChanged);
 }
 
 SessionController::~SessionController() = default;
@@ -151,7 +142,8 @@ void SessionController::markChanged()
 
 SessionController::Baseline SessionController::current() const
 {
-    Baseline b{parts_.panel->request(), parts_.panel->filter(), parts_.panel->algorithm(), {}};
+    const ExplorerState& st = *parts_.state;
+    Baseline b{st.request(), st.filter(), st.algorithm(), {}};
     for (const PinnedConfig& p : parts_.compare->pinned())
         b.pins.emplace_back(p.label, p.config);
     return b;
@@ -226,18 +218,18 @@ SessionDocument SessionController::capture() const
     d.tablesDir = absolute(p.tablesDir);
     d.fmcFile = absolute(p.fmcFile);
     d.sessionFile = absolute(file_); // for the autosave: Save after a restore writes back here
-    d.request = parts_.panel->request();
-    const SpaceFilter f = parts_.panel->filter();
-    for (const int m : f.models)
+    const ExplorerState& st = *parts_.state;
+    d.request = st.request();
+    for (const int m : st.filter().models)
         d.filter.models.push_back(ws.models.at(static_cast<std::size_t>(m)).name);
-    d.filter.formats = f.formats;
-    d.filter.scopes = f.scopes;
-    d.searchAlgorithm = kSessionSearchAlgorithms[static_cast<int>(parts_.panel->algorithm())];
-    d.view.latencyAxis = kSessionLatencyAxes[static_cast<int>(parts_.plot->axis())];
-    d.view.logX = parts_.plot->logX();
-    d.view.logY = parts_.plot->logY();
-    d.view.colourBy =
-        kSessionColourBy[parts_.plot->colourBy() == ParetoPlot::ColourBy::Model ? 0 : 1];
+    d.filter.formats = st.filter().formats;
+    d.filter.scopes = st.filter().scopes;
+    d.searchAlgorithm = kSessionSearchAlgorithms[static_cast<int>(st.algorithm())];
+    const ViewSettings& v = st.view();
+    d.view.latencyAxis = kSessionLatencyAxes[static_cast<int>(v.axis)];
+    d.view.logX = v.logX;
+    d.view.logY = v.logY;
+    d.view.colourBy = kSessionColourBy[v.colourBy == ParetoPlot::ColourBy::Model ? 0 : 1];
     const Config& c = parts_.editor->config();
     if (c.recipe.size() > 0 && parts_.editor->prediction() && belongs(ws, c))
         d.edited = documentOf(ws, c, d.request, numbersOf(*parts_.editor->prediction()));
@@ -321,7 +313,8 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
                          "as saved in the session",
                          {},
                          {},
-                         {}};
+                         {},
+                         true};
             pins.push_back({q(doc.pinned[i].label), q(d.modelName), c, saved});
         }
     };
@@ -329,19 +322,15 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
         return false;
     const auto algorithm =
         static_cast<SearchAlgorithm>(indexOf(kSessionSearchAlgorithms, doc.searchAlgorithm));
-    parts_.panel->setRequest(doc.request);
-    parts_.panel->setFilter(filter);
-    parts_.panel->setAlgorithm(algorithm);
-    parts_.plot->setAxis(
-        static_cast<LatencyAxis>(indexOf(kSessionLatencyAxes, doc.view.latencyAxis)));
-    parts_.plot->setLogX(doc.view.logX);
-    parts_.plot->setLogY(doc.view.logY);
-    parts_.plot->setColourBy(doc.view.colourBy == "model" ? ParetoPlot::ColourBy::Model
-                                                          : ParetoPlot::ColourBy::FormatFamily);
-    parts_.plot->setBudgets(budgetsOf(parts_.panel->request()));
-    parts_.session->setRequest(parts_.panel->request());
-    parts_.session->setAlgorithm(algorithm);
-    parts_.session->setFilter(parts_.panel->filter()); // rescoring and the search start here
+    // Into the state: the panel, the plot and the explorer session follow it.
+    ExplorerState& st = *parts_.state;
+    st.setRequest(doc.request);
+    st.setFilter(filter);
+    st.setAlgorithm(algorithm);
+    st.setView({static_cast<LatencyAxis>(indexOf(kSessionLatencyAxes, doc.view.latencyAxis)),
+                doc.view.logX, doc.view.logY,
+                doc.view.colourBy == "model" ? ParetoPlot::ColourBy::Model
+                                             : ParetoPlot::ColourBy::FormatFamily});
     // Pinned numbers are predicted again under the restored request and engine.
     parts_.compare->clear();
     for (PinnedConfig& p : pins) {
@@ -353,14 +342,9 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
         }
         parts_.compare->pin(p);
     }
-    if (edited) {
+    if (edited) // the user's configuration: a finished search offers, never replaces it
         hooks_.showInEditor(*edited);
-        keepEdit_ = true;
-        keptRequest_ = parts_.panel->request();
-        keptFilter_ = parts_.panel->filter();
-    }
     dirty_ = true;
-    emit applied();
     return true;
 }
 

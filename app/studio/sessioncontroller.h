@@ -26,14 +26,13 @@ namespace acsel::gui
 {
 class BandEditor;
 class CompareModel;
-class ParetoPlot;
-class SloPanel;
 } // namespace acsel::gui
 
 namespace acsel::studio
 {
 
 class ExplorerSession;
+class ExplorerState;
 
 struct WorkspacePaths {
     QString workspaceFile;
@@ -41,11 +40,11 @@ struct WorkspacePaths {
     QString fmcFile;   // empty: raw latency
 };
 
-// What the controller reads and sets; all owned by the window.
+// What the controller reads and sets; all owned by the window. The request, filter,
+// algorithm and view are the state's (the widgets follow it).
 struct SessionParts {
     ExplorerSession* session = nullptr;
-    acsel::gui::SloPanel* panel = nullptr;
-    acsel::gui::ParetoPlot* plot = nullptr;
+    ExplorerState* state = nullptr;
     acsel::gui::BandEditor* editor = nullptr;
     acsel::gui::CompareModel* compare = nullptr;
 };
@@ -97,9 +96,6 @@ public:
     // Writes the autosave now (clean: marks the exit normal); returns false with a reason.
     bool writeAutosave(bool clean, QString* error = nullptr);
     bool autosaving() const { return autosaving_; }
-    // True after a restore until the request, filter or algorithm changes: a search outcome
-    // must not replace the restored edit in the band editor.
-    bool keepsRestoredEdit() const { return keepEdit_; }
     // Whether the session differs from its file since it was last opened or saved: a band edit
     // not undone back to the save (the band editor's undo stack is marked clean on save), or
     // another request, filter, algorithm or pinned set. A restored session with a file counts
@@ -126,9 +122,6 @@ public:
 
 signals:
     void fileChanged(const QString& file);
-    // A session (opened or restored) has been put into the widgets; the panel's request may
-    // have changed without its own signals.
-    void applied();
     void modifiedChanged(bool modified);
 
 private:
@@ -148,9 +141,6 @@ private:
     QTimer* periodic_ = nullptr;
     bool autosaving_ = false;
     bool dirty_ = false;
-    bool keepEdit_ = false;
-    acsel::Request keptRequest_;
-    acsel::gui::SpaceFilter keptFilter_;
     // What the session file holds (set on open and save) and whether the widgets differ.
     struct Baseline {
         acsel::Request request;

@@ -39,9 +39,4 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
     return m;
 }
 
-ModelArch loadHfConfig(const std::string& path)
-{
-    return parseHfConfig(parseJsonFile(path), path);
-}
-
 } // namespace acsel

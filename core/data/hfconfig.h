@@ -7,7 +7,6 @@
 namespace acsel
 {
 
-ModelArch loadHfConfig(const std::string& path);
 // `ptr` prefixes JSON pointers in errors (for a config embedded in another file).
 ModelArch parseHfConfig(const Json& j, const std::string& file, const std::string& ptr = "");
 

@@ -33,11 +33,6 @@ std::vector<double> sortedUnique(std::vector<double> v)
 
 } // namespace
 
-double gemmSpeedOfLightMs(const Platform& p, Format f, double m, double n, double k)
-{
-    return solMs(peakFor(p, f), facts(f).gemmBytesPerElement, p.memBandwidth, m, n, k);
-}
-
 double GemmTable::sol(Format f, double m, double n, double k) const
 {
     const auto i = static_cast<std::size_t>(f);

@@ -23,10 +23,6 @@
 namespace acsel
 {
 
-// Speed-of-light time of a GEMM in ms on a platform (peak of the format's compute class; bf16
-// peak when the yaml has none for that class).
-double gemmSpeedOfLightMs(const Platform& p, Format f, double m, double n, double k);
-
 class GemmTable
 {
 public:

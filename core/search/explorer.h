@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/search/fracmixtable.h"
+#include "core/search/latencyaxis.h"
 
 #include <atomic>
 #include <memory>
@@ -21,8 +22,6 @@ struct ExplorerPoint {
     Algorithm algorithm = Algorithm::Max;
     bool uniform = false;
 };
-
-enum class LatencyAxis : std::uint8_t { Ttft, Tpot, Normalised };
 
 class Explorer
 {

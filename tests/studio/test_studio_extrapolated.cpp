@@ -12,6 +12,7 @@
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QJsonArray>
@@ -164,8 +165,7 @@ private slots:
             SpaceFilter f = panel->filter();
             f.models = {modelIndex(ws, model)};
             QVERIFY(f.models[0] >= 0);
-            panel->setFilter(f);
-            session->setFilter(panel->filter());
+            w.state()->setFilter(f); // the panel and the explorer session follow
             QTRY_VERIFY_WITH_TIMEOUT(
                 !w.isBusy() && card->content() && card->content()->modelName == model, kSlowMs);
             const bool expected = model == kDropped;
@@ -197,7 +197,8 @@ private slots:
         w.findChild<BandEditor*>()->setConfig(other, QStringLiteral("Qwen3-1.7B"), {Format::Bf16});
         QVERIFY(!editorCaveat->isVisibleTo(&w));
         QVERIFY(caveat->isVisibleTo(card));
-        emit card->pinRequested(); // the editor's Qwen3-1.7B configuration: no mark
+        w.findChild<QAction*>(QStringLiteral("pinEditorAction"))
+            ->trigger(); // the editor's Qwen3-1.7B configuration: no mark
         QCOMPARE(compare->rowCount(), 2);
         QVERIFY(!compare->data(compare->index(1, CompareModel::Rmqd))
                      .toString()

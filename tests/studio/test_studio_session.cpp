@@ -171,7 +171,8 @@ private slots:
             {QStringLiteral("Edited"), QStringLiteral("m"), ed->config(), *ed->prediction()});
         w->findChild<ParetoPlot*>()->setAxis(LatencyAxis::Normalised);
         auto* panel = w->findChild<SloPanel*>();
-        panel->setAlgorithm(SearchAlgorithm::Random);
+        w->state()->setAlgorithm(SearchAlgorithm::Random); // the panel follows the state
+        QVERIFY(panel->algorithm() == SearchAlgorithm::Random);
         const QString file = tmp.path() + QStringLiteral("/a.acsel-session");
         QString error;
         QVERIFY2(w->sessions()->saveTo(file, &error), qPrintable(error));
@@ -223,7 +224,7 @@ private slots:
         QVERIFY(w->findChild<ParetoPlot*>()->axis() == LatencyAxis::Ttft);
 
         // The good one restores the pin, the view, the algorithm and the edit.
-        panel->setAlgorithm(SearchAlgorithm::BandPareto);
+        w->state()->setAlgorithm(SearchAlgorithm::BandPareto);
         QVERIFY(w->sessions()->open(file));
         QVERIFY(panel->algorithm() == SearchAlgorithm::Random);
         QCOMPARE(compare->rowCount(), 1);

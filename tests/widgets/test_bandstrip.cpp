@@ -60,6 +60,7 @@ private slots:
     void arrowsNudgeByOneLayer();
     void menuOffersOnlyLegalEdits();
     void editsAreCanonical();
+    void aRecommendationNeverReplacesAnEdit();
 
 private:
     BandEditor* editor_ = nullptr;
@@ -197,6 +198,45 @@ void TestBandStrip::editsAreCanonical()
     QVERIFY(!moveCut(three, 2, 5));                                // no third cut
     QCOMPARE((*moveCut(three, 1, 3))[2].begin, 11);                // clamped: band 1 keeps a layer
     QVERIFY(!splitBand(three, 0, 5, Format::Int4Wo, Scope::Full)); // 4 bands
+}
+
+void TestBandStrip::aRecommendationNeverReplacesAnEdit()
+{
+    // init() loaded a chosen configuration (cut at 10): a recommendation is only offered.
+    Config rec;
+    rec.recipe = fp8ThenBf16(20);
+    QVERIFY(!editor_->followsRecommendation());
+    editor_->showRecommendation(rec, QStringLiteral("Small"), {Format::Fp8, Format::Bf16});
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(10));
+    QVERIFY(editor_->offered() && *editor_->offered() == rec);
+    // Loaded as a recommendation and untouched, the next one replaces it.
+    editor_->setConfig(rec, QStringLiteral("Small"), {Format::Fp8, Format::Bf16},
+                       BandEditor::Origin::Recommendation);
+    QVERIFY(editor_->followsRecommendation() && !editor_->offered());
+    Config next = rec;
+    next.recipe = fp8ThenBf16(22);
+    editor_->showRecommendation(next, QStringLiteral("Small"), {Format::Fp8, Format::Bf16});
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(22));
+    // An edit: kept, with its undo step, when the next recommendation arrives.
+    strip()->edit(fp8ThenBf16(5), QStringLiteral("edit"));
+    Config third = rec;
+    third.recipe = fp8ThenBf16(15);
+    editor_->showRecommendation(third, QStringLiteral("Small"), {Format::Fp8, Format::Bf16});
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(5));
+    QCOMPARE(strip()->undoStack()->count(), 1);
+    QVERIFY(editor_->offered());
+    // Revert goes back to the configuration as loaded; Redo brings the edit back.
+    editor_->revertEdits();
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(22));
+    strip()->undoStack()->redo();
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(5));
+    // Load: one undo step (only the bands differ), so Undo returns to the edit.
+    editor_->loadOffered();
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(15));
+    QVERIFY(!editor_->offered());
+    QCOMPARE(editor_->prediction()->tpotMs, (15 * 12.0 + 13 * 20.0) / 28);
+    strip()->undoStack()->undo();
+    QVERIFY(editor_->config().recipe == fp8ThenBf16(5));
 }
 
 QTEST_MAIN(TestBandStrip)

@@ -3,8 +3,10 @@
 #include "widgets/comparemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QSignalSpy>
 #include <QTest>
+#include <cmath>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -36,6 +38,7 @@ private slots:
     void passesModelTester();
     void barsAreFractionsOfColumnMax();
     void extrapolatedRmqdIsMarked();
+    void repredictedAndFlaggedWhenNotRunnable();
 };
 
 void TestCompareModel::passesModelTester()
@@ -75,8 +78,9 @@ void TestCompareModel::barsAreFractionsOfColumnMax()
              0.25);
     QVERIFY(
         !model.data(model.index(0, CompareModel::Recipe), CompareModel::FractionRole).isValid());
-    QCOMPARE(model.data(model.index(0, CompareModel::Ttft)).toString(), QStringLiteral("200 ms"));
-    model.unpin(1); // the remaining row becomes the maximum
+    QCOMPARE(model.data(model.index(0, CompareModel::Ttft)).toString(),
+             QStringLiteral("200.0 ms")); // fixed point, a tenth of a ms below a second
+    model.unpin(1);                       // the remaining row becomes the maximum
     QCOMPARE(model.data(model.index(0, CompareModel::Ttft), CompareModel::FractionRole).toDouble(),
              1.0);
 }
@@ -105,6 +109,44 @@ void TestCompareModel::extrapolatedRmqdIsMarked()
     // The numbers the bars use are unchanged.
     QCOMPARE(model.data(model.index(0, CompareModel::Rmqd), CompareModel::ValueRole).toDouble(),
              0.125);
+}
+
+void TestCompareModel::repredictedAndFlaggedWhenNotRunnable()
+{
+    // Every pin takes the predictor's new numbers; one it cannot run shows none (NaN, no bar)
+    // and "cannot run: <why>" in red; the other bars are fractions of the runnable maximum.
+    CompareModel model;
+    model.pin(pinned("a", 0, 100, 0.1));
+    model.pin(pinned("b", 4, 200, 0.2));
+    QSignalSpy changed(&model, &CompareModel::pinnedChanged);
+    model.repredict([](const Config& c) {
+        Prediction p;
+        if (c.recipe.size() == 1) { // "a" (uniform fp8): not on this stack
+            p.ttftMs = p.tpotMs = p.memoryGiB = p.rmqd = std::nan("");
+            p.runnable = false;
+            p.verdict = "stack x has no fp8";
+            return p;
+        }
+        p.ttftMs = 300;
+        p.tpotMs = 10;
+        p.memoryGiB = 5;
+        p.rmqd = 0.3;
+        p.admitted = true;
+        return p;
+    });
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!model.pinned()[0].prediction.runnable);
+    QCOMPARE(model.pinned()[1].prediction.ttftMs, 300.0);
+    const QModelIndex verdict = model.index(0, CompareModel::Verdict);
+    QCOMPARE(model.data(verdict).toString(), QStringLiteral("cannot run: stack x has no fp8"));
+    QCOMPARE(model.data(verdict, Qt::ForegroundRole).value<QColor>(), QColor(0xb0, 0x00, 0x20));
+    QCOMPARE(model.data(model.index(0, CompareModel::Ttft)).toString(), QStringLiteral("- ms"));
+    QCOMPARE(model.data(model.index(0, CompareModel::Ttft), CompareModel::FractionRole).toDouble(),
+             0.0);
+    QCOMPARE(model.data(model.index(1, CompareModel::Ttft), CompareModel::FractionRole).toDouble(),
+             1.0);
+    QCOMPARE(model.data(model.index(1, CompareModel::Verdict)).toString(),
+             QStringLiteral("admitted"));
 }
 
 QTEST_MAIN(TestCompareModel)

@@ -119,6 +119,13 @@ void TestExportDialog::savesAtomicallyAndNamesTheFileInTheSnippet()
     QCOMPARE(spy.at(0).at(0).toString(), path);
     QVERIFY(d.howToApplyText().contains("load_recipe(\"my_recipe.yaml\")"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1); // no temp left
+    // Another format is not in my_recipe.yaml: its snippet names its own default file, and
+    // the saved one again once back on the saved format.
+    d.setFormat(ExportFormat::ModelOptJson);
+    QVERIFY2(!d.howToApplyText().contains("my_recipe.yaml"), qPrintable(d.howToApplyText()));
+    QVERIFY2(d.howToApplyText().contains("acsel_quant_cfg.json"), qPrintable(d.howToApplyText()));
+    d.setFormat(ExportFormat::ModelOptYaml);
+    QVERIFY(d.howToApplyText().contains("load_recipe(\"my_recipe.yaml\")"));
     // A folder that does not exist: a message, no file, no signal.
     QVERIFY(!d.saveTo(dir.filePath("missing/x.yaml"), &error));
     QVERIFY(error.contains("missing"));

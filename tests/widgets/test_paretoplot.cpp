@@ -1,9 +1,11 @@
 // ParetoPlot and its scoring against brute force: feasibility, the frontier by the Pareto
 // definition, the normalised axis, clicking a point, and saving in three formats.
 #include "widgetfixtures.h"
+#include "widgets/logticker.h"
 #include "widgets/paretoplot.h"
 #include "widgets/plotcolours.h"
 
+#include <QApplication>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +26,10 @@ private slots:
     void savesPngSvgPdf();
     void pointsAreDrawnInTheirColours();
     void followsPaletteChanges();
+    void hoverClearedOnLeaveAndNewData();
+    void legendListsOnlyTheFormatsPresent();
+    void logTicksBelowOneTenth();
+    void savedPlotsCarryTheCaptionAndStayLight();
 };
 
 void TestParetoPlot::scoringMatchesBruteForce_data()
@@ -225,6 +231,123 @@ void TestParetoPlot::followsPaletteChanges()
     plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
     const QImage img = plot.customPlot()->toPixmap(400, 300).toImage();
     QCOMPARE(img.pixelColor(2, 2), QColor(20, 20, 24));
+}
+
+void TestParetoPlot::hoverClearedOnLeaveAndNewData()
+{
+    ParetoPlot plot;
+    plot.resize(900, 600);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    auto set = fixtures::randomPoints(50);
+    set->points[17].ttftMs = 5000; // alone, far right
+    set->points[17].rmqd = 2;
+    plot.setPoints(set);
+    plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    QWidget* canvas = plot.customPlot();
+    auto hoverAt17 = [&] {
+        QTest::mouseMove(canvas, canvas->mapFrom(&plot, plot.pixelOf(17)));
+        return plot.hovered() == std::optional<std::uint32_t>(17u);
+    };
+    QVERIFY(hoverAt17());
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(canvas, &leave);
+    QVERIFY(!plot.hovered());
+    QTest::mouseMove(canvas, QPoint(3, 3)); // away and back: a move to the same place is none
+    QVERIFY(hoverAt17());
+    auto other = fixtures::randomPoints(50, 9);
+    other->points[17].ttftMs = 4000;
+    other->points[17].rmqd = 1.5;
+    plot.setPoints(other); // the data change under a still mouse
+    QVERIFY(!plot.hovered());
+    plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    QTest::mouseMove(canvas, QPoint(3, 3)); // 17 is again the top right corner: move away first
+    QVERIFY(hoverAt17());
+    plot.setAxis(LatencyAxis::Tpot); // the points move
+    QVERIFY(!plot.hovered());
+}
+
+void TestParetoPlot::legendListsOnlyTheFormatsPresent()
+{
+    // Points of two families (fp8 and int8, fixtures::randomPoints): coloured by format, the
+    // legend names those two and none of the other five formats.
+    ParetoPlot plot;
+    plot.setPoints(fixtures::randomPoints(200));
+    plot.setColourBy(ParetoPlot::ColourBy::FormatFamily);
+    QStringList names;
+    QCPLegend* legend = plot.customPlot()->legend;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            names << item->plottable()->name();
+    QVERIFY2(names.contains(QStringLiteral("fp8")) && names.contains(QStringLiteral("int8")),
+             qPrintable(names.join(',')));
+    for (acsel::Format f : acsel::kAllFormats)
+        if (f != acsel::Format::Fp8 && f != acsel::Format::Int8)
+            QVERIFY2(!names.contains(QString::fromUtf8(acsel::toString(f).data())),
+                     qPrintable(names.join(',')));
+}
+
+void TestParetoPlot::logTicksBelowOneTenth()
+{
+    // An RMQD range of 0.004 to 0.3 (where the answers are): labels at 0.005, 0.01, 0.02,
+    // 0.05, 0.1, 0.2 (1-2-5), not only at 0.1.
+    ParetoPlot plot;
+    plot.resize(800, 500);
+    plot.setLogY(true);
+    plot.customPlot()->yAxis->setRange(0.004, 0.3);
+    plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVector<double> ticks = plot.customPlot()->yAxis->tickVector();
+    QVector<double> expected = {0.005, 0.01, 0.02, 0.05, 0.1, 0.2};
+    QCOMPARE(ticks.size(), expected.size());
+    for (qsizetype i = 0; i < ticks.size(); ++i)
+        QVERIFY2(std::abs(ticks[i] / expected[i] - 1) < 1e-9,
+                 qPrintable(QString::number(ticks[i])));
+    // Within one decade every mantissa: 0.02 (one below), 0.03 .. 0.08, 0.09 (one above).
+    QCOMPARE(LogTicker::ticksFor({0.025, 0.085}).size(), 8);
+    // Over many decades the powers of ten as before.
+    plot.customPlot()->yAxis->setRange(1e-6, 1);
+    plot.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    for (const double t : plot.customPlot()->yAxis->tickVector())
+        QVERIFY2(std::abs(std::log10(t) - std::round(std::log10(t))) < 1e-9,
+                 qPrintable(QString::number(t)));
+}
+
+void TestParetoPlot::savedPlotsCarryTheCaptionAndStayLight()
+{
+    // 30,000 points: the SVG and PDF keep the cloud as one image (well under 1.5 MB; one
+    // vector marker each made them 11 MB and 3.3 MB for 50k), and every format carries the
+    // red provenance line of synthetic data under the plot.
+    ParetoPlot plot;
+    plot.resize(900, 560);
+    auto set = fixtures::randomPoints(30000);
+    set->synthetic = true;
+    set->provenance = "Test points fitted on SYNTHETIC quality data";
+    plot.setPoints(set);
+    QTemporaryDir dir;
+    for (const char* suffix : {"svg", "pdf"}) {
+        const QString f = dir.filePath(QStringLiteral("light.") + QLatin1String(suffix));
+        QVERIFY(plot.saveImage(f, 900, 500));
+        QVERIFY2(QFileInfo(f).size() < 1500 * 1024,
+                 qPrintable(QStringLiteral("%1: %2 bytes").arg(f).arg(QFileInfo(f).size())));
+    }
+    QFile svg(dir.filePath(QStringLiteral("light.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("SYNTHETIC"));
+    QVERIFY(text.contains("<image"));                              // the cloud
+    QVERIFY(text.contains("<path") || text.contains("<polyline")); // frontier and axes: vector
+    const QString png = dir.filePath(QStringLiteral("light.png"));
+    QVERIFY(plot.saveImage(png, 900, 500));
+    const QImage img(png);
+    QCOMPARE(img.width(), 900);
+    QVERIFY(img.height() > 500); // the caption under the 500-pixel plot
+    int red = 0;
+    for (int y = 500; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            red += c.red() > 120 && c.green() < 60 && c.blue() < 80;
+        }
+    QVERIFY2(red > 50, qPrintable(QString::number(red))); // the bold red caption text
 }
 
 QTEST_MAIN(TestParetoPlot)

@@ -2,6 +2,7 @@
 // list every operator class of either prediction, and Pin/Export follow the content.
 #include "widgets/recipecard.h"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -16,6 +17,7 @@ class TestRecipeCard : public QObject
 private slots:
     void showsDeltasAgainstBestUniform();
     void messageDisablesActions();
+    void staleContentIsGreyedAndNotPinnable();
 };
 
 void TestRecipeCard::showsDeltasAgainstBestUniform()
@@ -62,6 +64,33 @@ void TestRecipeCard::messageDisablesActions()
     QVERIFY(!card.content());
     for (QPushButton* b : card.findChildren<QPushButton*>())
         QVERIFY(!b->isEnabled());
+}
+
+void TestRecipeCard::staleContentIsGreyedAndNotPinnable()
+{
+    RecipeCard card;
+    CardContent c;
+    c.title = QStringLiteral("Recommended");
+    c.modelName = QStringLiteral("Qwen3-8B");
+    c.config.recipe = BandRecipe::uniform(36, Format::Fp8);
+    c.prediction.admitted = true;
+    card.setContent(c);
+    auto buttons = card.findChildren<QPushButton*>();
+    QVERIFY(buttons.size() >= 2);
+    auto* note = card.findChild<QLabel*>(QStringLiteral("staleNote"));
+    QVERIFY(note);
+    QVERIFY(!card.isStale() && !note->isVisibleTo(&card));
+    card.setStale(true);
+    QVERIFY(card.isStale());
+    QVERIFY(note->isVisibleTo(&card));
+    QVERIFY(!card.metricsTable()->isEnabled()); // greyed
+    for (QPushButton* b : buttons)
+        QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
+    card.setContent(c); // the current answer arrives
+    QVERIFY(!card.isStale() && !note->isVisibleTo(&card) && card.metricsTable()->isEnabled());
+    card.showMessage(QStringLiteral("Searching..."));
+    card.setStale(true); // a message is never stale
+    QVERIFY(!card.isStale());
 }
 
 QTEST_MAIN(TestRecipeCard)

@@ -9,6 +9,8 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -26,6 +28,9 @@ private slots:
     void budgetSliderMovesFeasibleCount();
     void requestRoundTrip();
     void setFilterSwitchesFamily();
+    void memoryBudgetKeptOnASmallerDevice();
+    void bf16CannotBeUnchecked();
+    void allFamiliesTogether();
 };
 
 void TestSloPanel::sliderAndSpinBoxLinked()
@@ -76,8 +81,16 @@ void TestSloPanel::memoryCappedAtDeviceCapacity()
     SloPanel panel;
     panel.setWorkspace(ws);
     QCOMPARE(panel.memorySlider()->maximum(), 80e9 / (1024.0 * 1024.0 * 1024.0));
+    // The default budget (80 GiB) is above the device's 80e9 bytes = 74.5 GiB: the request
+    // keeps it, the slider shows the cap and the line says so (the gate uses the smaller).
+    QCOMPARE(panel.request().memBudgetGiB, 80.0);
+    QCOMPARE(panel.memorySlider()->value(), 74.5);
+    QVERIFY(!panel.memoryCapNote()->isHidden());
+    panel.memorySlider()->spinBox()->setValue(40);
+    QCOMPARE(panel.request().memBudgetGiB, 40.0);
+    QVERIFY(panel.memoryCapNote()->isHidden());
     panel.memorySlider()->spinBox()->setValue(500);
-    QCOMPARE(panel.request().memBudgetGiB, 74.5); // 80e9 bytes = 74.5 GiB, spin box clamps
+    QCOMPARE(panel.request().memBudgetGiB, 74.5); // typed above the cap: the spin box clamps
     const SpaceFilter f = panel.filter();
     QCOMPARE(f.models.size(), 2u); // the qwen3 family: Small and Big
     QCOMPARE(f.formats.size(), 3u);
@@ -148,8 +161,8 @@ void TestSloPanel::setFilterSwitchesFamily()
     panel.setWorkspace(ws);
     QSignalSpy filterSpy(&panel, &SloPanel::filterChanged);
     gui::SpaceFilter llama;
-    llama.models = {2}; // "Other", the only llama model
-    llama.formats = {Format::Fp8};
+    llama.models = {2};                          // "Other", the only llama model
+    llama.formats = {Format::Fp8, Format::Bf16}; // bf16 is always searched (and checked)
     llama.scopes = {Scope::Mlp};
     panel.setFilter(llama);
     QVERIFY(panel.filter() == llama);
@@ -159,6 +172,83 @@ void TestSloPanel::setFilterSwitchesFamily()
     panel.setFilter(qwen);
     QVERIFY(panel.filter() == qwen);
     QCOMPARE(filterSpy.count(), 0); // programmatic, like setRequest
+}
+
+void TestSloPanel::memoryBudgetKeptOnASmallerDevice()
+{
+    // 60 GiB on the 80e9-byte device, then a 48e9-byte one (44.7 GiB) and back: the request
+    // keeps 60 GiB throughout, the small device shows its cap.
+    Workspace ws = fixtures::smallWorkspace();
+    Platform small = ws.platforms[0];
+    small.id = "small_gpu";
+    small.name = "Small GPU 48GB";
+    small.memCapacityBytes = 48e9;
+    ws.platforms.push_back(small);
+    Stack s = ws.stacks[0];
+    s.id = "small_gpu/trtllm";
+    s.platform = 1;
+    ws.stacks.push_back(s);
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    panel.memorySlider()->spinBox()->setValue(60);
+    QCOMPARE(panel.request().memBudgetGiB, 60.0);
+    QVERIFY(panel.memoryCapNote()->isHidden());
+    panel.stackBox()->setCurrentIndex(1);
+    QCOMPARE(panel.request().stack, std::string("small_gpu/trtllm"));
+    QCOMPARE(panel.request().memBudgetGiB, 60.0);
+    QCOMPARE(panel.memoryCapGiB(), 48e9 / (1024.0 * 1024.0 * 1024.0));
+    QCOMPARE(panel.memorySlider()->value(), 44.7); // shown capped, one decimal
+    QVERIFY(!panel.memoryCapNote()->isHidden());
+    QVERIFY2(panel.memoryCapNote()->text().contains(QStringLiteral("44.7 GiB")),
+             qPrintable(panel.memoryCapNote()->text()));
+    panel.stackBox()->setCurrentIndex(0);
+    QCOMPARE(panel.request().memBudgetGiB, 60.0);
+    QCOMPARE(panel.memorySlider()->value(), 60.0);
+    QVERIFY(panel.memoryCapNote()->isHidden());
+}
+
+void TestSloPanel::bf16CannotBeUnchecked()
+{
+    // The core search always offers bf16 bands: the box is checked, disabled and says why.
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QListWidgetItem* bf16 = nullptr;
+    for (int i = 0; i < panel.formatList()->count(); ++i)
+        if (panel.formatList()->item(i)->text() == QStringLiteral("bf16"))
+            bf16 = panel.formatList()->item(i);
+    QVERIFY(bf16);
+    QVERIFY(!(bf16->flags() & Qt::ItemIsUserCheckable));
+    QVERIFY(!(bf16->flags() & Qt::ItemIsEnabled));
+    QCOMPARE(bf16->checkState(), Qt::Checked);
+    QVERIFY(bf16->toolTip().contains(QStringLiteral("Always searched")));
+    gui::SpaceFilter f = panel.filter();
+    f.formats = {Format::Int8};
+    panel.setFilter(f);
+    QCOMPARE(bf16->checkState(), Qt::Checked);
+    QVERIFY((panel.filter().formats == std::vector<Format>{Format::Int8, Format::Bf16}));
+}
+
+void TestSloPanel::allFamiliesTogether()
+{
+    // "All families" lists and checks the qwen3 and the llama models (0, 1 and 2); a filter
+    // across families selects it and keeps every model asked for.
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QCOMPARE(panel.familyBox()->currentText(), QStringLiteral("qwen3"));
+    QVERIFY((panel.filter().models == std::vector<int>{0, 1}));
+    QSignalSpy filterSpy(&panel, &SloPanel::filterChanged);
+    panel.familyBox()->setCurrentIndex(panel.familyBox()->findData(QString()));
+    QCOMPARE(filterSpy.count(), 1);
+    QVERIFY((panel.filter().models == std::vector<int>{0, 1, 2}));
+    panel.familyBox()->setCurrentIndex(panel.familyBox()->findText(QStringLiteral("llama")));
+    QVERIFY((panel.filter().models == std::vector<int>{2}));
+    gui::SpaceFilter mixed = panel.filter();
+    mixed.models = {1, 2};
+    panel.setFilter(mixed);
+    QCOMPARE(panel.familyBox()->currentData().toString(), QString());
+    QVERIFY((panel.filter().models == std::vector<int>{1, 2}));
 }
 
 QTEST_MAIN(TestSloPanel)

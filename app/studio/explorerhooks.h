@@ -12,7 +12,7 @@
 #include <functional>
 #include <memory>
 
-namespace acsel::gui
+namespace acsel::studio
 {
 
 struct ExplorerHooks {
@@ -20,21 +20,20 @@ struct ExplorerHooks {
     // a first part to early (the uniform configurations, said in its provenance) before the
     // complete set is returned. Polls stop and returns early when it is set (the partial set
     // is then discarded).
-    using PointsFn = std::function<void(std::shared_ptr<const PointSet>)>;
-    std::function<std::shared_ptr<const PointSet>(const acsel::Request&, const SpaceFilter&,
-                                                  const PointsFn& early,
-                                                  const std::atomic<bool>& stop)>
+    using PointsFn = std::function<void(std::shared_ptr<const acsel::gui::PointSet>)>;
+    std::function<std::shared_ptr<const acsel::gui::PointSet>(
+        const acsel::Request&, const acsel::gui::SpaceFilter&, const PointsFn& early,
+        const std::atomic<bool>& stop)>
         scoreSpace;
     // The full prediction of one configuration, with breakdowns and the gate's verdict.
-    std::function<Prediction(const acsel::Config&, const acsel::Request&)> predict;
+    std::function<acsel::gui::Prediction(const acsel::Config&, const acsel::Request&)> predict;
     // The recommendation; polls stop, reports progress in [0, 1].
-    std::function<SearchOutcome(const acsel::Request&, const SpaceFilter&, SearchAlgorithm,
-                                const SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>
+    std::function<acsel::gui::SearchOutcome(
+        const acsel::Request&, const acsel::gui::SpaceFilter&, acsel::gui::SearchAlgorithm,
+        const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>
         search;
-    // Shown in the banner when the numbers are not predictions of the real engine.
-    std::string syntheticNote;
 
     bool connected() const { return scoreSpace && predict && search; }
 };
 
-} // namespace acsel::gui
+} // namespace acsel::studio

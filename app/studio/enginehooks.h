@@ -4,7 +4,7 @@
 // window gets plain data; the engine never sees Qt.
 #pragma once
 
-#include "widgets/explorerhooks.h"
+#include "explorerhooks.h"
 
 #include <cstddef>
 #include <memory>
@@ -14,7 +14,7 @@ namespace acsel
 class Engine;
 }
 
-namespace acsel::gui
+namespace acsel::studio
 {
 
 // The engine is shared with the worker threads (it must be safe for concurrent reads).
@@ -22,4 +22,4 @@ namespace acsel::gui
 ExplorerHooks makeEngineHooks(std::shared_ptr<const acsel::Engine> engine,
                               std::size_t maxBandPoints = 50000);
 
-} // namespace acsel::gui
+} // namespace acsel::studio

@@ -1,13 +1,18 @@
-#include "widgets/enginehooks.h"
+#include "enginehooks.h"
 
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/searcher.h"
+#include "widgets/predictiontext.h"
 
 #include <algorithm>
+#include <limits>
 
-namespace acsel::gui
+namespace acsel::studio
 {
+
+using namespace acsel::gui;
+using acsel::gui::Prediction; // not the gate's acsel::Prediction
 
 namespace
 {
@@ -28,15 +33,70 @@ bool emptySelection(const SpaceFilter& f)
     return f.models.empty() || f.formats.empty() || f.scopes.empty();
 }
 
-Prediction fromGate(const GateResult& g)
+std::string over(const char* what, const QString& value, const QString& budget)
 {
+    return QStringLiteral("%1 %2 exceeds the budget %3")
+        .arg(QLatin1String(what), value, budget)
+        .toStdString();
+}
+
+// The gate's verdict in the window's fixed-point numbers ("TTFT 1460 ms exceeds the budget
+// 1400 ms", not "1.46e+03 ms"); reasons without numbers are the gate's own.
+std::string verdictOf(const Engine& e, const GateResult& g, const Request& q)
+{
+    switch (g.verdict) {
+    case GateVerdict::Admitted:
+        return "admitted";
+    case GateVerdict::Memory: {
+        const Workspace& ws = e.workspace();
+        const auto s = ws.findStack(q.stack);
+        const double budget =
+            s ? memoryBudgetBytes(q, ws.platformOf(ws.stacks[static_cast<std::size_t>(*s)]))
+              : q.memBudgetGiB * kGiB;
+        return over("memory", formatGiB(g.prediction.memoryBytes / kGiB), formatGiB(budget / kGiB));
+    }
+    case GateVerdict::Ttft:
+        return over("TTFT", formatMs(g.prediction.ttftMs), formatMs(q.ttftBudgetMs));
+    case GateVerdict::Tpot:
+        return over("TPOT", formatMs(g.prediction.tpotMs), formatMs(q.tpotBudgetMs));
+    case GateVerdict::NotExportable:
+        break;
+    }
+    return g.reason;
+}
+
+Prediction fromGate(const Engine& e, const Config& c, GateResult g, const Request& q)
+{
+    // The gate stops at the memory check; the window still shows where the configuration
+    // would sit (its latencies), so its point does not jump to x = 0.
+    if (g.verdict == GateVerdict::Memory) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        try {
+            const LatencyMs raw = e.rawLatency(c, q);
+            const LatencyMs cal = e.calibration(q.stack).apply(raw);
+            g.prediction.rawTtftMs = raw.ttft;
+            g.prediction.rawTpotMs = raw.tpot;
+            g.prediction.ttftMs = cal.ttft;
+            g.prediction.tpotMs = cal.tpot;
+        } catch (const std::exception&) { // e.g. not one request fits under this serving model
+            g.prediction.ttftMs = g.prediction.tpotMs = nan;
+            g.prediction.rawTtftMs = g.prediction.rawTpotMs = nan;
+        }
+    }
     Prediction p;
+    if (g.verdict == GateVerdict::NotExportable) { // nothing was predicted: no numbers
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        g.prediction.ttftMs = g.prediction.tpotMs = g.prediction.memoryBytes = nan;
+        g.prediction.rmqd = nan;
+        g.prediction.rawTtftMs = g.prediction.rawTpotMs = nan;
+        p.runnable = false;
+    }
     p.ttftMs = g.prediction.ttftMs;
     p.tpotMs = g.prediction.tpotMs;
     p.memoryGiB = g.prediction.memoryBytes / kGiB;
     p.rmqd = g.prediction.rmqd;
     p.admitted = g.admitted();
-    p.verdict = g.admitted() ? "admitted" : g.reason;
+    p.verdict = verdictOf(e, g, q);
     p.ttftBreakdownMs = {{"calibrated (FMC)", g.prediction.ttftMs},
                          {"raw estimate", g.prediction.rawTtftMs}};
     p.tpotBreakdownMs = {{"calibrated (FMC)", g.prediction.tpotMs},
@@ -134,10 +194,10 @@ SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, Se
         e, q, o, [&progress](double x) { progress(0.9 + 0.1 * x); }, stop);
     out.best = r.config;
     if (r.config)
-        out.bestPrediction = fromGate(r.gate);
+        out.bestPrediction = fromGate(e, *r.config, r.gate, q);
     out.bestUniform = u.config;
     if (u.config)
-        out.bestUniformPrediction = fromGate(u.gate);
+        out.bestUniformPrediction = fromGate(e, *u.config, u.gate, q);
     out.stats.candidates = r.candidates;
     out.stats.screened = r.softEvaluations;
     out.stats.gated = r.fullEvaluations;
@@ -155,7 +215,7 @@ ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t 
         return score(*engine, q, f, maxBandPoints, early, stop);
     };
     h.predict = [engine](const Config& c, const Request& q) {
-        return fromGate(fullGate(*engine, c, q));
+        return fromGate(*engine, c, fullGate(*engine, c, q), q);
     };
     h.search = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                         const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
@@ -164,4 +224,4 @@ ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t 
     return h;
 }
 
-} // namespace acsel::gui
+} // namespace acsel::studio

@@ -3,14 +3,15 @@
 // computes for the same request; dragging a band boundary re-predicts with the full gate; the
 // search through SearchRunner returns what the core searcher returns when run directly.
 #include "../core/toyengine.h"
+#include "app/studio/enginehooks.h"
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/searcher.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/budgetslider.h"
-#include "widgets/enginehooks.h"
 #include "widgets/paretoplot.h"
+#include "widgets/predictiontext.h"
 #include "widgets/slopanel.h"
 
 #include <QSignalSpy>
@@ -18,6 +19,7 @@
 #include <QTest>
 #include <QUndoStack>
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace
@@ -38,12 +40,13 @@ private slots:
     void budgetSliderMatchesCoreExplorer();
     void dragRepredictsWithFullGate();
     void searchMatchesCoreSearcher();
+    void rejectedConfigurationsKeepTheirNumbers();
 };
 
 void TestEngineHooks::budgetSliderMatchesCoreExplorer()
 {
     const auto engine = toy();
-    const acsel::gui::ExplorerHooks hooks = acsel::gui::makeEngineHooks(engine);
+    const acsel::studio::ExplorerHooks hooks = acsel::studio::makeEngineHooks(engine);
     acsel::gui::SloPanel panel;
     acsel::gui::ParetoPlot plot;
     panel.setWorkspace(engine->workspace());
@@ -100,7 +103,7 @@ void TestEngineHooks::budgetSliderMatchesCoreExplorer()
 void TestEngineHooks::dragRepredictsWithFullGate()
 {
     const auto engine = toy();
-    const acsel::gui::ExplorerHooks hooks = acsel::gui::makeEngineHooks(engine);
+    const acsel::studio::ExplorerHooks hooks = acsel::studio::makeEngineHooks(engine);
     acsel::Request q;
     q.stack = "toygpu/toy";
     q.isl = 512;
@@ -135,7 +138,7 @@ void TestEngineHooks::dragRepredictsWithFullGate()
 void TestEngineHooks::searchMatchesCoreSearcher()
 {
     const auto engine = toy();
-    const acsel::gui::ExplorerHooks hooks = acsel::gui::makeEngineHooks(engine);
+    const acsel::studio::ExplorerHooks hooks = acsel::studio::makeEngineHooks(engine);
     acsel::Request q;
     q.stack = "toygpu/toy";
     q.isl = 512;
@@ -166,6 +169,58 @@ void TestEngineHooks::searchMatchesCoreSearcher()
     QCOMPARE(out.bestPrediction.rmqd, direct.gate.prediction.rmqd);
     QVERIFY(out.bestUniform && out.bestUniform->recipe.isUniform());
     QVERIFY(out.bestPrediction.rmqd <= out.bestUniformPrediction.rmqd); // bands can only help Exact
+}
+
+void TestEngineHooks::rejectedConfigurationsKeepTheirNumbers()
+{
+    // Rejected for memory, a configuration still shows its predicted latencies (the gate stops
+    // before them): the same as with room to spare, calibration included. Every verdict is in
+    // fixed-point numbers, never an exponent.
+    const auto engine = toy();
+    const acsel::studio::ExplorerHooks hooks = acsel::studio::makeEngineHooks(engine);
+    acsel::Request roomy;
+    roomy.stack = "toygpu/toy";
+    roomy.isl = 512;
+    roomy.osl = 64;
+    roomy.ttftBudgetMs = roomy.tpotBudgetMs = 1e9;
+    roomy.memBudgetGiB = 64;
+    acsel::Config c;
+    c.model = 1;
+    c.recipe = acsel::BandRecipe::uniform(8, Format::Fp8);
+    const acsel::gui::Prediction fits = hooks.predict(c, roomy);
+    QVERIFY(fits.admitted);
+    QVERIFY(fits.ttftMs > 0 && fits.tpotMs > 0);
+    const acsel::LatencyMs expected =
+        engine->calibration(roomy.stack).apply(engine->rawLatency(c, roomy));
+    QCOMPARE(fits.ttftMs, expected.ttft);
+
+    acsel::Request tight = roomy;
+    tight.memBudgetGiB = fits.memoryGiB / 2;
+    const acsel::gui::Prediction rejected = hooks.predict(c, tight);
+    QVERIFY(!rejected.admitted);
+    QCOMPARE(rejected.ttftMs, fits.ttftMs);
+    QCOMPARE(rejected.tpotMs, fits.tpotMs);
+    QCOMPARE(rejected.memoryGiB, fits.memoryGiB);
+    const QString memory = QString::fromStdString(rejected.verdict);
+    QCOMPARE(memory, QStringLiteral("memory %1 exceeds the budget %2")
+                         .arg(acsel::gui::formatGiB(fits.memoryGiB),
+                              acsel::gui::formatGiB(fits.memoryGiB / 2)));
+
+    // A TTFT budget of 1400 ms against 1460.4 ms: "1460 ms ... 1400 ms", as the user reads it.
+    acsel::Request slow = roomy;
+    slow.ttftBudgetMs = fits.ttftMs * 0.9;
+    const acsel::gui::Prediction late = hooks.predict(c, slow);
+    QVERIFY(!late.admitted);
+    const QString ttft = QString::fromStdString(late.verdict);
+    QVERIFY2(!ttft.contains(QStringLiteral("e+")) && !ttft.contains(QStringLiteral("e-")),
+             qPrintable(ttft));
+    QCOMPARE(ttft,
+             QStringLiteral("TTFT %1 exceeds the budget %2")
+                 .arg(acsel::gui::formatMs(fits.ttftMs), acsel::gui::formatMs(fits.ttftMs * 0.9)));
+    QCOMPARE(acsel::gui::formatMs(1460.4), QStringLiteral("1460 ms"));
+    QCOMPARE(acsel::gui::formatMs(179.58), QStringLiteral("179.6 ms"));
+    QCOMPARE(acsel::gui::formatMs(3.14159), QStringLiteral("3.14 ms"));
+    QCOMPARE(acsel::gui::formatMs(std::nan("")), QStringLiteral("- ms"));
 }
 
 QTEST_MAIN(TestEngineHooks)

@@ -1,0 +1,59 @@
+#include "explorerstate.h"
+
+#include "core/search/gate.h"
+
+namespace acsel::studio
+{
+
+using namespace acsel::gui;
+
+Budgets ExplorerState::budgets() const
+{
+    Budgets b = budgetsOf(request_);
+    if (!ws_)
+        return b;
+    if (const auto s = ws_->findStack(request_.stack)) {
+        const Platform& p = ws_->platformOf(ws_->stacks[static_cast<std::size_t>(*s)]);
+        if (p.memCapacityBytes > 0)
+            b.memoryGiB = memoryBudgetBytes(request_, p) / (1024.0 * 1024.0 * 1024.0);
+    }
+    return b;
+}
+
+void ExplorerState::setRequest(const Request& r)
+{
+    if (r == request_)
+        return;
+    const Request previous = request_;
+    request_ = r;
+    emit requestChanged(request_, previous);
+    emit keyChanged();
+}
+
+void ExplorerState::setFilter(const SpaceFilter& f)
+{
+    if (f == filter_)
+        return;
+    filter_ = f;
+    emit filterChanged(filter_);
+    emit keyChanged();
+}
+
+void ExplorerState::setAlgorithm(SearchAlgorithm a)
+{
+    if (a == algorithm_)
+        return;
+    algorithm_ = a;
+    emit algorithmChanged(algorithm_);
+    emit keyChanged();
+}
+
+void ExplorerState::setView(const ViewSettings& v)
+{
+    if (v == view_)
+        return;
+    view_ = v;
+    emit viewChanged(view_);
+}
+
+} // namespace acsel::studio

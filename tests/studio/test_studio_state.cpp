@@ -1,0 +1,259 @@
+// The window's state handling on the default workspace (spec-only stacks), one window for all
+// steps: it fits a 1280x720 laptop with every dock on screen; an answer computed for an
+// earlier request is shown stale (greyed, not pinnable); a hand edit in the band editor
+// survives a finished search (offered, Undo kept); Pin pins the recommendation; pins are
+// predicted again on every change and flagged when the stack cannot run them; Ctrl+Y redoes;
+// and marking the window modified without a session file warns nothing.
+#include "app/studio/explorersession.h"
+#include "app/studio/explorerstate.h"
+#include "app/studio/mainwindow.h"
+#include "studiofixtures.h"
+#include "widgets/bandeditor.h"
+#include "widgets/bandstrip.h"
+#include "widgets/comparemodel.h"
+#include "widgets/paretoplot.h"
+#include "widgets/recipecard.h"
+#include "widgets/slopanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+using namespace acsel;
+using namespace acsel::gui;
+using namespace acsel::studio::test;
+
+class TestStudioState : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> w_;
+
+    studio::ExplorerState* state() const { return w_->state(); }
+    RecipeCard* card() const { return w_->findChild<RecipeCard*>(); }
+    BandEditor* editor() const { return w_->findChild<BandEditor*>(); }
+    CompareModel* compare() const { return w_->findChild<CompareModel*>(); }
+    QAction* action(const char* name) const { return w_->findChild<QAction*>(QLatin1String(name)); }
+    // The card shows the answer for the current request.
+    bool current() const { return !w_->isBusy() && card()->content() && !card()->isStale(); }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("ACSeL"));
+        QApplication::setApplicationName(QStringLiteral("ACSeL Studio state test"));
+        w_ = std::make_unique<MainWindow>(false);
+        QVERIFY(w_->openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+    }
+
+    void fitsALaptopScreen()
+    {
+        w_->resize(1280, 720);
+        QApplication::processEvents();
+        QCOMPARE(w_->size(), QSize(1280, 720)); // no minimum size above it (it was 860 high)
+        const QRect inside = w_->rect();
+        int shown = 0;
+        for (QDockWidget* d : w_->findChildren<QDockWidget*>()) {
+            if (!d->isVisible())
+                continue; // a tab behind another (the surrogate fit): one click away
+            ++shown;
+            const QRect g(d->mapTo(w_.get(), QPoint(0, 0)), d->size());
+            QVERIFY2(inside.contains(g), qPrintable(d->objectName()));
+            QVERIFY2(g.height() >= 80 && g.width() >= 150, qPrintable(d->objectName()));
+        }
+        QCOMPARE(shown, 4); // Request, Recommendation, Band editor, Compare
+        const QRect status(w_->statusBar()->mapTo(w_.get(), QPoint(0, 0)), w_->statusBar()->size());
+        QVERIFY(w_->statusBar()->isVisible() && inside.contains(status));
+        // The Request panel and the card scroll instead of forcing the window taller.
+        for (QWidget* w : std::initializer_list<QWidget*>{w_->findChild<SloPanel*>(), card()})
+            QVERIFY(qobject_cast<QScrollArea*>(w->parentWidget()->parentWidget()));
+        // The info bar is one line until expanded.
+        auto* banner = w_->findChild<QLabel*>(QStringLiteral("banner"));
+        QVERIFY(banner && !banner->text().isEmpty());
+        QVERIFY2(!banner->text().contains(QLatin1Char('\n')), qPrintable(banner->text()));
+        auto* toggle = w_->findChild<QToolButton*>(QStringLiteral("bannerToggle"));
+        QVERIFY(toggle);
+        toggle->click();
+        QVERIFY(banner->text().contains(QLatin1Char('\n')));
+        toggle->click();
+        QVERIFY(!banner->text().contains(QLatin1Char('\n')));
+    }
+
+    void aStaleAnswerIsGreyedAndNotPinnable()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        compare()->clear();
+        Request r = state()->request();
+        r.ttftBudgetMs *= 0.8;
+        state()->setRequest(r);
+        // At once, before the new search answers: the old answer is marked, not current.
+        QVERIFY(card()->isStale());
+        QVERIFY(card()->findChild<QLabel*>(QStringLiteral("staleNote"))->isVisibleTo(card()));
+        for (QPushButton* b : card()->findChildren<QPushButton*>())
+            QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
+        action("pinRecommendationAction")->trigger();
+        QCOMPARE(compare()->rowCount(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        QVERIFY(state()->isCurrent(state()->key()));
+        action("pinRecommendationAction")->trigger();
+        QCOMPARE(compare()->rowCount(), 1);
+        compare()->clear();
+    }
+
+    void aHandEditSurvivesASearch()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        BandEditor* ed = editor();
+        QVERIFY(ed->config() == card()->content()->config); // it follows the recommendation
+        const BandRecipe edit = nudged(ed->config().recipe);
+        ed->strip()->edit(edit, QStringLiteral("test edit"));
+        QVERIFY(ed->config().recipe == edit);
+        Request r = state()->request();
+        r.tpotBudgetMs *= 1.5;
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        // The edit and its undo step are still there; the new answer is offered.
+        QVERIFY(ed->config().recipe == edit);
+        QCOMPARE(ed->strip()->undoStack()->count(), 1);
+        QVERIFY(ed->offered() && *ed->offered() == card()->content()->config);
+        auto* offer = ed->findChild<QWidget*>(QStringLiteral("recommendationOffer"));
+        QVERIFY(offer && offer->isVisibleTo(ed));
+        const bool sameModel = card()->content()->config.model == ed->config().model &&
+                               card()->content()->config.batch == ed->config().batch;
+        ed->findChild<QToolButton*>(QStringLiteral("loadRecommendation"))->click();
+        QVERIFY(ed->config().recipe == card()->content()->config.recipe);
+        QVERIFY(!offer->isVisibleTo(ed));
+        if (sameModel) { // one undo step: the edit comes back
+            ed->strip()->undoStack()->undo();
+            QVERIFY(ed->config().recipe == edit);
+        }
+    }
+
+    void pinPinsTheRecommendationAndFollowsTheRequest()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        BandEditor* ed = editor();
+        ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("another edit"));
+        QVERIFY(!(ed->config() == card()->content()->config));
+        compare()->clear();
+        action("pinRecommendationAction")->trigger(); // the card's answer, not the editor's
+        QCOMPARE(compare()->rowCount(), 1);
+        const Config pinned = compare()->pinned()[0].config;
+        QVERIFY(pinned == card()->content()->config);
+        action("pinEditorAction")->trigger();
+        QCOMPARE(compare()->rowCount(), 2);
+        QVERIFY(compare()->pinned()[1].config == ed->config());
+
+        // A longer prompt: the pin's numbers are the new request's, as predicted directly.
+        auto* session = w_->findChild<studio::ExplorerSession*>();
+        const double before = compare()->pinned()[0].prediction.ttftMs;
+        Request r = state()->request();
+        r.isl *= 2;
+        state()->setRequest(r);
+        const auto now = session->predict(pinned);
+        QVERIFY(now);
+        QCOMPARE(compare()->pinned()[0].prediction.ttftMs, now->ttftMs);
+        QVERIFY(now->ttftMs > before);
+        QCOMPARE(compare()->pinned()[0].prediction.verdict, now->verdict);
+
+        // A stack without one of the pin's formats: flagged, no numbers.
+        const Workspace& ws = *session->workspace();
+        const Stack* lacking = nullptr;
+        for (const Stack& s : ws.stacks)
+            for (const Band& b : pinned.recipe)
+                if (!lacking && !s.hasFormat(b.format))
+                    lacking = &s;
+        if (lacking) {
+            const std::string stack = r.stack;
+            r.stack = lacking->id;
+            state()->setRequest(r);
+            const PinnedConfig& p = compare()->pinned()[0];
+            QVERIFY(!p.prediction.runnable);
+            QVERIFY(std::isnan(p.prediction.ttftMs));
+            const QString verdict =
+                compare()->data(compare()->index(0, CompareModel::Verdict)).toString();
+            QVERIFY2(verdict.startsWith(QStringLiteral("cannot run")), qPrintable(verdict));
+            r.stack = stack;
+            state()->setRequest(r);
+            QVERIFY(compare()->pinned()[0].prediction.runnable);
+        }
+        r.isl /= 2;
+        state()->setRequest(r);
+        compare()->clear();
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+    }
+
+    void ctrlYRedoes()
+    {
+        QAction* redo = action("redoAction");
+        QVERIFY(redo);
+        QVERIFY(redo->shortcuts().contains(QKeySequence(QStringLiteral("Ctrl+Y"))));
+        BandEditor* ed = editor();
+        const BandRecipe start = ed->config().recipe;
+        const BandRecipe edit = nudged(start);
+        ed->strip()->edit(edit, QStringLiteral("redo test"));
+        ed->strip()->undoStack()->undo();
+        QVERIFY(ed->config().recipe == start);
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        QTest::keySequence(w_.get(), QKeySequence(QStringLiteral("Ctrl+Y")));
+        QVERIFY(ed->config().recipe == edit);
+    }
+
+    void markingModifiedWithoutAFileWarnsNothing()
+    {
+        // Restoring an autosave marks the window modified before its title names a file.
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("setWindowModified")));
+        w_->setWindowModified(true);
+        QVERIFY(w_->isWindowModified());
+        w_->setWindowModified(false);
+    }
+
+    void themeAndShortcutsFromTheMenus()
+    {
+        // View > Theme > Dark: the plot follows the palette; System restores it.
+        auto* plot = w_->findChild<ParetoPlot*>();
+        const QColor before = plot->customPlot()->background().color();
+        action("theme_dark")->trigger();
+        QApplication::processEvents();
+        QVERIFY2(plot->customPlot()->background().color().lightness() < 60,
+                 qPrintable(plot->customPlot()->background().color().name()));
+        action("theme_system")->trigger();
+        QApplication::processEvents();
+        QCOMPARE(plot->customPlot()->background().color(), before);
+        // Help > Keyboard shortcuts lists the menus' own keys, Ctrl+Y among them.
+        action("shortcutsAction")->trigger();
+        auto* box = w_->findChild<QMessageBox*>(QStringLiteral("shortcutsBox"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("Ctrl+Y")), qPrintable(box->text()));
+        QVERIFY(box->text().contains(QStringLiteral("Pin the recommendation")));
+        box->close();
+    }
+
+    void cleanupTestCase()
+    {
+        w_.reset();
+        QSettings().clear();
+    }
+};
+
+QTEST_MAIN(TestStudioState)
+#include "test_studio_state.moc"
