@@ -354,7 +354,7 @@ QString SessionController::autosavePath()
            QStringLiteral("/autosave.acsel-session");
 }
 
-std::optional<SessionDocument> SessionController::uncleanAutosave(QString* whyNot)
+std::optional<SessionDocument> SessionController::uncleanAutosave(QString* whyNot, bool* unreadable)
 {
     const QString path = autosavePath();
     if (!QFileInfo::exists(path)) {
@@ -376,6 +376,8 @@ std::optional<SessionDocument> SessionController::uncleanAutosave(QString* whyNo
         return doc;
     } catch (const LoadError& e) {
         *whyNot = tr("The autosave cannot be read: %1").arg(QString::fromStdString(e.what()));
+        if (unreadable)
+            *unreadable = true;
         return std::nullopt;
     }
 }
@@ -384,12 +386,24 @@ QString SessionController::startAutosave()
 {
     QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
     QString whyNot;
-    std::optional<SessionDocument> pending = uncleanAutosave(&whyNot);
+    bool unreadable = false;
+    std::optional<SessionDocument> pending = uncleanAutosave(&whyNot, &unreadable);
     lock_ = std::make_unique<QLockFile>(lockPath());
     lock_->setStaleLockTime(0);
     if (!lock_->tryLock(0)) {
         lock_.reset();
         return tr("Autosave off: another ACSeL Studio window is autosaving.");
+    }
+    // An autosave that cannot be read is kept aside, not overwritten by the next autosave: it
+    // may be the only copy of a crashed session, for a newer build or for repair by hand.
+    QString note;
+    if (unreadable) {
+        const QString kept = QFileInfo(autosavePath()).absolutePath() +
+                             QStringLiteral("/autosave-unreadable.acsel-session");
+        QFile::remove(kept);
+        note = QFile::rename(autosavePath(), kept)
+                   ? tr("%1 It is kept as %2.").arg(whyNot, kept)
+                   : tr("%1 It could not be kept aside as %2.").arg(whyNot, kept);
     }
     if (pending) {
         offer(*pending); // autosaving starts once answered, so the crashed one is not overwritten
@@ -399,7 +413,7 @@ QString SessionController::startAutosave()
     periodic_->start();
     if (dirty_)
         debounce_->start();
-    return {};
+    return note;
 }
 
 void SessionController::offer(const SessionDocument& doc)

@@ -88,10 +88,13 @@ public:
     // Where autosaves live: AppDataLocation/autosave.acsel-session.
     static QString autosavePath();
     // The autosave a start would offer to restore: written by a window that did not quit
-    // normally and not held by a running window. whyNot says why there is none.
-    static std::optional<acsel::SessionDocument> uncleanAutosave(QString* whyNot);
+    // normally and not held by a running window. whyNot says why there is none; unreadable is
+    // set when the file exists but cannot be read.
+    static std::optional<acsel::SessionDocument> uncleanAutosave(QString* whyNot,
+                                                                 bool* unreadable = nullptr);
     // Takes the autosave; offers an unclean one (non-blocking dialog), else starts autosaving.
-    // Does nothing if another running window owns the autosave (said in the returned note).
+    // Does nothing if another running window owns the autosave (said in the returned note). An
+    // unreadable autosave is moved aside to autosave-unreadable.acsel-session (said in the note).
     QString startAutosave();
     // Writes the autosave now (clean: marks the exit normal); returns false with a reason.
     bool writeAutosave(bool clean, QString* error = nullptr);
