@@ -1,4 +1,4 @@
-// acsel recommend: the headless main job. BandPareto on the workspace's default request
+// acsel recommend: the headless main job. The default searcher on the workspace's default request
 // (requests/default.json beside the workspace file), printed with its uniform comparison.
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
@@ -14,7 +14,9 @@ namespace
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
-    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default bp)"});
+    specs.push_back(
+        {"algo", "NAME",
+         searchAlgorithmChoices() + " (default: exact for static serving, bp for continuous)"});
     specs.push_back({"top", "N", "also print the N best distinct alternatives (default 0)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
     const app::Args args("recommend", argv, specs);
@@ -28,7 +30,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         (std::filesystem::path(ws.file).parent_path() / "requests" / "default.json").string();
     SearchRun r;
     readRequestFile(request, ws, r);
-    r.algorithm = args.valueOr("algo", "bp");
+    r.algorithm = args.valueOr("algo", "");
     r.top = args.integer("top", 0, 0, 100);
     r.json = args.flag("json");
     if (!r.json) {

@@ -1,6 +1,7 @@
 // acsel search: one searcher on one request (a request file, flags, or both: flags win).
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
+#include "core/search/fracmixtable.h"
 #include "core/search/searchalgorithm.h"
 
 #include <charconv>
@@ -44,7 +45,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
     specs.push_back({"request", "FILE", "request JSON {schema_version, stack, request, models?}"});
-    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default bp)"});
+    specs.push_back(
+        {"algo", "NAME",
+         searchAlgorithmChoices() + " (default: exact for static serving, bp for continuous)"});
     specs.push_back({"stack", "ID", "stack (overrides the request file)"});
     // Without a request file the request starts from the Request defaults: say which.
     const Request d;
@@ -116,6 +119,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (args.value("scopes"))
         r.options.scopes = listOption<Scope>(args, "scopes", "scope (full, mlp, attn)", parseScope);
     r.options.kvFormats = listOption<KvFormat>(args, "kv", "KV format (bf16, fp8)", parseKvFormat);
+    if (searchKvFormats(ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))], r.options)
+            .empty())
+        throw app::UsageError("acsel search: --kv: stack '" + q.stack +
+                              "' has none of these KV formats (acsel info lists them)");
     r.options.batches = listOption<int>(
         args, "batch", "batch size (1 to 4096)", [](const std::string& v) -> std::optional<int> {
             int b = 0;
@@ -126,7 +133,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         });
     r.top = args.integer("top", 0, 0, 100);
     r.frontier = args.flag("frontier");
-    r.algorithm = args.valueOr("algo", "bp");
+    r.algorithm = args.valueOr("algo", "");
     r.options.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, 1 << 30));
     r.options.maxEvaluations = args.integer("evaluations", 2000, 1, 1 << 30);
     r.json = args.flag("json");

@@ -88,7 +88,9 @@ void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
 
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io)
 {
-    const auto algorithm = parseSearchAlgorithm(run.algorithm);
+    const auto algorithm = run.algorithm.empty()
+                               ? std::optional(defaultSearchAlgorithm(run.request.mode))
+                               : parseSearchAlgorithm(run.algorithm);
     if (!algorithm)
         throw app::UsageError("acsel search: unknown --algo '" + run.algorithm + "' (expected " +
                               searchAlgorithmChoices() + ")");

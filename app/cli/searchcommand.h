@@ -13,9 +13,9 @@ namespace acsel::cli
 struct SearchRun {
     Request request;
     SearchOptions options;
-    std::string algorithm = "bp"; // a name of kSearchAlgorithms (either spelling)
-    int top = 0;                  // alternatives to print after the answer
-    bool frontier = false;        // print the admitted frontier too
+    std::string algorithm; // a name of kSearchAlgorithms; empty: defaultSearchAlgorithm
+    int top = 0;           // alternatives to print after the answer
+    bool frontier = false; // print the admitted frontier too
     bool json = false;
 };
 

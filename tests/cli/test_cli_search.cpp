@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
 
@@ -18,6 +19,7 @@ private slots:
     void searchJsonFeedsExport();
     void badRequests();
     void fmcOfTheOtherServingModelIsFlagged();
+    void topAlternativesAndFilters();
 };
 
 void TestCliSearch::recommendWithoutTables()
@@ -113,6 +115,33 @@ void TestCliSearch::fmcOfTheOtherServingModelIsFlagged()
     const Run cont = with("continuous");
     QCOMPARE(cont.code, 0);
     QVERIFY2(!contains(cont.err, "warning"), cont.err.c_str());
+}
+
+void TestCliSearch::topAlternativesAndFilters()
+{
+    // --top adds distinct alternatives after the answer (the plain --json has none of them);
+    // the filters restrict the space; a filter the stack cannot meet is refused (exit 2).
+    const std::vector<std::string> base = {
+        "search",  "--workspace", kWorkspace,  "--stack", "jetson_agx_thor/vllm",
+        "--model", "Qwen3-0.6B",  "--formats", "fp8",     "--scopes",
+        "full",    "--batch",     "4",         "--json"};
+    std::vector<std::string> withTop = base;
+    withTop.insert(withTop.end(), {"--top", "2"});
+    const Run r = run(withTop);
+    QCOMPARE(r.code, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j["top"].size(), std::size_t{2});
+    QVERIFY(!j.contains("frontier"));
+    QVERIFY(j["top"][0]["config"] != j["top"][1]["config"] && j["top"][0]["config"] != j["config"]);
+    const std::vector<nlohmann::json> docs{j, j["top"][0], j["top"][1]};
+    for (const nlohmann::json& doc : docs)
+        for (const auto& band : doc["config"]["bands"])
+            QVERIFY(band["format"] == "fp8" || band["format"] == "bf16");
+    QCOMPARE(j["config"]["batch"].get<int>(), 4);
+    QVERIFY(!nlohmann::json::parse(run(base).out).contains("top"));
+    std::vector<std::string> bad = base;
+    bad.insert(bad.end(), {"--formats", "fp9"});
+    QCOMPARE(run(bad).code, 2);
 }
 
 QTEST_APPLESS_MAIN(TestCliSearch)
