@@ -7,9 +7,12 @@
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
+#include "core/search/searchalgorithm.h"
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
+#include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <random>
@@ -38,6 +41,119 @@ template <class F> double medianSeconds(F&& f, int samples)
     return s[s.size() / 2];
 }
 
+// Thread CPU time: on the shared 2-core machine the wall time mostly measures the load.
+double threadSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The process's peak resident set since the last reset (VmHWM, kB), and its reset.
+long peakRssKiB()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::strtol(line.c_str() + 6, nullptr, 10);
+    return -1;
+}
+void resetPeakRss()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+struct SuiteCase {
+    std::string name;
+    std::string stack;
+    std::vector<std::string> models; // empty: all
+    ServingMode mode = ServingMode::Static;
+    int concurrency = 4;
+    std::vector<std::string> algorithms{"bp", "exact"};
+};
+
+// The fixed set of issue 15: the request of datasets/requests/default.json (isl 1024, osl 256,
+// TTFT 800 ms, TPOT 40 ms, 32 GiB) on the named stacks and models.
+int runSuite(const WorkspaceEngine& engine, CommandIo& io)
+{
+    const Workspace& ws = engine.workspace();
+    const std::vector<std::string> qwen{"Qwen3-0.6B", "Qwen3-1.7B", "Qwen3-8B", "Qwen3-32B"};
+    const std::vector<SuiteCase> cases{
+        {"GUI default (4 Qwen3, thor/vllm)", "jetson_agx_thor/vllm", qwen},
+        {"recommend (6 models, thor/vllm)", "jetson_agx_thor/vllm", {}},
+        {"h200_sxm Qwen3-8B", "h200_sxm/trtllm", {"Qwen3-8B"}},
+        {"h200_sxm 6 models", "h200_sxm/trtllm", {}},
+        {"b200_sxm/trtllm 6 models", "b200_sxm/trtllm", {}},
+        {"continuous thor Qwen3-8B",
+         "jetson_agx_thor/vllm",
+         {"Qwen3-8B"},
+         ServingMode::Continuous,
+         4,
+         {"exact"}},
+        {"b200_sxm Llama-3.1-70B", "b200_sxm/trtllm", {"Llama-3.1-70B"}},
+    };
+    const std::atomic<bool> noStop{false};
+    io.out << std::fixed << std::setprecision(1);
+    io.out << "case | algo | candidates | full gates | search ms (thread CPU) | peak RSS MB | "
+              "FracMix scan ms | ratio | answer\n";
+    volatile double sink = 0;
+    const auto runCase = [&](const std::string& name, const Request& q, const SearchOptions& o,
+                             const std::string& algo) {
+        resetPeakRss();
+        double t0 = threadSeconds();
+        const SearchResult r = makeSearcher(algo)->run(engine, q, o, {}, noStop);
+        const double searchMs = (threadSeconds() - t0) * 1e3;
+        const long rss = peakRssKiB();
+        // The enumeration floor: the FracMix table and one soft score per candidate.
+        t0 = threadSeconds();
+        const FracMixTable table(engine, q, o);
+        for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+            table.space(c).forEachRecipe(
+                [&](const BandRecipe& rec) { sink = sink + table.soft(c, rec).rawTtft; });
+        const double scanMs = (threadSeconds() - t0) * 1e3;
+        io.out << name << " | " << algo << " | " << r.candidates << " | " << r.fullEvaluations
+               << " | " << searchMs << " | " << static_cast<double>(rss) / 1024 << " | " << scanMs
+               << " | " << searchMs / scanMs << " | "
+               << (r.config
+                       ? ws.models[static_cast<std::size_t>(r.config->model)].name + " b" +
+                             std::to_string(r.config->batch) + " " + r.config->recipe.describe()
+                       : std::string("none"))
+               << "\n";
+    };
+    Request base;
+    base.isl = 1024;
+    base.osl = 256;
+    base.ttftBudgetMs = 800;
+    base.tpotBudgetMs = 40;
+    base.memBudgetGiB = 32;
+    for (const SuiteCase& c : cases) {
+        Request q = base;
+        q.stack = c.stack;
+        q.mode = c.mode;
+        q.concurrency = c.concurrency;
+        SearchOptions o;
+        for (const std::string& m : c.models)
+            o.models.push_back(*ws.findModel(m));
+        if (c.models.size() == 1 && c.models[0] == "Llama-3.1-70B")
+            q.memBudgetGiB = 180;
+        for (const std::string& a : c.algorithms)
+            runCase(c.name, q, o, a);
+    }
+    // A budget-only change on the GUI default: without an index, the whole search again.
+    Request q = base;
+    q.stack = "jetson_agx_thor/vllm";
+    q.concurrency = 4;
+    q.ttftBudgetMs = 600;
+    q.tpotBudgetMs = 30;
+    SearchOptions o;
+    for (const std::string& m : qwen)
+        o.models.push_back(*ws.findModel(m));
+    for (const char* a : {"bp", "exact"})
+        runCase("budget-only change (GUI default, TTFT 600, TPOT 30)", q, o, a);
+    return sink == -1.0 ? 1 : 0;
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
@@ -45,12 +161,15 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         {"stack", "ID", "stack (default a100_sxm/trtllm, an Ampere stack like the paper's A6000)"});
     specs.push_back({"model", "NAME", "model (default Qwen3-8B)"});
     specs.push_back({"samples", "N", "timing samples per measurement (default 7)"});
+    specs.push_back({"suite", "", "the fixed request set of docs/SEARCH.md instead, one run each"});
     const app::Args args("bench search", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
         return 0;
     }
     const auto engine = loadEngineFromArgs(args);
+    if (args.flag("suite"))
+        return runSuite(*engine, io);
     const Workspace& ws = engine->workspace();
     const std::string stackId = args.valueOr("stack", "a100_sxm/trtllm");
     const auto si = ws.findStack(stackId);
@@ -162,8 +281,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     io.out << std::fixed << std::setprecision(2);
     io.out << "request: " << stackId << ", " << arch.name << ", isl " << q.isl << ", osl " << q.osl
            << ", concurrency " << q.concurrency << ", TTFT <= " << q.ttftBudgetMs
-           << " ms, TPOT <= " << q.tpotBudgetMs << " ms (1.1 x and 1.0 x uniform " << toString(anchorFormat)
-           << ")\n";
+           << " ms, TPOT <= " << q.tpotBudgetMs << " ms (1.1 x and 1.0 x uniform "
+           << toString(anchorFormat) << ")\n";
     io.out << "space: " << exact.candidates << " band recipes over " << table.contexts().size()
            << " contexts (batch x KV format); " << recipes.size() << " in one context\n\n";
     io.out << "FracMix per candidate:        " << softS * 1e9 << " ns   (full estimate "

@@ -1,38 +1,37 @@
-// acsel eval: the Table-1 analogue on SIMULATED measurements (core/eval): seeded requests, FMC
-// fitted on simulated profiles or none, Rand / HC / BandPareto / Exact, mean +- std over seeds.
+// acsel eval: the Table-1 analogue on SIMULATED measurements (core/eval): seeded requests, a
+// latency truth fitted on one half of the real silicon rows and judged on the other, FMC on
+// profiled configurations of the campaign, Rand / HC (BandPareto's number of full gates) /
+// BandPareto / Exact, mean +- std over seeds. Deterministic: two runs with the same arguments print
+// the same bytes (wall time only with --timing).
 #include "app/cli/command.h"
 #include "app/cli/engineargs.h"
 #include "core/data/configjson.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/measuredquality.h"
+#include "core/eval/siliconcrossfit.h"
 
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
 namespace acsel::cli
 {
 namespace
 {
 
-// Stack effects of the simulated campaign, by GPU class: systematic measured/estimate ratios,
-// per-step framework overhead, band-boundary conversion cost and measurement noise. The ratios
-// and the overhead follow the gap between raw static estimates and the real silicon rows of
-// ../shared/aic/silicon (docs/LATENCY.md, docs/SERVING.md: measured TTFT is a fraction of the
-// static-batch estimate, TPOT within about 20%). No silicon row has band boundaries: their cost
-// is one extra kernel launch per boundary per step (tens of microseconds; the conversion's
-// memory traffic is already in the estimate). All are assumptions, not measurements
-// (docs/EVALUATION.md, with the sensitivity to the boundary cost).
-StackEffects effectsFor(const Stack& s)
-{
-    if (s.id.find("thor") != std::string::npos)
-        return {0.45, 1.3, 3.0, 0.05, 0.10};
-    if (s.source == LatencySource::Empirical)
-        return {0.35, 1.2, 1.5, 0.025, 0.08};
-    return {0.3, 1.15, 1.0, 0.02, 0.06};
-}
+// What the report can and cannot show (printed with every run; docs/EVALUATION.md).
+const char* const kScope =
+    "What this simulation can show: how the searchers and the FMC gate behave when the truth "
+    "is NOT the gate's model: latency with the workload-dependent residual of real silicon rows "
+    "(the gate's FMC maps the estimate only), band and memory effects the gate does not model, "
+    "and RMQD from the demo generator on configurations the surrogate was not trained on.\n"
+    "What it cannot show: real band-configuration latency or memory (no public measurement has "
+    "band boundaries: those effects are assumptions), real RMQD (the generator is synthetic), "
+    "or anything outside the silicon rows' workloads (the residual model is clamped to their "
+    "range). Its feasibility rates are not a measured result.\n";
 
 std::vector<std::string> splitList(const std::string& s)
 {
@@ -125,20 +124,34 @@ void printPerRequest(const EvalReport& report, const Workspace& ws, std::ostream
     }
 }
 
+std::string fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
     specs.push_back({"requests", "N", "requests per seed (default 50)"});
     specs.push_back({"seeds", "N", "searcher seeds 1..N (default 3)"});
-    specs.push_back({"request-seed", "N", "seed of the request set and FMC profiles (default 1)"});
-    specs.push_back({"fresh-requests", "", "draw the requests and profiles again for each seed"});
+    specs.push_back({"request-seed", "N", "seed of the request set (default 1)"});
+    specs.push_back({"fresh-requests", "", "draw the requests again for each seed"});
     specs.push_back({"tau", "X", "FMC quantile (default 0.5, the median; above: conservative)"});
-    specs.push_back({"stacks", "LIST", "stacks (default rtx_a6000/trtllm,jetson_agx_thor/vllm)"});
+    specs.push_back(
+        {"stacks", "LIST", "stacks with silicon rows (default h100_sxm/trtllm,h200_sxm/vllm)"});
     specs.push_back({"models", "LIST", "models (default the ones up to 8B, as the paper)"});
+    specs.push_back({"measurements", "FILE",
+                     "silicon rows the latency truth is fitted and judged on (default "
+                     "<tables>/silicon/dense_tp1.csv)"});
+    specs.push_back({"fmc-profiles", "K", "FMC profiled configurations per stack (default 30)"});
+    specs.push_back({"split-seed", "N", "seed of the rows' split into the two halves (default 1)"});
     specs.push_back(
         {"boundary-scale", "X",
-         "multiply every stack's simulated per-boundary cost (default 1; sensitivity)"});
+         "multiply every stack's assumed band boundary and format switch costs (default 1)"});
     specs.push_back({"per-request", "", "also list every request's answers (FMC rows)"});
+    specs.push_back({"timing", "", "add search wall time per request (differs between runs)"});
     specs.push_back({"json", "", "print JSON (with every request's answers)"});
     const app::Args args("eval", argv, specs);
     if (args.helpRequested()) {
@@ -155,7 +168,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     o.requestSeed = static_cast<std::uint64_t>(args.integer("request-seed", 1, 1, 1'000'000'000));
     o.freshRequestsPerSeed = args.flag("fresh-requests");
     o.setup.fmcTau = args.number("tau", 0.5, 0.01, 0.99);
-    o.setup.stacks = splitList(args.valueOr("stacks", "rtx_a6000/trtllm,jetson_agx_thor/vllm"));
+    o.setup.fmcProfiles = args.integer("fmc-profiles", 30, 2, 1000);
+    const auto splitSeed =
+        static_cast<std::uint64_t>(args.integer("split-seed", 1, 0, 1'000'000'000));
+    o.setup.stacks = splitList(args.valueOr("stacks", "h100_sxm/trtllm,h200_sxm/vllm"));
     for (const std::string& s : o.setup.stacks)
         if (!ws.findStack(s))
             throw app::UsageError("acsel eval: unknown stack '" + s + "' (acsel info lists them)");
@@ -172,13 +188,28 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                 o.setup.models.push_back(static_cast<int>(i));
     }
     o.search.models = o.setup.models;
-    o.search.batches = o.setup.batches;
+    const std::string measurements = args.valueOr(
+        "measurements",
+        ws.tablesDir.empty()
+            ? std::string()
+            : (std::filesystem::path(ws.tablesDir) / "silicon" / "dense_tp1.csv").string());
+    if (measurements.empty())
+        throw app::UsageError("acsel eval: no silicon rows: pass --measurements FILE (the "
+                              "latency truth is fitted on them)");
+    const SiliconPrediction silicon =
+        predictSiliconRows(ws, loadSiliconCsv(measurements), ServingMode::Static);
+
     // "Measured" RMQD: the demo generator behind the workspace's quality set (the ground truth
-    // the surrogate was fitted to); the surrogate itself only when there is no such generator.
+    // the surrogate was fitted to, on other configurations); the surrogate itself only when
+    // there is no such generator.
+    const std::optional<QualitySet> qualitySet =
+        ws.qualityFile.empty() ? std::nullopt
+                               : std::optional(loadQualitySet(ws.qualityFile, ws.models));
     const DemoGenerator generator =
-        ws.qualityFile.empty()
-            ? DemoGenerator{std::nullopt, 0, "the workspace names no quality set"}
-            : rebuildDemoGenerator(loadQualitySet(ws.qualityFile, ws.models), ws.models);
+        qualitySet ? rebuildDemoGenerator(*qualitySet, ws.models)
+                   : DemoGenerator{std::nullopt, 0, "the workspace names no quality set"};
+    if (qualitySet)
+        o.inTraining = trainingConfigs(*qualitySet);
     const std::string measuredQuality =
         generator.model ? "the demo quality generator behind " +
                               std::filesystem::path(ws.qualityFile).filename().string() +
@@ -191,30 +222,84 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     };
     SimulatedCampaign campaign(*engine, measuredRmqd, o.campaignSeed);
     const double boundaryScale = args.number("boundary-scale", 1.0, 0.0, 100.0);
+    std::vector<SiliconCrossFit> fits;
     for (const std::string& s : o.setup.stacks) {
-        StackEffects fx = effectsFor(ws.stacks[static_cast<std::size_t>(*ws.findStack(s))]);
-        fx.boundaryCostMs *= boundaryScale;
-        campaign.setEffects(s, fx);
+        const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(s))];
+        const CrossFitResult r = crossFitStack(*engine, silicon, s, ServingMode::Static, splitSeed);
+        if (!r.fit)
+            throw app::UsageError("acsel eval: stack " + s + " in " + measurements + ": " +
+                                  r.reason + " (the latency truth is fitted on them)");
+        StackTruth truth{r.fit->ttft, r.fit->tpot, assumedBandEffects(stack),
+                         assumedMemoryEffect(stack)};
+        truth.band.boundaryCostMs *= boundaryScale;
+        truth.band.formatSwitchCostMs *= boundaryScale;
+        campaign.setTruth(s, truth);
+        o.setup.stackGrids[s] = r.fit->workloads;
+        fits.push_back(*r.fit);
     }
     const std::atomic<bool> noStop{false};
     const EvalReport report = evaluate(*engine, campaign, o, {}, noStop);
+    const bool timing = args.flag("timing");
 
     struct Column {
         const char* name;
         double EvalMetrics::*field;
+        int digits;
     };
-    const Column cols[] = {
-        {"answer", &EvalMetrics::answerRate},    {"feas@0", &EvalMetrics::feasible0},
-        {"feas@5", &EvalMetrics::feasible5},     {"feas@10", &EvalMetrics::feasible10},
-        {"gap@10", &EvalMetrics::gap10},         {">=unif@10", &EvalMetrics::atLeastUniform10},
-        {"s/request", &EvalMetrics::meanSeconds}};
+    std::vector<Column> cols{{"answer", &EvalMetrics::answerRate, 2},
+                             {"feas@0", &EvalMetrics::feasible0, 2},
+                             {"feas@5", &EvalMetrics::feasible5, 2},
+                             {"feas@10", &EvalMetrics::feasible10, 2},
+                             {"gap@10", &EvalMetrics::gap10, 4},
+                             {">=unif@10", &EvalMetrics::atLeastUniform10, 2},
+                             {"multi-band", &EvalMetrics::multiBand, 2},
+                             {"gates/request", &EvalMetrics::meanFullGates, 0}};
+    if (timing)
+        cols.push_back({"s/request", &EvalMetrics::meanSeconds, 3});
+    int leftOut = 0, evaluated = 0;
+    for (const RequestRecord& r : report.perRequest)
+        if (r.seed == report.seeds.front()) {
+            leftOut += r.best.leftOut;
+            evaluated += r.best.configurations;
+        }
     if (args.flag("json")) {
         nlohmann::ordered_json j;
         j["simulated"] = true;
         j["measured_rmqd"] = measuredQuality;
+        j["measurements"] = measurements;
         j["boundary_scale"] = boundaryScale;
         j["requests"] = report.requests;
         j["seeds"] = report.seeds;
+        j["evaluation_configurations"] = evaluated;
+        j["training_configurations_left_out"] = leftOut;
+        for (const SiliconCrossFit& f : fits) {
+            const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(f.stack))];
+            nlohmann::ordered_json a = nlohmann::ordered_json::array();
+            for (const CampaignAssumption& c : campaignAssumptions(stack))
+                a.push_back({{"name", c.name}, {"value", c.value}, {"source", c.source}});
+            j["truth"].push_back({{"stack", f.stack},
+                                  {"residual_rows", f.residualRows},
+                                  {"validation_rows", f.validationRows},
+                                  {"residual_sigma_ttft", f.ttft.sigma()},
+                                  {"residual_sigma_tpot", f.tpot.sigma()},
+                                  {"validation_median_abs_log_error",
+                                   {{"ttft", f.heldOutTtft},
+                                    {"tpot", f.heldOutTpot},
+                                    {"raw_ttft", f.rawTtft},
+                                    {"raw_tpot", f.rawTpot}}},
+                                  {"fmc",
+                                   {{"gamma_ttft", report.fmc.at(f.stack).gammaTtft},
+                                    {"delta_ttft", report.fmc.at(f.stack).deltaTtft},
+                                    {"gamma_tpot", report.fmc.at(f.stack).gammaTpot},
+                                    {"delta_tpot", report.fmc.at(f.stack).deltaTpot}}},
+                                  {"assumptions", a}});
+        }
+        for (const ResidualSpread& r : report.residualAfterFmc)
+            j["residual_after_fmc"].push_back(
+                {{"stack", r.stack},
+                 {"configurations", r.metric[0].n},
+                 {"ttft", {{"mean", r.metric[0].mean()}, {"sd", r.metric[0].sd()}}},
+                 {"tpot", {{"mean", r.metric[1].mean()}, {"sd", r.metric[1].sd()}}}});
         for (const EvalRow& row : report.rows) {
             nlohmann::ordered_json r{{"algorithm", row.algorithm},
                                      {"fmc", row.fmc},
@@ -228,6 +313,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         j["bp_equals_exact"] = {{"answered", report.bpAnswered},
                                 {"equal", report.bpEqualsExact},
                                 {"mean_predicted_gap", report.bpMeanPredictedGap}};
+        j["scope"] = kScope;
         for (const RequestRecord& rec : report.perRequest) {
             const Request& q = rec.request;
             // The request in the request JSON's shape (stack + request), as `search` reads it.
@@ -248,32 +334,63 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     io.out << (o.freshRequestsPerSeed
                    ? "; requests drawn per seed"
                    : "; one request set (seed " + std::to_string(o.requestSeed) + ")")
-           << "; FMC tau " << o.setup.fmcTau
-           << "; mean +- std over seeds\nMeasured RMQD: " << measuredQuality
-           << "; per-boundary cost x" << boundaryScale << "\n\n| stack | algorithm | FMC |";
+           << "; FMC tau " << o.setup.fmcTau << " on " << o.setup.fmcProfiles
+           << " profiled configurations of the campaign per stack; mean +- std over "
+              "seeds\nMeasured RMQD: "
+           << measuredQuality << "; " << leftOut
+           << " training configurations of the surrogate left out of the " << evaluated + leftOut
+           << " evaluation configurations (first seed)\n\nLatency truth per stack, fitted on "
+              "half of the rows of "
+           << measurements << " and judged on the other half (split seed " << splitSeed
+           << "); median |log error| on the unseen half, truth model vs the raw estimate:\n";
+    for (const SiliconCrossFit& f : fits) {
+        const Calibration& c = report.fmc.at(f.stack);
+        io.out << "  " << f.stack << ": residual model on " << f.residualRows.size()
+               << " rows (unexplained sigma TTFT " << fixed(f.ttft.sigma(), 3) << ", TPOT "
+               << fixed(f.tpot.sigma(), 3) << "); on the other " << f.validationRows.size()
+               << " rows TTFT " << fixed(f.heldOutTtft, 3) << " vs " << fixed(f.rawTtft, 3)
+               << ", TPOT " << fixed(f.heldOutTpot, 3) << " vs " << fixed(f.rawTpot, 3)
+               << "; FMC TTFT gamma " << fixed(c.gammaTtft, 3) << " delta " << fixed(c.deltaTtft, 3)
+               << ", TPOT gamma " << fixed(c.gammaTpot, 3) << " delta " << fixed(c.deltaTpot, 3)
+               << "\n";
+    }
+    io.out << "ASSUMPTIONS (no measurement; per-boundary costs x" << boundaryScale << "):\n";
+    for (const SiliconCrossFit& f : fits)
+        for (const CampaignAssumption& c :
+             campaignAssumptions(ws.stacks[static_cast<std::size_t>(*ws.findStack(f.stack))]))
+            io.out << "  " << f.stack << " " << c.name << ": " << c.value << " (" << c.source
+                   << ")\n";
+    io.out << "\n| stack | algorithm | FMC |";
     for (const Column& c : cols)
         io.out << " " << c.name << " |";
     io.out << "\n|---|---|---|";
-    for (std::size_t i = 0; i < std::size(cols); ++i)
+    for (std::size_t i = 0; i < cols.size(); ++i)
         io.out << "---:|";
-    io.out << "\n" << std::fixed;
+    io.out << "\n";
     for (const EvalRow& row : report.rows) {
         io.out << "| " << (row.stack.empty() ? "all" : row.stack) << " | " << row.algorithm << " | "
                << (row.fmc ? "yes" : "no") << " |";
         for (const Column& c : cols) {
             const auto [m, sd] = meanStd(row.perSeed, c.field);
-            const int digits = c.field == &EvalMetrics::gap10 ? 4 : 2;
             if (std::isnan(m)) // no request to average over (e.g. no common answer for gap@10)
                 io.out << " - |";
             else
-                io.out << " " << std::setprecision(digits) << m << " +- " << sd << " |";
+                io.out << " " << fixed(m, c.digits) << " +- " << fixed(sd, c.digits) << " |";
         }
         io.out << "\n";
     }
     io.out << "\nBandPareto = Exact (predicted RMQD, with FMC) on " << report.bpEqualsExact
            << " of " << report.bpAnswered
            << " answered requests; mean predicted-RMQD gap where they differ "
-           << std::setprecision(5) << report.bpMeanPredictedGap << "\n";
+           << fixed(report.bpMeanPredictedGap, 5) << "\n"
+           << "Residual left after FMC, log(measured / FMC prediction) over the evaluation "
+              "data:\n";
+    for (const ResidualSpread& r : report.residualAfterFmc)
+        io.out << "  " << r.stack << ": " << r.metric[0].n << " configurations, TTFT mean "
+               << fixed(r.metric[0].mean(), 3) << " sd " << fixed(r.metric[0].sd(), 3)
+               << ", TPOT mean " << fixed(r.metric[1].mean(), 3) << " sd "
+               << fixed(r.metric[1].sd(), 3) << "\n";
+    io.out << "\n" << kScope;
     if (args.flag("per-request"))
         printPerRequest(report, ws, io.out);
     return 0;

@@ -2,6 +2,7 @@
 // (requests/default.json beside the workspace file), printed with its uniform comparison.
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
+#include "core/search/searchalgorithm.h"
 
 #include <filesystem>
 
@@ -13,7 +14,8 @@ namespace
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
-    specs.push_back({"algo", "NAME", "bp (default), exact, hc or rand"});
+    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default bp)"});
+    specs.push_back({"top", "N", "also print the N best distinct alternatives (default 0)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
     const app::Args args("recommend", argv, specs);
     if (args.helpRequested()) {
@@ -27,6 +29,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     SearchRun r;
     readRequestFile(request, ws, r);
     r.algorithm = args.valueOr("algo", "bp");
+    r.top = args.integer("top", 0, 0, 100);
     r.json = args.flag("json");
     if (!r.json) {
         for (const std::string& note : ws.notes)

@@ -1,7 +1,9 @@
 // acsel search: one searcher on one request (a request file, flags, or both: flags win).
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
+#include "core/search/searchalgorithm.h"
 
+#include <charconv>
 #include <sstream>
 
 namespace acsel::cli
@@ -9,11 +11,40 @@ namespace acsel::cli
 namespace
 {
 
+std::vector<std::string> commaList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t comma = std::min(s.find(',', start), s.size());
+        out.push_back(s.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+// --NAME a,b,c read with `parse` (nullopt: not a name of `what`); empty when not given.
+template <class T, class Parse>
+std::vector<T> listOption(const app::Args& args, const std::string& name, const std::string& what,
+                          Parse&& parse)
+{
+    std::vector<T> out;
+    if (const auto v = args.value(name))
+        for (const std::string& item : commaList(*v)) {
+            const std::optional<T> x = parse(item);
+            if (!x)
+                throw app::UsageError("acsel search: --" + name + " '" + item + "' is not a " +
+                                      what);
+            out.push_back(*x);
+        }
+    return out;
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
     specs.push_back({"request", "FILE", "request JSON {schema_version, stack, request, models?}"});
-    specs.push_back({"algo", "NAME", "bp (default), exact, hc or rand"});
+    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default bp)"});
     specs.push_back({"stack", "ID", "stack (overrides the request file)"});
     // Without a request file the request starts from the Request defaults: say which.
     const Request d;
@@ -32,6 +63,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"mode", "MODE", "static or continuous serving" + dflt(std::string(toString(d.mode)))});
     specs.push_back({"model", "NAME", "only this model (repeatable as a comma list)"});
+    specs.push_back({"formats", "LIST", "only these band formats, e.g. fp8,nvfp4 (bf16 stays)"});
+    specs.push_back({"scopes", "LIST", "only these scopes: full, mlp, attn"});
+    specs.push_back(
+        {"batch", "LIST", "candidate batch sizes (default 1,4,8,16,32 >= concurrency)"});
+    specs.push_back({"kv", "LIST", "KV cache formats: bf16, fp8 (default both the stack has)"});
+    specs.push_back({"top", "N", "also print the N best distinct alternatives (default 0)"});
+    specs.push_back({"frontier", "", "also print the admitted frontier of RMQD and latency"});
     specs.push_back({"seed", "N", "seed of rand and hc (default 1)"});
     specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
@@ -67,17 +105,27 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     }
     if (const auto models = args.value("model")) {
         r.options.models.clear();
-        std::size_t start = 0;
-        while (start <= models->size()) {
-            const std::size_t comma = std::min(models->find(',', start), models->size());
-            const std::string name = models->substr(start, comma - start);
+        for (const std::string& name : commaList(*models)) {
             const auto m = ws.findModel(name);
             if (!m)
                 throw app::UsageError("acsel search: unknown model '" + name + "'");
             r.options.models.push_back(*m);
-            start = comma + 1;
         }
     }
+    r.options.formats = listOption<Format>(args, "formats", "format", parseFormat);
+    if (args.value("scopes"))
+        r.options.scopes = listOption<Scope>(args, "scopes", "scope (full, mlp, attn)", parseScope);
+    r.options.kvFormats = listOption<KvFormat>(args, "kv", "KV format (bf16, fp8)", parseKvFormat);
+    r.options.batches = listOption<int>(
+        args, "batch", "batch size (1 to 4096)", [](const std::string& v) -> std::optional<int> {
+            int b = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), b);
+            if (ec != std::errc() || end != v.data() + v.size() || b < 1 || b > 4096)
+                return std::nullopt;
+            return b;
+        });
+    r.top = args.integer("top", 0, 0, 100);
+    r.frontier = args.flag("frontier");
     r.algorithm = args.valueOr("algo", "bp");
     r.options.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, 1 << 30));
     r.options.maxEvaluations = args.integer("evaluations", 2000, 1, 1 << 30);

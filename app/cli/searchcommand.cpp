@@ -5,7 +5,7 @@
 #include "app/common/args.h"
 #include "core/data/configjson.h"
 #include "core/data/loaderror.h"
-#include "core/search/exactsearch.h"
+#include "core/search/recommend.h"
 
 #include <iomanip>
 #include <ostream>
@@ -47,49 +47,75 @@ void printPrediction(std::ostream& out, const Prediction& p, const Request& q)
     printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency));
 }
 
-// The answer's model had no rows in the quality data: the surrogate predicts it from the
-// other models' shared trend, which can rank it anywhere (docs/QUALITY.md 3).
-std::string extrapolationWarning(const WorkspaceEngine& engine, const ModelArch& model)
+bool isExtrapolationNote(const std::string& note)
 {
-    if (!engine.surrogate().extrapolatesModel(model.name))
-        return {};
-    return "warning: the quality data has no rows of " + model.name +
-           ": its predicted RMQD is the other models' trend over log(params), not its own; "
-           "measure a few of its configurations (acsel rmqd) before trusting the answer\n";
+    return note.rfind(kExtrapolatedNote, 0) == 0;
+}
+
+Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& notes)
+{
+    Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
+    for (const std::string& n : notes)
+        pred.note += (pred.note.empty() ? "" : "; ") + n;
+    return pred;
+}
+
+nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Request& q,
+                                        const std::vector<Alternative>& list,
+                                        const std::vector<std::string>& notes)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const Alternative& a : list)
+        out.push_back(configDocumentJson(makeConfigDocument(
+            engine.workspace(), a.config, q, predictionsOf(a.gate.prediction, notes))));
+    return out;
+}
+
+void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
+                      const std::string& title, const Alternative& a)
+{
+    out << title << describeConfig(ws, a.config) << "\n";
+    printPrediction(out, a.gate.prediction, q);
 }
 
 } // namespace
 
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io)
 {
-    const auto searcher = makeSearcher(run.algorithm);
-    if (!searcher)
-        throw app::UsageError("acsel search: unknown --algo '" + run.algorithm +
-                              "' (expected bp, exact, hc or rand)");
+    const auto algorithm = parseSearchAlgorithm(run.algorithm);
+    if (!algorithm)
+        throw app::UsageError("acsel search: unknown --algo '" + run.algorithm + "' (expected " +
+                              searchAlgorithmChoices() + ")");
     const Workspace& ws = engine.workspace();
     const auto fmcMode = engine.calibrationMode(run.request.stack);
     if (fmcMode)
         io.err << fmcModeWarning(run.request.stack, *fmcMode, run.request.mode, "the request");
     const std::atomic<bool> noStop{false};
-    const SearchResult r = searcher->run(engine, run.request, run.options, {}, noStop);
-    const std::string extrapolated =
-        r.config
-            ? extrapolationWarning(engine, ws.models[static_cast<std::size_t>(r.config->model)])
-            : std::string();
-    io.err << extrapolated;
+    RecommendRequest rq{run.request, run.options, *algorithm, run.top, run.frontier};
+    const Recommendation rec = recommend(engine, rq, {}, noStop);
+    const SearchResult& r = rec.answer;
+    // The model caveat goes to stderr as a warning; the synthetic-data one is in the
+    // "quality:" line (text) or the prediction note (JSON).
+    for (const std::string& n : rec.notes)
+        if (isExtrapolationNote(n))
+            io.err << "warning: " << n << "\n";
     if (run.json) {
         if (!r.config) {
             io.err << "acsel search: no configuration passes the gate\n";
             return 3;
         }
-        const Prediction& p = r.gate.prediction;
-        Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
-        if (engine.qualitySynthetic())
-            pred.note = "RMQD predicted by a surrogate fitted on SYNTHETIC quality data";
-        if (!extrapolated.empty())
-            pred.note += std::string(pred.note.empty() ? "" : "; ") +
-                         "no quality data of this model: its RMQD is extrapolated";
-        io.out << writeConfigJson(makeConfigDocument(ws, *r.config, run.request, pred));
+        std::vector<std::string> jsonNotes;
+        for (const std::string& n : rec.notes)
+            jsonNotes.push_back(isExtrapolationNote(n)
+                                    ? "no quality data of this model: its RMQD is extrapolated"
+                                    : n);
+        nlohmann::ordered_json j = configDocumentJson(makeConfigDocument(
+            ws, *r.config, run.request, predictionsOf(r.gate.prediction, jsonNotes)));
+        if (run.top > 0)
+            j["top"] = alternativesJson(engine, run.request, rec.top, jsonNotes);
+        if (run.frontier)
+            j["frontier"] = alternativesJson(engine, run.request, rec.frontier, jsonNotes);
+        io.out << j.dump(2) << "\n";
         return 0;
     }
     const Request& q = run.request;
@@ -106,22 +132,24 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         io.out << "answer: none: no configuration passes the gate\n";
         return 3;
     }
-    io.out << "answer: " << describeConfig(ws, *r.config) << "\n";
-    printPrediction(io.out, r.gate.prediction, q);
+    printAlternative(io.out, ws, q, "answer: ", Alternative{*r.config, r.gate});
     io.out << "  gate: " << toString(r.gate.verdict) << "\n";
-    // The uniform comparison: the best one-band configuration for the same request.
-    SearchOptions uniform = run.options;
-    uniform.maxBands = 1;
-    const SearchResult u = ExactSearch().run(engine, q, uniform, {}, noStop);
-    if (u.config) {
-        io.out << "best uniform: " << describeConfig(ws, *u.config) << "\n";
-        printPrediction(io.out, u.gate.prediction, q);
+    if (rec.bestUniform) {
+        const Prediction& u = rec.bestUniform->gate.prediction;
+        printAlternative(io.out, ws, q, "best uniform: ", *rec.bestUniform);
         io.out << "  band vs uniform: RMQD " << std::setprecision(5)
-               << r.gate.prediction.rmqd - u.gate.prediction.rmqd << std::setprecision(2)
-               << ", TTFT " << r.gate.prediction.ttftMs - u.gate.prediction.ttftMs << " ms, TPOT "
-               << r.gate.prediction.tpotMs - u.gate.prediction.tpotMs << " ms\n";
+               << r.gate.prediction.rmqd - u.rmqd << std::setprecision(2) << ", TTFT "
+               << r.gate.prediction.ttftMs - u.ttftMs << " ms, TPOT "
+               << r.gate.prediction.tpotMs - u.tpotMs << " ms\n";
     } else {
         io.out << "best uniform: none passes the gate\n";
+    }
+    for (std::size_t i = 0; i < rec.top.size(); ++i)
+        printAlternative(io.out, ws, q, "alternative " + std::to_string(i + 1) + ": ", rec.top[i]);
+    if (run.frontier) {
+        io.out << "frontier: " << rec.frontier.size() << " admitted configurations\n";
+        for (const Alternative& a : rec.frontier)
+            printAlternative(io.out, ws, q, "  ", a);
     }
     return 0;
 }

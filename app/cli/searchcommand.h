@@ -1,5 +1,6 @@
-// Shared by acsel search and acsel recommend: run one searcher on one request and print the
-// answer (text, or the configuration JSON that acsel export reads).
+// Shared by acsel search and acsel recommend: the recommend use case (core/search/recommend.h)
+// on one request, printed (text, or the configuration JSON that acsel export reads; with
+// --top / --frontier it gains "top" and "frontier" arrays of such documents).
 #pragma once
 
 #include "app/cli/command.h"
@@ -12,7 +13,9 @@ namespace acsel::cli
 struct SearchRun {
     Request request;
     SearchOptions options;
-    std::string algorithm = "bp";
+    std::string algorithm = "bp"; // a name of kSearchAlgorithms (either spelling)
+    int top = 0;                  // alternatives to print after the answer
+    bool frontier = false;        // print the admitted frontier too
     bool json = false;
 };
 

@@ -4,6 +4,8 @@
 #include "core/model/configspace.h"
 #include "core/search/gate.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace acsel
@@ -66,8 +68,23 @@ std::vector<BandRecipe> campaignRecipes(const ConfigSpace& space, int bandRecipe
     return recipes;
 }
 
+double RunningMoments::mean() const
+{
+    return n > 0 ? sum / n : std::nan("");
+}
+
+double RunningMoments::sd() const
+{
+    if (n == 0)
+        return std::nan("");
+    const double m = sum / n;
+    return std::sqrt(std::max(0.0, sumSquares / n - m * m));
+}
+
 DatasetBest bestInEvaluationData(const Engine& e, const SimulatedCampaign& campaign,
-                                 const EvalSetup& setup, const Request& q, double tolerance)
+                                 const EvalSetup& setup, const Request& q, double tolerance,
+                                 const Calibration* fmc,
+                                 const std::function<bool(const Config&)>& inTraining)
 {
     const Workspace& ws = e.workspace();
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
@@ -86,7 +103,7 @@ DatasetBest bestInEvaluationData(const Engine& e, const SimulatedCampaign& campa
         const ConfigSpace space(ws.models[static_cast<std::size_t>(m)].layers, so);
         const std::vector<BandRecipe> recipes =
             campaignRecipes(space, setup.bandConfigsPerModel, stackModelSeed(q.stack, m));
-        for (int b : setup.batches) {
+        for (int b : setup.gridOf(q.stack).batches) {
             if (b < q.concurrency)
                 continue;
             for (KvFormat kv : kvs)
@@ -98,8 +115,17 @@ DatasetBest bestInEvaluationData(const Engine& e, const SimulatedCampaign& campa
                         c.kv = kv;
                         c.recipe = r;
                         c.algorithm = a;
+                        if (inTraining && inTraining(c)) {
+                            ++best.leftOut;
+                            continue;
+                        }
                         const Measurement meas = campaign.measure(c, q);
                         ++best.configurations;
+                        if (fmc) {
+                            const LatencyMs p = fmc->apply(e.rawLatency(c, q));
+                            best.residual[0].add(std::log(meas.latency.ttft / p.ttft));
+                            best.residual[1].add(std::log(meas.latency.tpot / p.tpot));
+                        }
                         if (!feasibleAt(meas, q, tolerance, memBudget))
                             continue;
                         if (!best.bestRmqd || meas.rmqd < *best.bestRmqd)

@@ -1,13 +1,17 @@
-// The Table-1 harness (docs/METHOD.md 5): one seeded request set, FMC fitted on simulated profiles
-// (or no calibration), every searcher on every request with each searcher seed, metrics
-// against the simulated measurements, per seed, over every stack and per stack.
+// The Table-1 harness (docs/METHOD.md 5): one seeded request set, FMC fitted on profiled
+// configurations of the campaign (or given) or no calibration, every searcher on every request
+// with each searcher seed, metrics against the simulated measurements, per seed, over every
+// stack and per stack.
 #pragma once
 
 #include "core/eval/evaldataset.h"
 #include "core/eval/requestgenerator.h"
 #include "core/search/searcher.h"
 
+#include <array>
 #include <atomic>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +28,9 @@ struct EvalMetrics {
     double gap10 = 0;
     int gapRequests = 0;
     double atLeastUniform10 = 0;
-    double meanSeconds = 0; // search wall time per request
+    double multiBand = 0;     // share of the answers with more than one band (NaN: none)
+    double meanFullGates = 0; // full gates per request (Rand and HC get BandPareto's count)
+    double meanSeconds = 0;   // search wall time per request (machine-dependent)
 };
 
 struct EvalRow {
@@ -41,6 +47,7 @@ struct EvalOutcome {
     std::optional<Config> config;
     Prediction predicted; // the gate's prediction of the returned configuration
     Measurement measured; // the simulated measurement of it
+    std::int64_t fullGates = 0;
     double seconds = 0;
 };
 
@@ -54,6 +61,11 @@ struct RequestRecord {
     std::vector<EvalOutcome> outcomes;
 };
 
+struct ResidualSpread {
+    std::string stack;
+    std::array<RunningMoments, 2> metric; // TTFT, TPOT
+};
+
 struct EvalReport {
     // Every algorithm with FMC, then without, over every stack; then the same per stack when
     // several are evaluated.
@@ -64,6 +76,9 @@ struct EvalReport {
     int bpAnswered = 0, bpEqualsExact = 0;
     double bpMeanPredictedGap = 0; // over requests where they differ
     std::vector<RequestRecord> perRequest;
+    // Per stack: log(measured / FMC prediction) over the evaluation data of its requests.
+    std::vector<ResidualSpread> residualAfterFmc;
+    std::map<std::string, Calibration> fmc; // the FMC line of each stack
 };
 
 struct EvalOptions {
@@ -77,6 +92,10 @@ struct EvalOptions {
     std::uint64_t requestSeed = 1;
     bool freshRequestsPerSeed = false;
     std::uint64_t campaignSeed = 2026; // the simulated dataset is fixed across seeds
+    // Per stack; a stack without one gets FMC fitted on its campaignProfiles().
+    std::map<std::string, Calibration> fmc;
+    // Configurations the quality surrogate was trained on: left out of the evaluation data.
+    std::function<bool(const Config&)> inTraining;
 };
 
 // feasible@tol of a measured configuration against a request.
@@ -84,8 +103,8 @@ bool feasibleAt(const Measurement& m, const Request& q, double tolerance, double
 
 // The profiled configurations of one stack: `setup.fmcProfiles` drawn from the campaign's own
 // population (uniform and 3-band recipes other than the evaluation data's, both KV formats,
-// every fitting algorithm) at workloads off the evaluation grid that fit the device, stratified
-// over the raw TTFT estimate. Empty when fewer than two fit.
+// every fitting algorithm) at the stack's workloads, fitting the device, stratified over the
+// raw TTFT estimate. Empty when fewer than two fit.
 std::vector<std::pair<Config, Request>> campaignProfiles(const Engine& e, const EvalSetup& setup,
                                                          const std::string& stack,
                                                          std::uint64_t seed);

@@ -35,4 +35,24 @@ DemoGenerator rebuildDemoGenerator(const QualitySet& set, const std::vector<Mode
     return out;
 }
 
+std::function<bool(const Config&)> trainingConfigs(const QualitySet& set)
+{
+    std::vector<std::vector<QualityRow>> train; // per model
+    for (const QualityRow& r : set.rows)
+        if (r.split == Split::Train) {
+            if (static_cast<std::size_t>(r.model) >= train.size())
+                train.resize(static_cast<std::size_t>(r.model) + 1);
+            train[static_cast<std::size_t>(r.model)].push_back(r);
+        }
+    return [train = std::move(train)](const Config& c) {
+        if (c.model < 0 || static_cast<std::size_t>(c.model) >= train.size())
+            return false;
+        const auto& rows = train[static_cast<std::size_t>(c.model)];
+        return std::any_of(rows.begin(), rows.end(), [&](const QualityRow& r) {
+            return r.model == c.model && r.algorithm == c.algorithm &&
+                   r.lmHeadQuantized == c.lmHeadQuantized && r.kv == c.kv && r.recipe == c.recipe;
+        });
+    };
+}
+
 } // namespace acsel

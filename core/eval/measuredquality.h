@@ -8,6 +8,7 @@
 #include "core/quality/demoquality.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,5 +25,10 @@ struct DemoGenerator {
 // The generator of `set` when it is synthetic, records a generator seed and reproduces every
 // row exactly; otherwise an empty model and the reason.
 DemoGenerator rebuildDemoGenerator(const QualitySet& set, const std::vector<ModelArch>& models);
+
+// Whether a configuration is one of the set's training rows (model, recipe, algorithm, lm_head,
+// KV): the evaluation data leaves those out, so the surrogate is judged on configurations it
+// never saw (the paper keeps the two disjoint).
+std::function<bool(const Config&)> trainingConfigs(const QualitySet& set);
 
 } // namespace acsel

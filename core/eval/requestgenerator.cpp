@@ -8,12 +8,15 @@
 namespace acsel
 {
 
-Format anchorFormat(const Stack& s)
+Format anchorFormat(const Stack& s, const Platform& p)
 {
-    if (s.hasFormat(Format::Fp8))
-        return Format::Fp8;
-    if (s.hasFormat(Format::Int8))
-        return Format::Int8;
+    // The paper's Appendix B: int8 on Ampere/Ada (sm < 90), fp8 on Hopper/Blackwell.
+    const Format first = p.smVersion >= 90 ? Format::Fp8 : Format::Int8;
+    const Format second = first == Format::Fp8 ? Format::Int8 : Format::Fp8;
+    if (s.hasFormat(first))
+        return first;
+    if (s.hasFormat(second))
+        return second;
     return Format::Bf16;
 }
 
@@ -46,11 +49,12 @@ std::vector<EvalRequest> generateRequests(const Engine& e, const SimulatedCampai
         if (!stackIndex)
             throw std::invalid_argument("evaluation: unknown stack '" + r.request.stack + "'");
         const Stack& stack = ws.stacks[static_cast<std::size_t>(*stackIndex)];
-        r.request.isl = pick(setup.isls);
-        r.request.osl = pick(setup.osls);
+        const WorkloadGrid& grid = setup.gridOf(r.request.stack);
+        r.request.isl = pick(grid.isls);
+        r.request.osl = pick(grid.osls);
         r.anchor.model = pick(models);
-        r.anchor.batch = pick(setup.batches);
-        const Format f = anchorFormat(stack);
+        r.anchor.batch = pick(grid.batches);
+        const Format f = anchorFormat(stack, ws.platformOf(stack));
         r.anchor.recipe =
             BandRecipe::uniform(ws.models[static_cast<std::size_t>(r.anchor.model)].layers, f);
         r.anchor.algorithm = f == Format::Int8 ? Algorithm::SmoothQuant : Algorithm::Max;

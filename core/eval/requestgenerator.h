@@ -17,8 +17,9 @@ struct EvalRequest {
     Config anchor;
 };
 
-// The anchor format of a stack: fp8 where the stack has it, else int8 (W8A8), else bf16.
-Format anchorFormat(const Stack& s);
+// The anchor format of a stack: int8 (W8A8) on Ampere/Ada (sm < 90), fp8 on Hopper/Blackwell;
+// the other of the two when the stack lacks it, else bf16.
+Format anchorFormat(const Stack& s, const Platform& p);
 
 std::vector<EvalRequest> generateRequests(const Engine& e, const SimulatedCampaign& campaign,
                                           const EvalSetup& setup, int count, std::uint64_t seed);

@@ -46,44 +46,63 @@ std::uint64_t measurementKey(const Config& c, const Request& q, std::uint64_t se
     return h;
 }
 
+int bandBoundaries(const BandRecipe& r)
+{
+    return r.size() - 1;
+}
+
+int formatSwitches(const BandRecipe& r)
+{
+    int n = 0;
+    for (int i = 1; i < r.size(); ++i)
+        n += r[i].format != r[i - 1].format ? 1 : 0;
+    return n;
+}
+
 SimulatedCampaign::SimulatedCampaign(const Engine& e, RmqdFn measuredRmqd, std::uint64_t seed)
     : engine_(e), measuredRmqd_(std::move(measuredRmqd)), seed_(seed)
 {
 }
 
-void SimulatedCampaign::setEffects(const std::string& stackId, StackEffects effects)
+void SimulatedCampaign::setTruth(const std::string& stackId, StackTruth truth)
 {
-    for (auto& [id, fx] : effects_)
+    for (auto& [id, t] : truths_)
         if (id == stackId) {
-            fx = effects;
+            t = std::move(truth);
             return;
         }
-    effects_.emplace_back(stackId, effects);
+    truths_.emplace_back(stackId, std::move(truth));
 }
 
-const StackEffects& SimulatedCampaign::effects(const std::string& stackId) const
+const StackTruth& SimulatedCampaign::truth(const std::string& stackId) const
 {
-    for (const auto& [id, fx] : effects_)
+    for (const auto& [id, t] : truths_)
         if (id == stackId)
-            return fx;
+            return t;
     return defaults_;
 }
 
 Measurement SimulatedCampaign::measure(const Config& c, const Request& q) const
 {
-    const StackEffects& fx = effects(q.stack);
+    const StackTruth& t = truth(q.stack);
     const LatencyMs raw = engine_.rawLatency(c, q);
-    const double boundaries = c.recipe.size() - 1;
-    // TTFT is one prefill step; TPOT is one decode step per token: both pay the per-step
-    // overhead and the boundary conversions once per step.
-    const double perStep = fx.stepOverheadMs + boundaries * fx.boundaryCostMs;
     const std::uint64_t key = measurementKey(c, q, seed_);
+    const auto scale = [&](const std::optional<ResidualModel>& m, double estimateMs,
+                           std::uint64_t stream) {
+        if (!m)
+            return 1.0;
+        WorkloadPoint w = workloadOf(c, q);
+        w.estimateMs = estimateMs;
+        return std::exp(m->mean(w) + m->sigma() * normalFromKey(key, stream));
+    };
+    // TTFT is one prefill step, TPOT one decode step: each pays the band effects once.
+    const double perStep = bandBoundaries(c.recipe) * t.band.boundaryCostMs +
+                           formatSwitches(c.recipe) * t.band.formatSwitchCostMs;
     Measurement m;
-    m.latency.ttft =
-        fx.ttftScale * (raw.ttft + perStep) * std::exp(fx.noiseSigma * normalFromKey(key, 0));
-    m.latency.tpot =
-        fx.tpotScale * (raw.tpot + perStep) * std::exp(fx.noiseSigma * normalFromKey(key, 1));
-    m.memoryBytes = engine_.memoryBytes(c, q);
+    m.latency.ttft = raw.ttft * scale(t.ttft, raw.ttft, 0) + perStep;
+    m.latency.tpot = raw.tpot * scale(t.tpot, raw.tpot, 1) + perStep;
+    m.memoryBytes = engine_.memoryBytes(c, q) +
+                    t.memory.overheadBytes * std::exp(t.memory.sigma * normalFromKey(key, 2));
     m.rmqd = measuredRmqd_(c);
     return m;
 }

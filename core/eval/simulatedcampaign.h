@@ -1,26 +1,33 @@
 // The simulated measurement campaign (SIMULATED DATA: there are no public measurements of band
-// configurations). "Measured" latency is the full operator estimate distorted by stack effects
-// the surrogate does not model; "measured" RMQD comes from the demo quality generator. Every
-// value is a deterministic function of (configuration, request, seed), like a fixed dataset.
+// configurations). Its truth is not the gate's model (issue 17):
+// - latency: the full operator estimate x exp(residual model of the stack, fitted on real
+//   silicon rows as a function of the workload, residualmodel.h) x lognormal noise with the
+//   rows' unexplained spread, plus band effects per engine step (ASSUMPTIONS,
+//   campaignassumptions.h);
+// - memory: the prediction plus an engine term (ASSUMPTION) with lognormal spread;
+// - RMQD: a given function (the demo quality generator, not the surrogate).
+// Every value is a deterministic function of (configuration, request, seed), like a fixed
+// dataset.
 #pragma once
 
+#include "core/eval/campaignassumptions.h"
+#include "core/eval/residualmodel.h"
 #include "core/search/engine.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace acsel
 {
 
-// Stack effects, per stack (defaults from the gap between raw estimates and the real silicon
-// rows of AIC's dense_tp1.csv; docs/EVALUATION.md gives the derivation).
-struct StackEffects {
-    double ttftScale = 1.0;      // systematic measured/estimate ratio of TTFT
-    double tpotScale = 1.0;      // ... of TPOT
-    double stepOverheadMs = 0.0; // framework overhead per engine step (scheduling, sampling)
-    double boundaryCostMs = 0.0; // extra cost per band boundary per step (format conversion)
-    double noiseSigma = 0.05;    // lognormal noise of one measurement
+// The truth of one stack. Without residual models the measured latency is the estimate (plus
+// band effects and noise): for tests.
+struct StackTruth {
+    std::optional<ResidualModel> ttft, tpot;
+    BandEffects band;
+    MemoryEffect memory;
 };
 
 struct Measurement {
@@ -35,8 +42,8 @@ public:
     using RmqdFn = std::function<double(const Config&)>;
 
     SimulatedCampaign(const Engine& e, RmqdFn measuredRmqd, std::uint64_t seed);
-    void setEffects(const std::string& stackId, StackEffects effects);
-    const StackEffects& effects(const std::string& stackId) const;
+    void setTruth(const std::string& stackId, StackTruth truth);
+    const StackTruth& truth(const std::string& stackId) const;
 
     Measurement measure(const Config& c, const Request& q) const;
 
@@ -44,11 +51,15 @@ private:
     const Engine& engine_;
     RmqdFn measuredRmqd_;
     std::uint64_t seed_;
-    std::vector<std::pair<std::string, StackEffects>> effects_;
-    StackEffects defaults_;
+    std::vector<std::pair<std::string, StackTruth>> truths_;
+    StackTruth defaults_;
 };
 
 // A stable 64-bit hash of a configuration and a request's workload (not its budgets).
 std::uint64_t measurementKey(const Config& c, const Request& q, std::uint64_t seed);
+
+// Band boundaries of a recipe, and those between two different GEMM formats.
+int bandBoundaries(const BandRecipe& r);
+int formatSwitches(const BandRecipe& r);
 
 } // namespace acsel

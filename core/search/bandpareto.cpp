@@ -29,11 +29,13 @@ SearchResult BandPareto::run(const Engine& e, const Request& q, const SearchOpti
     }
     const std::vector<std::size_t> front = paretoFront(x, y); // ordered by RMQD
     std::size_t next = 0;
-    run.gateUntilAdmitted([&]() -> std::optional<ScoredCandidate> {
-        if (next == front.size())
-            return std::nullopt;
-        return survivors[front[next++]];
-    });
+    run.gateUntilAdmitted(
+        [&]() -> std::optional<ScoredCandidate> {
+            if (next == front.size())
+                return std::nullopt;
+            return survivors[front[next++]];
+        },
+        e.fracMixIsLowerBound(q) && table.calibration().monotone());
     return run.finish();
 }
 

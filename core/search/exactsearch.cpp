@@ -25,32 +25,35 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     // A min-heap on RMQD: only as many candidates are ordered as are gated.
     auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; };
     std::make_heap(open.begin(), open.end(), worse);
-    // Ties in RMQD go to the lower predicted normalised latency (calibrated FracMix), as on
-    // BandPareto's frontier; it is computed only for the tied candidates about to be gated.
+    // Tied candidates are yielded by their calibrated FracMix normalised latency (computed only
+    // for the tied ones): with pruneLatency a lower bound, so the gate loop skips the slower.
     std::vector<ScoredCandidate> tied; // one RMQD, the fastest last
     const auto total = static_cast<double>(open.size());
-    run.gateUntilAdmitted([&]() -> std::optional<ScoredCandidate> {
-        if (tied.empty()) {
-            if (open.empty())
-                return std::nullopt;
-            if (progress && (run.result().fullEvaluations & 1023) == 1023)
-                progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
-            const double rmqd = open.front().rmqd;
-            while (!open.empty() && open.front().rmqd == rmqd) {
-                std::pop_heap(open.begin(), open.end(), worse);
-                ScoredCandidate& s = open.back();
-                const LatencyMs cal = table.calibrated(table.soft(s.context, s.recipe));
-                s.normLatency = table.normalisedLatency(cal.ttft, cal.tpot);
-                tied.push_back(s);
-                open.pop_back();
+    run.gateUntilAdmitted(
+        [&]() -> std::optional<ScoredCandidate> {
+            if (tied.empty()) {
+                if (open.empty())
+                    return std::nullopt;
+                if (progress && (run.result().fullEvaluations & 1023) == 1023)
+                    progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
+                const double rmqd = open.front().rmqd;
+                while (!open.empty() && open.front().rmqd == rmqd) {
+                    std::pop_heap(open.begin(), open.end(), worse);
+                    ScoredCandidate& s = open.back();
+                    const LatencyMs cal = table.calibrated(table.soft(s.context, s.recipe));
+                    s.normLatency = table.normalisedLatency(cal.ttft, cal.tpot);
+                    tied.push_back(s);
+                    open.pop_back();
+                }
+                std::sort(tied.begin(), tied.end(), [](const auto& a, const auto& b) {
+                    return a.normLatency > b.normLatency;
+                });
             }
-            std::sort(tied.begin(), tied.end(),
-                      [](const auto& a, const auto& b) { return a.normLatency > b.normLatency; });
-        }
-        const ScoredCandidate s = tied.back();
-        tied.pop_back();
-        return s;
-    });
+            const ScoredCandidate s = tied.back();
+            tied.pop_back();
+            return s;
+        },
+        pruneLatency);
     return run.finish();
 }
 

@@ -137,13 +137,36 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
     return s;
 }
 
+namespace
+{
+
+double rawLimit(double limitMs, double gamma, double delta)
+{
+    // FMC^-1(limit), widened so that rounding cannot prune a candidate the gate admits: the
+    // gate's exp(delta) * pow(raw, gamma) and this inverse are each within a few ulp (relative
+    // 1e-15) of exact, and an error e on the calibrated side moves the raw limit by e / gamma.
+    // 1e-9 / min(1, gamma) covers both by orders of magnitude; the candidates it lets through
+    // are only full-gated, so the answer stays exact.
+    const double slack = 1e-9 / std::min(1.0, gamma);
+    return std::exp((std::log(limitMs) - delta) / gamma) * (1 + slack);
+}
+
+} // namespace
+
 LatencyScreen::LatencyScreen(const Calibration& c, double ttftLimitMs, double tpotLimitMs)
     : calibration_(c), monotone_(c.monotone()), ttft_(ttftLimitMs), tpot_(tpotLimitMs)
 {
-    if (monotone_) {
-        rawTtft_ = std::exp((std::log(ttftLimitMs) - c.deltaTtft) / c.gammaTtft);
-        rawTpot_ = std::exp((std::log(tpotLimitMs) - c.deltaTpot) / c.gammaTpot);
+    if (!monotone_)
+        return;
+    if (c.identity()) {
+        // calibrated == raw bit for bit (exp(0) * pow(x, 1) == x): compare with the budget
+        // itself; exp(log(budget)) can land an ulp below it and prune a candidate at the budget.
+        rawTtft_ = ttftLimitMs;
+        rawTpot_ = tpotLimitMs;
+        return;
     }
+    rawTtft_ = rawLimit(ttftLimitMs, c.gammaTtft, c.deltaTtft);
+    rawTpot_ = rawLimit(tpotLimitMs, c.gammaTpot, c.deltaTpot);
 }
 
 double FracMixTable::qualityLog(int context, Algorithm a, const BandRecipe& r) const

@@ -28,7 +28,9 @@ struct SoftScore {
 };
 
 // Latency limits applied to FracMix scores without calibrating each candidate: with a monotone
-// FMC, calibrated <= limit exactly when raw <= FMC^-1(limit).
+// FMC, calibrated <= limit exactly when raw <= FMC^-1(limit). Sound: every score whose
+// calibrated value the gate would find within the limit passes (without a calibration the
+// limit is compared exactly; with one, the inverse is widened past its rounding).
 class LatencyScreen
 {
 public:

@@ -1,12 +1,14 @@
 // The run state and the two passes the enumerating searchers (BandPareto, Exact) share:
 // enumerate every legal recipe of the request's FracMix table, keeping those that fit the
 // memory budget and pass a latency screen; then full-gate kept candidates in the searcher's
-// order until one is admitted. Each searcher brings its own screen and order.
+// order until one is admitted (and the others of its RMQD, for the tie rule). Each searcher
+// brings its own screen and order.
 #pragma once
 
 #include "core/search/fracmixtable.h"
 #include "core/search/scoredcandidate.h"
 #include "core/search/stopwatch.h"
+#include "core/search/tierule.h"
 
 #include <atomic>
 #include <optional>
@@ -53,22 +55,33 @@ public:
         }
     }
 
-    // Full-gates the candidates `next` yields (std::optional<ScoredCandidate>, empty when there
-    // are no more) until one is admitted: that one is the result. Stops, cancelled, when `stop`
-    // is raised.
-    template <class Next> void gateUntilAdmitted(Next&& next)
+    // Full-gates the candidates `next` yields (std::optional<ScoredCandidate> in non-decreasing
+    // RMQD, empty when there are no more) until one is admitted, then the rest of its RMQD:
+    // the answer is the admitted one preferred by answerPrecedes (tierule.h). With
+    // `latencyBounds`, a candidate's normLatency is a lower bound of its gated normalised
+    // latency, so tied candidates already slower than the best admitted are skipped ungated.
+    // Stops, cancelled, when `stop` is raised.
+    template <class Next> void gateUntilAdmitted(Next&& next, bool latencyBounds)
     {
+        std::optional<AnswerKey> best;
         while (!result_.cancelled) {
             const std::optional<ScoredCandidate> s = next();
-            if (!s)
+            if (!s || (best && coarse(s->rmqd) != coarse(best->rmqd)))
                 return;
+            // The bound is the same arithmetic on a smaller raw value: 1e-12 covers its rounding.
+            if (best && latencyBounds &&
+                coarse(s->normLatency * (1 - 1e-12)) > coarse(best->normLatency))
+                continue;
             const Config cfg = table_.config(s->context, s->recipe, s->algorithm);
             GateResult g = fullGate(engine_, cfg, table_.request());
             ++result_.fullEvaluations;
             if (g.admitted()) {
-                result_.config = cfg;
-                result_.gate = std::move(g);
-                return;
+                const AnswerKey key = answerKey(s->rmqd, g.prediction, cfg, table_.request());
+                if (!best || answerPrecedes(key, *best)) {
+                    best = key;
+                    result_.config = cfg;
+                    result_.gate = std::move(g);
+                }
             }
             result_.cancelled = stop_.load(std::memory_order_relaxed);
         }

@@ -50,12 +50,7 @@ public:
                              const ProgressFn& progress, const std::atomic<bool>& stop) const = 0;
 };
 
-// "bp", "exact", "hc", "rand"; nullptr for an unknown name.
+// A name of searchalgorithm.h's table ("bp" or "band_pareto", ...); nullptr for another.
 std::unique_ptr<Searcher> makeSearcher(const std::string& name);
-inline const std::vector<std::string>& searcherNames()
-{
-    static const std::vector<std::string> names{"bp", "exact", "hc", "rand"};
-    return names;
-}
 
 } // namespace acsel

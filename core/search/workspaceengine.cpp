@@ -8,6 +8,7 @@
 #include "core/latency/servingmodel.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
+#include "core/search/batchmonotonecosts.h"
 
 #include <stdexcept>
 
@@ -102,8 +103,14 @@ LatencyEstimate WorkspaceEngine::latencyEstimate(const Config& c, const Request&
     const auto stack = ws_.findStack(q.stack);
     if (!stack)
         throw std::invalid_argument("unknown stack '" + q.stack + "'");
-    return estimateServingLatency(opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c,
-                                  q);
+    const ModelArch& arch = ws_.models[static_cast<std::size_t>(c.model)];
+    if (q.mode == ServingMode::Static) {
+        // Each operator at its running max over the batch ladder: a larger static batch is
+        // never predicted faster at the same workload (batchmonotonecosts.h).
+        const BatchMonotoneCosts monotone(opCosts(*stack), c.batch, q.concurrency);
+        return estimateServingLatency(monotone, arch, c, q);
+    }
+    return estimateServingLatency(opCosts(*stack), arch, c, q);
 }
 
 LatencyMs WorkspaceEngine::rawLatency(const Config& c, const Request& q) const

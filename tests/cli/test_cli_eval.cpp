@@ -13,6 +13,7 @@ class TestCliEval : public QObject
     Q_OBJECT
 private slots:
     void shortRunIsLabelledAndGradesAgainstTheGenerator();
+    void twoRunsPrintTheSameBytes();
     void badOptionsAreRefused();
 };
 
@@ -20,7 +21,7 @@ void TestCliEval::shortRunIsLabelledAndGradesAgainstTheGenerator()
 {
     const Run r =
         run({"eval", "--workspace", kWorkspace, "--tables", kTables, "--requests", "3", "--seeds",
-             "1", "--stacks", "jetson_agx_thor/vllm", "--boundary-scale", "0", "--json"});
+             "1", "--stacks", "h200_sxm/vllm", "--boundary-scale", "0", "--json"});
     QCOMPARE(r.code, 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);
     QVERIFY(j["simulated"].get<bool>());
@@ -44,15 +45,42 @@ void TestCliEval::shortRunIsLabelledAndGradesAgainstTheGenerator()
     asRequest = {
         {"schema_version", 1}, {"stack", asRequest["stack"]}, {"request", asRequest["request"]}};
     const acsel::Request q = acsel::parseRequestJson(asRequest, "record");
-    QCOMPARE(q.stack, std::string("jetson_agx_thor/vllm"));
+    QCOMPARE(q.stack, std::string("h200_sxm/vllm"));
     QCOMPARE(q.isl, j["per_request"][0]["request"]["isl"].get<int>());
     QCOMPARE(q.ttftBudgetMs, j["per_request"][0]["request"]["ttft_budget_ms"].get<double>());
 
-    const Run text = run({"eval", "--workspace", kWorkspace, "--tables", kTables, "--requests", "1",
-                          "--seeds", "1", "--stacks", "jetson_agx_thor/vllm"});
-    QCOMPARE(text.code, 0);
-    QVERIFY(contains(text.out, "SIMULATED measurements"));
-    QVERIFY(contains(text.out, "Measured RMQD: the demo quality generator"));
+    // The truth is cross-fitted on the silicon rows; the assumptions and the scope are printed.
+    QCOMPARE(j["truth"].size(), std::size_t{1});
+    // h200_sxm/vllm: 25 rows, 13 for the residual model, the other 12 judge it.
+    QCOMPARE(j["truth"][0]["residual_rows"].size(), std::size_t{13});
+    QCOMPARE(j["truth"][0]["validation_rows"].size(), std::size_t{12});
+    QVERIFY(j["training_configurations_left_out"].get<int>() > 0);
+    QVERIFY(contains(j["scope"].get<std::string>(), "What it cannot show"));
+}
+
+void TestCliEval::twoRunsPrintTheSameBytes()
+{
+    const std::vector<std::string> argv{"eval",
+                                        "--workspace",
+                                        kWorkspace,
+                                        "--tables",
+                                        kTables,
+                                        "--requests",
+                                        "2",
+                                        "--seeds",
+                                        "2",
+                                        "--stacks",
+                                        "h200_sxm/vllm",
+                                        "--models",
+                                        "Qwen3-0.6B,Qwen3-1.7B"};
+    const Run a = run(argv), b = run(argv);
+    QCOMPARE(a.code, 0);
+    QCOMPARE(a.out, b.out);
+    QVERIFY(contains(a.out, "SIMULATED measurements"));
+    QVERIFY(contains(a.out, "Measured RMQD: the demo quality generator"));
+    QVERIFY(contains(a.out, "ASSUMPTIONS"));
+    QVERIFY(contains(a.out, "Residual left after FMC"));
+    QVERIFY(!contains(a.out, "| s/request |"));
 }
 
 void TestCliEval::badOptionsAreRefused()
@@ -64,6 +92,13 @@ void TestCliEval::badOptionsAreRefused()
     const Run stack = run({"eval", "--workspace", kWorkspace, "--stacks", "nogpu/none"});
     QCOMPARE(stack.code, 2);
     QVERIFY2(contains(stack.err, "unknown stack 'nogpu/none'"), stack.err.c_str());
+    // A stack without silicon rows cannot have a cross-fitted truth.
+    const Run rows = run({"eval", "--workspace", kWorkspace, "--tables", kTables, "--requests", "1",
+                          "--stacks", "l40s/trtllm"});
+    QCOMPARE(rows.code, 2);
+    QVERIFY2(contains(rows.err, "stack l40s/trtllm in ") &&
+                 contains(rows.err, "0 predictable silicon row(s): the cross-fit needs four"),
+             rows.err.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliEval)

@@ -1,10 +1,12 @@
 // The searchers against brute force on a small hand-made engine (tests/core/toyengine.h).
+#include "core/data/sessionfile.h"
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/hillclimb.h"
 #include "core/search/paretofront.h"
 #include "core/search/randomsearch.h"
+#include "core/search/searchalgorithm.h"
 #include "toyengine.h"
 
 #include <QTest>
@@ -78,6 +80,7 @@ private slots:
     void cancellationStopsQuickly();
     void batchesBelowConcurrencyAreNotSearched();
     void countsBudgetsAndProgress();
+    void algorithmNamesRoundTrip();
 };
 
 void TestSearch::paretoFrontMatchesQuadraticReference()
@@ -204,11 +207,11 @@ void TestSearch::noFeasibleConfiguration()
 {
     const ToyEngine e(kBlackwell);
     const Request q = request(0.001, 0.001, 80);
-    for (const std::string& name : searcherNames()) {
+    for (const SearchAlgorithmName& name : kSearchAlgorithms) {
         SearchOptions o = options();
         o.maxEvaluations = 200;
-        const SearchResult r = makeSearcher(name)->run(e, q, o, {}, kNoStop);
-        QVERIFY2(!r.config, name.c_str());
+        const SearchResult r = makeSearcher(name.algorithm)->run(e, q, o, {}, kNoStop);
+        QVERIFY2(!r.config, name.name.data());
         QVERIFY(!r.cancelled);
     }
 }
@@ -321,6 +324,24 @@ void TestSearch::countsBudgetsAndProgress()
         for (std::size_t i = 0; i < seen.size(); ++i)
             QVERIFY2(seen[i] >= 0 && seen[i] <= 1 && (i == 0 || seen[i] >= seen[i - 1]), name);
     }
+}
+
+void TestSearch::algorithmNamesRoundTrip()
+{
+    // One table: each searcher answers to its short and its saved name, names itself by the
+    // short one, and the session file format accepts exactly the saved names, in enum order.
+    QCOMPARE(std::size(kSessionSearchAlgorithms), kSearchAlgorithms.size());
+    for (std::size_t i = 0; i < kSearchAlgorithms.size(); ++i) {
+        const SearchAlgorithmName& n = kSearchAlgorithms[i];
+        QCOMPARE(static_cast<std::size_t>(n.algorithm), i);
+        QVERIFY(parseSearchAlgorithm(n.name) == n.algorithm);
+        QVERIFY(parseSearchAlgorithm(n.savedName) == n.algorithm);
+        QCOMPARE(std::string_view(kSessionSearchAlgorithms[i]), n.savedName);
+        QCOMPARE(makeSearcher(std::string(n.savedName))->name(), std::string(n.name));
+        QCOMPARE(makeSearcher(n.algorithm)->name(), std::string(toString(n.algorithm)));
+    }
+    QVERIFY(!parseSearchAlgorithm("BP") && !parseSearchAlgorithm("") && !makeSearcher("pb"));
+    QCOMPARE(searchAlgorithmChoices(), std::string("bp, exact, hc or rand"));
 }
 
 QTEST_APPLESS_MAIN(TestSearch)

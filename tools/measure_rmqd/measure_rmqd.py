@@ -3,7 +3,6 @@
 Llama or Qwen3 checkpoint, and writes quality-set rows for `acsel quality add`
 (README.md beside this file)."""
 import argparse
-import json
 import os
 import sys
 
@@ -11,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-from rmqdtool.campaign import Campaign, PlanError, run_plan  # noqa: E402
+from rmqdtool.campaign import Campaign, PlanError, load_manifest, run_plan  # noqa: E402
 from rmqdtool.checkpoint import Checkpoint, CheckpointError  # noqa: E402
 from rmqdtool.recipe import RecipeError  # noqa: E402
 from rmqdtool.safetensors import SafetensorsError  # noqa: E402
@@ -58,6 +57,7 @@ def main(argv):
     try:
         ckpt = Checkpoint(a.checkpoint)
         oracle = Checkpoint(a.oracle_checkpoint) if a.oracle_checkpoint else None
+        name = a.model_name or load_manifest(a.plan)["model"]["name"]  # a bad plan fails first
         tokenizer = a.tokenizer or os.path.join(a.checkpoint, "tokenizer.json")
         need = (a.calib_sequences + a.sequences) * a.seq_len
         ids = load_tokens(a.text, a.tokens, tokenizer, need)
@@ -69,8 +69,6 @@ def main(argv):
                             f"{ckpt.arch.vocab}")
         seqs = torch.tensor(ids[:need], dtype=torch.long).view(-1, a.seq_len)
         calib, evaluation = seqs[:a.calib_sequences], seqs[a.calib_sequences:]
-        with open(a.plan, encoding="utf-8") as f:
-            name = a.model_name or json.load(f)["model"]["name"]
         campaign = Campaign(ckpt, oracle, calib, evaluation, device, dtype, a.batch, a.top_m,
                             not a.no_weight_cache)
         oracle_name = os.path.basename(os.path.normpath(a.oracle_checkpoint)) \

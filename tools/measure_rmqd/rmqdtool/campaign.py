@@ -39,7 +39,13 @@ def load_manifest(path):
         raise PlanError(f"{path}: {e}") from e
     if m.get("kind") != "acsel-quality-plan" or m.get("schema_version") != 1:
         raise PlanError(f"{path}: expected kind acsel-quality-plan, schema_version 1")
-    for i, c in enumerate(m.get("candidates", [])):
+    model = m.get("model")
+    if not isinstance(model, dict) or not isinstance(model.get("name"), str) or \
+            not isinstance(model.get("layers"), int):
+        raise PlanError(f"{path}: /model: expected {{name, hf_id, layers}}")
+    if not isinstance(m.get("candidates"), list):
+        raise PlanError(f"{path}: /candidates: expected a list")
+    for i, c in enumerate(m["candidates"]):
         for key in ("id", "recipe", "bands", "algorithm", "lm_head_quantized", "kv", "split"):
             if key not in c:
                 raise PlanError(f"{path}: /candidates/{i}: missing '{key}'")

@@ -64,6 +64,18 @@ def _numerics(cfg, where):
     return tuple(sorted(out.items(), key=lambda kv: kv[0]))
 
 
+def describe(numerics):
+    """A quantizer state as the YAML spells it ('disabled' for an off quantizer)."""
+    if numerics is None:
+        return "disabled"
+    parts = []
+    for k, v in numerics:
+        if isinstance(v, tuple):
+            v = "{" + ", ".join(f"{a}: {b}" for a, b in v) + "}"
+        parts.append(f"{k}: {'null' if v is None else v}")
+    return "{" + ", ".join(parts) + "}"
+
+
 def _canonical(numerics):
     return tuple(sorted(numerics, key=lambda kv: kv[0]))
 
@@ -165,8 +177,9 @@ def parse_recipe(root, num_layers, path="recipe"):
             return "bf16"
         fmt = _BY_NUMERICS.get((w, i))
         if fmt is None:
-            raise RecipeError(f"{path}: {module}: weight {w} and input {i} are the numerics of "
-                              "no ACSeL format (a quantizer left at ModelOpt's default?)")
+            raise RecipeError(f"{path}: {module}: weight quantizer {describe(w)} and input "
+                              f"quantizer {describe(i)} are the numerics of no ACSeL format "
+                              "(docs/EXPORT.md; a quantizer left at ModelOpt's default?)")
         return fmt
 
     layers = [{lin: classify(linear_module(l, lin)) for lin in LINEARS} for l in range(num_layers)]
@@ -182,8 +195,8 @@ def parse_recipe(root, num_layers, path="recipe"):
             elif n == _canonical(KV_FP8) or n == _canonical(KV_FP8 + (("axis", None),)):
                 kv.add("fp8")
             else:
-                raise RecipeError(f"{path}: {kv_quantizer(l, which)}: numerics {n} are not the "
-                                  "fp8 KV cache's")
+                raise RecipeError(f"{path}: {kv_quantizer(l, which)}: {describe(n)} is not the "
+                                  "fp8 KV cache's {num_bits: e4m3}")
     if len(kv) != 1:
         raise RecipeError(f"{path}: the KV cache has more than one format")
     spec = QuantSpec(layers, classify("lm_head"), kv.pop())

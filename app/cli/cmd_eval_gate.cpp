@@ -1,0 +1,209 @@
+// acsel eval gate: the gate's admit/reject judged on real measured rows (core/eval/
+// gateevaluation.h): per stack K profiles, the rest held out, budgets at the measured latency
+// x 0.8 .. 1.25; false-admit and false-reject rates of raw, FMC and (with --aic) AIC's own
+// estimates, per stack and pooled, and the decision accuracy between two measured
+// configurations of one workload.
+#include "app/cli/command.h"
+#include "app/cli/workspaceargs.h"
+#include "core/data/jsonfields.h"
+#include "core/eval/silicongaterows.h"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace acsel::cli
+{
+namespace
+{
+
+const LatencyMetric kMetrics[] = {LatencyMetric::Ttft, LatencyMetric::Tpot};
+
+std::string rate(int n, int d)
+{
+    std::ostringstream s;
+    if (d == 0)
+        s << "- (0/0)";
+    else
+        s << std::fixed << std::setprecision(1) << 100.0 * n / d << "% (" << n << "/" << d << ")";
+    return s.str();
+}
+
+Json countsJson(const GateCounts& c)
+{
+    Json admitted = Json::object();
+    for (std::size_t f = 0; f < kBudgetFactors.size(); ++f) {
+        std::ostringstream key;
+        key << kBudgetFactors[f];
+        admitted[key.str()] = c.admitted[f];
+    }
+    const auto orNull = [](double v) { return std::isnan(v) ? Json() : Json(v); };
+    return {{"cases", c.cases},
+            {"no_estimate", c.noEstimate},
+            {"admitted_at_factor", admitted},
+            {"false_admits", c.falseAdmits()},
+            {"over_budget", c.overBudget()},
+            {"false_admit_rate", orNull(c.falseAdmitRate())},
+            {"false_rejects", c.falseRejects()},
+            {"within_budget", c.withinBudget()},
+            {"false_reject_rate", orNull(c.falseRejectRate())}};
+}
+
+Json variantsJson(const std::vector<std::string>& names, const std::vector<PerMetric>& v)
+{
+    Json j = Json::object();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        j[names[i]] = {{"ttft", countsJson(v[i][0])}, {"tpot", countsJson(v[i][1])}};
+    return j;
+}
+
+Json decisionJson(const std::vector<std::string>& names, const std::vector<DecisionPerMetric>& v)
+{
+    Json j = Json::object();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        for (LatencyMetric m : kMetrics) {
+            const DecisionCounts& d = v[i][static_cast<std::size_t>(m)];
+            j[names[i]][m == LatencyMetric::Ttft ? "ttft" : "tpot"] = {
+                {"pairs", d.pairs}, {"correct", d.correct}, {"undecided", d.undecided}};
+        }
+    return j;
+}
+
+void printGateRows(const std::string& stack, int heldOut, const GateEvaluation& g,
+                   const std::vector<PerMetric>& v, std::ostream& out)
+{
+    for (std::size_t i = 0; i < g.variants.size(); ++i) {
+        const GateCounts &t = v[i][0], &p = v[i][1];
+        out << "| " << stack << " | " << heldOut << " | " << g.variants[i] << " | "
+            << rate(t.falseAdmits(), t.overBudget()) << " | "
+            << rate(t.falseRejects(), t.withinBudget()) << " | "
+            << rate(p.falseAdmits(), p.overBudget()) << " | "
+            << rate(p.falseRejects(), p.withinBudget()) << " | " << t.noEstimate << " |\n";
+    }
+}
+
+int run(const std::vector<std::string>& argv, CommandIo& io)
+{
+    auto specs = workspaceOptions();
+    specs.push_back({"measurements", "FILE", "end-to-end measurements (AIC silicon CSV format)"});
+    specs.push_back({"profiles", "K", "profile rows per stack for FMC (default 5)"});
+    specs.push_back({"seeds", "N", "profile draws 0 .. N-1, counts summed (default 30)"});
+    specs.push_back({"tau", "Q", "FMC quantile (default 0.5)"});
+    specs.push_back(
+        {"mode", "MODE", "serving model of the raw estimates: continuous (default) or static"});
+    specs.push_back({"aic", "FILE",
+                     "AIConfigurator's estimates of the same rows (aic_estimates CSV): adds the "
+                     "aic and aic+fmc gates"});
+    specs.push_back({"json", "", "print JSON instead of markdown tables"});
+    const app::Args args("eval gate", argv, specs);
+    if (args.helpRequested()) {
+        io.out << args.usage();
+        return 0;
+    }
+    const std::string measurements = args.require("measurements");
+    const int k = args.integer("profiles", 5, 1, 1000);
+    const int seeds = args.integer("seeds", 30, 1, 1000);
+    const double tau = args.number("tau", 0.5, 0.01, 0.99);
+    const std::string modeName = args.valueOr("mode", "continuous");
+    const auto mode = parseServingMode(modeName);
+    if (!mode)
+        throw app::UsageError("acsel eval gate: --mode '" + modeName +
+                              "': expected static or continuous");
+    const std::string aicFile = args.valueOr("aic", "");
+    const std::vector<AicEstimate> aic =
+        aicFile.empty() ? std::vector<AicEstimate>{} : loadAicEstimatesCsv(aicFile);
+    const Workspace ws = loadWorkspaceFromArgs(args);
+    if (ws.stacks.empty())
+        throw app::UsageError("acsel eval gate: no operator tables (pass --tables DIR)");
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
+    const SiliconGateRows rows = siliconGateRows(p, ws, *mode, aic, aicFile);
+    const GateEvaluation g =
+        evaluateGate(rows.rows, standardGateVariants(tau, !aicFile.empty()), k, seeds);
+
+    if (args.flag("json")) {
+        Json j{{"measurements", measurements},
+               {"aic_estimates", aicFile.empty() ? Json() : Json(aicFile)},
+               {"serving_mode", std::string(toString(*mode))},
+               {"profiles", k},
+               {"seeds", seeds},
+               {"tau", tau},
+               {"budget_factors", kBudgetFactors},
+               {"gates", g.variants},
+               {"stacks", Json::array()}};
+        for (const StackGateResult& s : g.stacks)
+            j["stacks"].push_back({{"stack", s.stack},
+                                   {"rows", s.rows},
+                                   {"profile_candidates", s.profileCandidates},
+                                   {"gates", variantsJson(g.variants, s.variants)}});
+        j["pooled"] = variantsJson(g.variants, g.pooled);
+        j["decision"] = {{"workload_pairs", g.workloadPairs},
+                         {"same_stack", decisionJson(g.variants, g.sameStack)},
+                         {"across_stacks", decisionJson(g.variants, g.acrossStacks)}};
+        j["excluded_stacks"] = Json::array();
+        for (const auto& [stack, reason] : g.excludedStacks)
+            j["excluded_stacks"].push_back({{"stack", stack}, {"reason", reason}});
+        j["skipped_rows"] = Json::array();
+        for (const SkippedSiliconRow& s : p.skipped)
+            j["skipped_rows"].push_back({{"id", s.row.id}, {"reason", s.reason}});
+        j["aic_rows"] = rows.aicRows;
+        j["aic_refused"] = rows.aicRefused;
+        j["aic_missing"] = rows.aicMissing;
+        j["assumptions"] = p.assumptions;
+        io.out << j.dump(2) << "\n";
+        return 0;
+    }
+    io.out << "Gate evaluation on MEASURED rows of " << measurements << ": per stack " << k
+           << " profiles (stratified over raw TTFT, seeds 0.." << seeds - 1
+           << "), the other rows held out; budgets at measured x 0.8, 0.9, 0.95 (over budget: "
+              "admit = false admit) and 1.05, 1.1, 1.25 (within: reject = false reject); "
+           << toString(*mode) << " serving model, FMC tau " << tau
+           << "; counts summed over seeds\n\n"
+           << "| stack | held out | gate | TTFT false-admit | TTFT false-reject | TPOT "
+              "false-admit | TPOT false-reject | no estimate |\n"
+           << "|---|---:|---|---:|---:|---:|---:|---:|\n";
+    int pooledHeldOut = 0;
+    for (const StackGateResult& s : g.stacks) {
+        const int heldOut = s.variants.empty() ? 0 : s.variants[0][0].cases / seeds;
+        pooledHeldOut += heldOut;
+        printGateRows(s.stack, heldOut, g, s.variants, io.out);
+    }
+    printGateRows("all", pooledHeldOut, g, g.pooled, io.out);
+    io.out << "\nDecision accuracy: of two measured configurations of one workload (system, "
+              "isl, osl, concurrency), both held out, is the faster one ranked faster? "
+           << g.workloadPairs << " pairs in the file; (pair, seed) counts\n\n"
+           << "| gate | TTFT same stack | TTFT across stacks | TPOT same stack | TPOT across "
+              "stacks |\n|---|---:|---:|---:|---:|\n";
+    for (std::size_t i = 0; i < g.variants.size(); ++i) {
+        io.out << "| " << g.variants[i] << " |";
+        for (LatencyMetric m : kMetrics)
+            for (const auto* set : {&g.sameStack, &g.acrossStacks}) {
+                const DecisionCounts& d = (*set)[i][static_cast<std::size_t>(m)];
+                io.out << " " << rate(d.correct, d.pairs);
+                if (d.undecided > 0)
+                    io.out << ", " << d.undecided << " undecided";
+                io.out << " |";
+            }
+        io.out << "\n";
+    }
+    io.out << "\n";
+    if (!aicFile.empty())
+        io.out << "AIC (" << aicFile << ", agg mode): " << rows.aicRows << " of "
+               << rows.rows.size() << " rows estimated, " << rows.aicRefused
+               << " refused (no estimate: the gate rejects), " << rows.aicMissing.size()
+               << " without a line\n";
+    for (const auto& [stack, reason] : g.excludedStacks)
+        io.out << "excluded stack " << stack << ": " << reason << "\n";
+    for (const SkippedSiliconRow& s : p.skipped)
+        io.out << "excluded row " << s.row.id << " (line " << s.row.line << "): " << s.reason
+               << "\n";
+    for (const std::string& a : p.assumptions)
+        io.out << "assumed: " << a << "\n";
+    return 0;
+}
+
+const RegisterCommand reg("eval gate",
+                          "false-admit / false-reject of the latency gate on measured rows", &run);
+
+} // namespace
+} // namespace acsel::cli

@@ -1,0 +1,251 @@
+#include "core/eval/gateevaluation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <stdexcept>
+
+namespace acsel
+{
+namespace
+{
+
+constexpr int kFactorsBelowOne = 3; // kBudgetFactors is sorted: 0.8, 0.9, 0.95 | 1.05, ...
+static_assert(kBudgetFactors[kFactorsBelowOne - 1] < 1.0 && kBudgetFactors[kFactorsBelowOne] > 1.0);
+
+std::size_t index(LatencyMetric m)
+{
+    return static_cast<std::size_t>(m);
+}
+
+GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m, double tau,
+                    bool onAic)
+{
+    std::vector<double> est, meas;
+    for (const GateRow* r : profiles) {
+        const std::optional<double> e = onAic ? r->aic[index(m)] : r->raw[index(m)];
+        if (!e)
+            continue;
+        est.push_back(*e);
+        meas.push_back(r->measured[index(m)]);
+    }
+    if (est.empty())
+        return [](const GateRow&) { return std::optional<double>(); };
+    const FmcLine line = fitFmc(est, meas, tau);
+    return [line, m, onAic](const GateRow& r) -> std::optional<double> {
+        const std::optional<double> e = onAic ? r.aic[index(m)] : r.raw[index(m)];
+        if (!e)
+            return std::nullopt;
+        return line.apply(*e);
+    };
+}
+
+void add(GateCounts& sum, const GateCounts& x)
+{
+    sum.cases += x.cases;
+    sum.noEstimate += x.noEstimate;
+    for (std::size_t f = 0; f < kBudgetFactors.size(); ++f)
+        sum.admitted[f] += x.admitted[f];
+}
+
+void checkRow(const GateRow& r)
+{
+    for (int m = 0; m < 2; ++m) {
+        const auto bad = [](double v) { return !(std::isfinite(v) && v > 0); };
+        if (bad(r.measured[static_cast<std::size_t>(m)]) ||
+            bad(r.raw[static_cast<std::size_t>(m)]) ||
+            (r.aic[static_cast<std::size_t>(m)] && bad(*r.aic[static_cast<std::size_t>(m)])))
+            throw std::invalid_argument("gate evaluation: row '" + r.id +
+                                        "' has a latency that is not finite and positive");
+    }
+}
+
+} // namespace
+
+int GateCounts::overBudget() const
+{
+    return cases * kFactorsBelowOne;
+}
+int GateCounts::withinBudget() const
+{
+    return cases * (static_cast<int>(kBudgetFactors.size()) - kFactorsBelowOne);
+}
+int GateCounts::falseAdmits() const
+{
+    int n = 0;
+    for (int f = 0; f < kFactorsBelowOne; ++f)
+        n += admitted[static_cast<std::size_t>(f)];
+    return n;
+}
+int GateCounts::falseRejects() const
+{
+    int n = withinBudget();
+    for (std::size_t f = kFactorsBelowOne; f < kBudgetFactors.size(); ++f)
+        n -= admitted[f];
+    return n;
+}
+double GateCounts::falseAdmitRate() const
+{
+    return overBudget() > 0 ? static_cast<double>(falseAdmits()) / overBudget() : std::nan("");
+}
+double GateCounts::falseRejectRate() const
+{
+    return withinBudget() > 0 ? static_cast<double>(falseRejects()) / withinBudget() : std::nan("");
+}
+
+std::vector<GateVariant> standardGateVariants(double tau, bool withAic)
+{
+    std::vector<GateVariant> v;
+    v.push_back({"raw", [](const std::vector<const GateRow*>&, LatencyMetric m) -> GatePredictor {
+                     return [m](const GateRow& r) { return std::optional(r.raw[index(m)]); };
+                 }});
+    v.push_back({"fmc", [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
+                     return fmcOn(p, m, tau, false);
+                 }});
+    if (withAic) {
+        v.push_back(
+            {"aic", [](const std::vector<const GateRow*>&, LatencyMetric m) -> GatePredictor {
+                 return [m](const GateRow& r) { return r.aic[index(m)]; };
+             }});
+        v.push_back({"aic+fmc", [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
+                         return fmcOn(p, m, tau, true);
+                     }});
+    }
+    return v;
+}
+
+GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
+                            const std::vector<GateVariant>& variants, int profiles, int seeds)
+{
+    if (profiles < 1 || seeds < 1)
+        throw std::invalid_argument("gate evaluation: needs at least one profile and one seed");
+    for (const GateRow& r : rows)
+        checkRow(r);
+    const std::size_t nv = variants.size();
+    GateEvaluation out;
+    out.profiles = profiles;
+    out.seeds = seeds;
+    for (const GateVariant& v : variants)
+        out.variants.push_back(v.name);
+    out.pooled.assign(nv, {});
+    out.sameStack.assign(nv, {});
+    out.acrossStacks.assign(nv, {});
+
+    // Stacks in first-seen order, each with its rows (indices into `rows`).
+    std::vector<std::pair<std::string, std::vector<int>>> stacks;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto it = std::find_if(stacks.begin(), stacks.end(),
+                               [&](const auto& s) { return s.first == rows[i].stack; });
+        if (it == stacks.end()) {
+            stacks.emplace_back(rows[i].stack, std::vector<int>{});
+            it = std::prev(stacks.end());
+        }
+        it->second.push_back(static_cast<int>(i));
+    }
+    struct Studied {
+        std::size_t result;          // index into out.stacks
+        std::vector<int> idx;        // rows of the stack
+        std::vector<int> candidates; // rows allowed as profiles
+        std::vector<double> ttftRaw; // of the candidates
+    };
+    std::vector<Studied> studied;
+    for (const auto& [id, idx] : stacks) {
+        StackGateResult st;
+        st.stack = id;
+        st.rows = static_cast<int>(idx.size());
+        st.profiles = profiles;
+        Studied s{out.stacks.size(), idx, {}, {}};
+        for (int i : idx)
+            if (rows[static_cast<std::size_t>(i)].profileCandidate) {
+                s.candidates.push_back(i);
+                s.ttftRaw.push_back(rows[static_cast<std::size_t>(i)].raw[0]);
+            }
+        st.profileCandidates = static_cast<int>(s.candidates.size());
+        if (st.rows < profiles + 1) {
+            out.excludedStacks.emplace_back(
+                id, std::to_string(st.rows) + " row(s): needs at least " +
+                        std::to_string(profiles + 1) + " (K profiles + one held out)");
+            continue;
+        }
+        if (st.profileCandidates < profiles) {
+            out.excludedStacks.emplace_back(
+                id, std::to_string(st.profileCandidates) + " profile candidate(s) of " +
+                        std::to_string(st.rows) + " rows: needs " + std::to_string(profiles));
+            continue;
+        }
+        st.variants.assign(nv, {});
+        out.stacks.push_back(st);
+        studied.push_back(std::move(s));
+    }
+
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = i + 1; j < rows.size(); ++j)
+            if (!rows[i].workload.empty() && rows[i].workload == rows[j].workload)
+                pairs.emplace_back(static_cast<int>(i), static_cast<int>(j));
+    out.workloadPairs = static_cast<int>(pairs.size());
+
+    // prediction[row][variant][metric] for the rows held out in the current seed
+    using Predictions = std::vector<std::array<std::optional<double>, 2>>;
+    for (int seed = 0; seed < seeds; ++seed) {
+        std::vector<bool> heldOut(rows.size(), false);
+        std::vector<Predictions> prediction(rows.size());
+        for (const Studied& s : studied) {
+            std::vector<int> pick;
+            for (int c : selectStratified(s.ttftRaw, profiles, static_cast<std::uint64_t>(seed)))
+                pick.push_back(s.candidates[static_cast<std::size_t>(c)]);
+            std::sort(pick.begin(), pick.end());
+            std::vector<const GateRow*> profileRows;
+            for (int i : pick)
+                profileRows.push_back(&rows[static_cast<std::size_t>(i)]);
+            StackGateResult& st = out.stacks[s.result];
+            for (std::size_t v = 0; v < nv; ++v)
+                for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
+                    const GatePredictor predict = variants[v].fit(profileRows, m);
+                    GateCounts counts;
+                    for (int i : s.idx) {
+                        if (std::binary_search(pick.begin(), pick.end(), i))
+                            continue;
+                        const GateRow& r = rows[static_cast<std::size_t>(i)];
+                        heldOut[static_cast<std::size_t>(i)] = true;
+                        auto& pred = prediction[static_cast<std::size_t>(i)];
+                        pred.resize(nv);
+                        const std::optional<double> p = predict(r);
+                        pred[v][index(m)] = p;
+                        ++counts.cases;
+                        if (!p) {
+                            ++counts.noEstimate;
+                            continue;
+                        }
+                        const double measured = r.measured[index(m)];
+                        for (std::size_t f = 0; f < kBudgetFactors.size(); ++f)
+                            counts.admitted[f] += *p <= kBudgetFactors[f] * measured ? 1 : 0;
+                    }
+                    add(st.variants[v][index(m)], counts);
+                    add(out.pooled[v][index(m)], counts);
+                }
+        }
+        for (const auto& [i, j] : pairs) {
+            const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
+            if (!heldOut[a] || !heldOut[b])
+                continue;
+            auto& target = rows[a].stack == rows[b].stack ? out.sameStack : out.acrossStacks;
+            for (std::size_t v = 0; v < nv; ++v)
+                for (std::size_t m = 0; m < 2; ++m) {
+                    const double ma = rows[a].measured[m], mb = rows[b].measured[m];
+                    if (ma == mb)
+                        continue;
+                    DecisionCounts& d = target[v][m];
+                    ++d.pairs;
+                    const std::optional<double> pa = prediction[a][v][m], pb = prediction[b][v][m];
+                    if (!pa || !pb || *pa == *pb)
+                        ++d.undecided;
+                    else if ((*pa < *pb) == (ma < mb))
+                        ++d.correct;
+                }
+        }
+    }
+    return out;
+}
+
+} // namespace acsel

@@ -1,0 +1,93 @@
+// The gate's yes/no judged on real measurements (issue 17, docs/EVALUATION.md): per stack, K
+// profile rows chosen as the latency study chooses them (stratified over the raw TTFT
+// estimate, seeds 0 .. S-1), the rest held out. For every held-out row and metric, budgets at
+// the MEASURED latency x kBudgetFactors: below 1 the row is over budget (the gate should
+// reject), above 1 within it (the gate should admit). Each gate variant (raw, FMC, AIC, ...)
+// admits when its latency is within the budget; counts are summed over seeds.
+// Also the decision between two measured configurations of one workload, both held out: does
+// the variant rank them as measured?
+#pragma once
+
+#include "core/latency/fmc.h"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace acsel
+{
+
+inline constexpr std::array<double, 6> kBudgetFactors{0.8, 0.9, 0.95, 1.05, 1.1, 1.25};
+
+// One measured row as the gate evaluation sees it (metric index: LatencyMetric).
+struct GateRow {
+    std::string id;
+    std::string stack;
+    std::string workload;         // rows sharing a non-empty key are configurations of one workload
+    bool profileCandidate = true; // false: held out always (profileExclusion)
+    std::array<double, 2> measured{}, raw{};  // ms
+    std::array<std::optional<double>, 2> aic; // AIC's estimate; empty when it has none
+};
+
+// The latency a variant compares with the budget for a held-out row; empty: no estimate (the
+// gate cannot admit).
+using GatePredictor = std::function<std::optional<double>(const GateRow&)>;
+
+// A gate variant: fitted on one stack's profile rows for one metric. A new gate (e.g. a
+// conservative or confidence gate) is one more entry of the list given to evaluateGate.
+struct GateVariant {
+    std::string name;
+    std::function<GatePredictor(const std::vector<const GateRow*>& profiles, LatencyMetric m)> fit;
+};
+
+// raw (the operator estimate), fmc (FMC at tau on the profiles), and with AIC estimates aic
+// (AIC's own estimate, not calibrated) and aic+fmc (FMC at tau fitted on the profiles' AIC
+// estimates; no estimate where fewer than one profile has one).
+std::vector<GateVariant> standardGateVariants(double tau, bool withAic);
+
+struct GateCounts {
+    int cases = 0;                                     // held-out (row, seed) evaluations
+    std::array<int, kBudgetFactors.size()> admitted{}; // per budget factor
+    int noEstimate = 0;                                // cases the variant had no estimate for
+    int overBudget() const;                            // cases x the factors below 1
+    int withinBudget() const;                          // cases x the factors above 1
+    int falseAdmits() const;                           // admitted at a factor below 1
+    int falseRejects() const;                          // rejected at a factor above 1
+    double falseAdmitRate() const;                     // falseAdmits / overBudget (NaN if 0)
+    double falseRejectRate() const;                    // falseRejects / withinBudget (NaN if 0)
+};
+
+struct DecisionCounts {
+    int pairs = 0;     // (pair, seed) with both rows held out and measured latencies unequal
+    int correct = 0;   // ranked as measured
+    int undecided = 0; // a missing estimate or equal estimates
+};
+
+using PerMetric = std::array<GateCounts, 2>;
+using DecisionPerMetric = std::array<DecisionCounts, 2>;
+
+struct StackGateResult {
+    std::string stack;
+    int rows = 0, profileCandidates = 0, profiles = 0;
+    std::vector<PerMetric> variants; // in the order of GateEvaluation::variants
+};
+
+struct GateEvaluation {
+    std::vector<std::string> variants;
+    int profiles = 0, seeds = 0;
+    std::vector<StackGateResult> stacks;                             // in first-seen order
+    std::vector<std::pair<std::string, std::string>> excludedStacks; // stack, reason
+    std::vector<PerMetric> pooled;                                   // sum over the stacks
+    int workloadPairs = 0;                       // pairs of rows sharing a workload
+    std::vector<DecisionPerMetric> sameStack;    // pairs within one stack
+    std::vector<DecisionPerMetric> acrossStacks; // pairs of two stacks
+};
+
+// Throws std::invalid_argument when profiles or seeds < 1 or a row's values are not positive.
+GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
+                            const std::vector<GateVariant>& variants, int profiles, int seeds);
+
+} // namespace acsel

@@ -1,0 +1,171 @@
+#include "core/search/recommend.h"
+
+#include "core/search/exactsearch.h"
+#include "core/search/paretofront.h"
+#include "core/search/screeningrun.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace acsel
+{
+namespace
+{
+
+bool sameAlternative(const Config& a, const Config& b)
+{
+    return a.model == b.model && a.kv == b.kv && a.recipe == b.recipe;
+}
+
+struct Gated {
+    AnswerKey key;
+    Alternative alternative;
+};
+
+// The top-N and frontier passes share one enumeration: the candidates that fit the memory
+// budget and (when it is a sound bound) whose calibrated FracMix latency is within budget.
+class AlternativesRun
+{
+public:
+    AlternativesRun(const Engine& e, const Request& q, const SearchOptions& o,
+                    const std::atomic<bool>& stop)
+        : run_("alternatives", e, q, o, noProgress_, stop), engine_(e),
+          bound_(e.fracMixIsLowerBound(q) && run_.table().calibration().monotone())
+    {
+        const FracMixTable& table = run_.table();
+        const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
+        run_.forEachScreenedRecipe(
+            bound_ ? &screen : nullptr, 1.0, [&](int c, const BandRecipe& r, const SoftScore& s) {
+                const auto [algo, rmqd] = table.bestQuality(c, r);
+                const LatencyMs cal = table.calibrated(s);
+                open_.push_back({r, rmqd, table.normalisedLatency(cal.ttft, cal.tpot), c, algo});
+            });
+    }
+
+    bool cancelled() const { return run_.cancelled(); }
+
+    std::optional<Gated> gate(const ScoredCandidate& s)
+    {
+        const FracMixTable& table = run_.table();
+        const Config cfg = table.config(s.context, s.recipe, s.algorithm);
+        GateResult g = fullGate(engine_, cfg, table.request());
+        if (!g.admitted())
+            return std::nullopt;
+        return Gated{answerKey(s.rmqd, g.prediction, cfg, table.request()), {cfg, std::move(g)}};
+    }
+
+    // The n best admitted, distinct from `exclude` and each other, in answer order. Candidates
+    // are gated in RMQD order; the pass ends once n are held and the next RMQD is worse than
+    // the last held one's (so a tie with it still competes).
+    std::vector<Alternative> top(int n, const std::optional<Config>& exclude)
+    {
+        auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
+            return a.rmqd > b.rmqd;
+        };
+        std::vector<ScoredCandidate> heap = open_;
+        std::make_heap(heap.begin(), heap.end(), worse);
+        std::vector<Gated> held;
+        while (!heap.empty() && n > 0) {
+            std::pop_heap(heap.begin(), heap.end(), worse);
+            const ScoredCandidate s = heap.back();
+            heap.pop_back();
+            if (static_cast<int>(held.size()) >= n && coarse(s.rmqd) > coarse(held.back().key.rmqd))
+                break;
+            std::optional<Gated> g = gate(s);
+            if (!g || (exclude && sameAlternative(g->alternative.config, *exclude)))
+                continue;
+            held.push_back(std::move(*g));
+            std::sort(held.begin(), held.end(),
+                      [](const Gated& a, const Gated& b) { return answerPrecedes(a.key, b.key); });
+            // Keep the first (best) of each distinct alternative, at most n.
+            std::vector<Gated> distinct;
+            for (Gated& h : held)
+                if (std::none_of(distinct.begin(), distinct.end(), [&](const Gated& d) {
+                        return sameAlternative(d.alternative.config, h.alternative.config);
+                    }))
+                    distinct.push_back(std::move(h));
+            if (static_cast<int>(distinct.size()) > n)
+                distinct.resize(static_cast<std::size_t>(n));
+            held = std::move(distinct);
+        }
+        std::vector<Alternative> out;
+        for (Gated& h : held)
+            out.push_back(std::move(h.alternative));
+        return out;
+    }
+
+    std::vector<Alternative> frontier()
+    {
+        std::vector<double> x(open_.size()), y(open_.size());
+        for (std::size_t i = 0; i < open_.size(); ++i) {
+            x[i] = open_[i].normLatency;
+            y[i] = open_[i].rmqd;
+        }
+        std::vector<Gated> admitted;
+        for (std::size_t i : paretoFront(x, y))
+            if (std::optional<Gated> g = gate(open_[i]))
+                admitted.push_back(std::move(*g));
+        // The admitted ones' own frontier on the gated latency, by RMQD.
+        std::vector<double> gx(admitted.size()), gy(admitted.size());
+        for (std::size_t i = 0; i < admitted.size(); ++i) {
+            gx[i] = admitted[i].key.rmqd;
+            gy[i] = admitted[i].key.normLatency;
+        }
+        std::vector<Alternative> out;
+        for (std::size_t i : paretoFront(gx, gy))
+            out.push_back(std::move(admitted[i].alternative));
+        return out;
+    }
+
+private:
+    const ProgressFn noProgress_; // first: run_ keeps a reference
+    ScreeningRun run_;
+    const Engine& engine_;
+    bool bound_;
+    std::vector<ScoredCandidate> open_;
+};
+
+std::vector<std::string> caveats(const Engine& e, const Recommendation& r)
+{
+    std::vector<std::string> notes;
+    if (e.qualitySynthetic())
+        notes.push_back("RMQD predicted by a surrogate fitted on SYNTHETIC quality data");
+    const auto* engine = dynamic_cast<const WorkspaceEngine*>(&e);
+    if (engine && r.answer.config) {
+        const ModelArch& m =
+            engine->workspace().models[static_cast<std::size_t>(r.answer.config->model)];
+        if (engine->surrogate().extrapolatesModel(m.name))
+            notes.push_back(std::string(kExtrapolatedNote) + m.name +
+                            ": its predicted RMQD is the other models' trend over log(params), "
+                            "not its own; measure a few of its configurations (acsel rmqd) "
+                            "before trusting the answer");
+    }
+    return notes;
+}
+
+} // namespace
+
+Recommendation recommend(const Engine& engine, const RecommendRequest& r,
+                         const ProgressFn& progress, const std::atomic<bool>& stop)
+{
+    Recommendation out;
+    out.answer = makeSearcher(r.algorithm)->run(engine, r.request, r.options, progress, stop);
+    SearchOptions uniform = r.options;
+    uniform.maxBands = 1;
+    const SearchResult u = ExactSearch().run(engine, r.request, uniform, {}, stop);
+    if (u.config)
+        out.bestUniform = Alternative{*u.config, u.gate};
+    if (r.top > 0 || r.frontier) {
+        AlternativesRun alt(engine, r.request, r.options, stop);
+        if (!alt.cancelled()) {
+            if (r.top > 0)
+                out.top = alt.top(r.top, out.answer.config);
+            if (r.frontier)
+                out.frontier = alt.frontier();
+        }
+    }
+    out.notes = caveats(engine, out);
+    return out;
+}
+
+} // namespace acsel

@@ -1,0 +1,51 @@
+// The recommend use case (issue 15): one request in; the searcher's answer, the best uniform
+// configuration, the next best distinct alternatives, the admitted frontier and the caveats
+// out. acsel search and acsel recommend print it; the GUI shows it.
+#pragma once
+
+#include "core/search/searchalgorithm.h"
+#include "core/search/workspaceengine.h"
+
+#include <string>
+#include <vector>
+
+namespace acsel
+{
+
+struct RecommendRequest {
+    Request request;
+    SearchOptions options;
+    SearchAlgorithm algorithm = SearchAlgorithm::BandPareto;
+    int top = 0;           // alternatives wanted after the answer
+    bool frontier = false; // whether to compute the frontier
+};
+
+struct Alternative {
+    Config config;
+    GateResult gate; // admitted
+};
+
+struct Recommendation {
+    SearchResult answer;
+    std::optional<Alternative> bestUniform; // the best one-band configuration (Exact)
+    // The best admitted configurations after the answer in the answer order (tierule.h), at
+    // most RecommendRequest::top, distinct in (model, KV format, recipe) from the answer and
+    // from each other (the same recipe at another batch is not an alternative).
+    std::vector<Alternative> top;
+    // Admitted configurations no other admitted one of the frontier beats in both RMQD and
+    // calibrated normalised latency, by RMQD: the screened candidates' frontier of (FracMix +
+    // FMC normalised latency, RMQD), each full-gated.
+    std::vector<Alternative> frontier;
+    std::vector<std::string> notes; // caveats a reader of the answer must see
+};
+
+// How the note on an answer whose model has no quality rows begins (its model name follows).
+inline constexpr const char* kExtrapolatedNote = "the quality data has no rows of ";
+
+// Throws std::invalid_argument for an unknown stack.
+// The caveat on a model without quality rows needs WorkspaceEngine's surrogate; another
+// engine gets only the synthetic-data one.
+Recommendation recommend(const Engine& engine, const RecommendRequest& r,
+                         const ProgressFn& progress, const std::atomic<bool>& stop);
+
+} // namespace acsel

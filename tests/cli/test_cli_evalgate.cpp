@@ -1,0 +1,94 @@
+// acsel eval gate end to end on the real silicon rows and AIC's estimates of them: the counts
+// add up (per stack to pooled, held-out rows x seeds), and bad input is refused with exit 2.
+// The counts themselves are pinned by hand in tests/core/test_gateevaluation.cpp.
+#include "clirun.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+
+using namespace acsel::cli::test;
+
+namespace
+{
+const std::string kSilicon = kTables + "/silicon/dense_tp1.csv";
+const std::string kAic = kTables + "/estimates/aic_estimates_dense_tp1.csv";
+} // namespace
+
+class TestCliEvalGate : public QObject
+{
+    Q_OBJECT
+private slots:
+    void countsAddUp();
+    void badInputIsRefused();
+};
+
+void TestCliEvalGate::countsAddUp()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    const Run r = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
+                       "--measurements", kSilicon, "--aic", kAic, "--seeds", "2", "--json"});
+    QCOMPARE(r.code, 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    QVERIFY(j["gates"] == nlohmann::json({"raw", "fmc", "aic", "aic+fmc"}));
+    QVERIFY(j["stacks"].size() >= 3);
+    std::map<std::string, int> pooledCases;
+    for (const auto& s : j["stacks"]) {
+        const int heldOut = (s["rows"].get<int>() - 5) * 2;
+        for (const auto& [gate, metrics] : s["gates"].items())
+            for (const char* m : {"ttft", "tpot"}) {
+                const auto& c = metrics[m];
+                QCOMPARE(c["cases"].get<int>(), heldOut);
+                QCOMPARE(c["over_budget"].get<int>(), 3 * heldOut);
+                QVERIFY(c["false_admits"].get<int>() <= c["over_budget"].get<int>());
+                pooledCases[gate + m] += heldOut;
+            }
+        // raw and fmc always have an estimate; AIC not on the rows it refused
+        QCOMPARE(s["gates"]["raw"]["ttft"]["no_estimate"].get<int>(), 0);
+    }
+    for (const auto& [gate, metrics] : j["pooled"].items())
+        for (const char* m : {"ttft", "tpot"})
+            QCOMPARE(metrics[m]["cases"].get<int>(), pooledCases[gate + m]);
+    QVERIFY(j["pooled"]["aic"]["ttft"]["no_estimate"].get<int>() > 0);
+    QVERIFY(j["aic_rows"].get<int>() > 100);
+    QVERIFY(j["decision"]["workload_pairs"].get<int>() > 0);
+    QVERIFY(j["decision"]["same_stack"]["raw"]["ttft"]["pairs"].get<int>() > 0);
+
+    const Run text = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
+                          "--measurements", kSilicon, "--seeds", "1"});
+    QCOMPARE(text.code, 0);
+    QVERIFY(contains(text.out, "Gate evaluation on MEASURED rows"));
+    QVERIFY(contains(text.out, "| all |"));
+    QVERIFY(!contains(text.out, "| aic |"));
+}
+
+void TestCliEvalGate::badInputIsRefused()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir dir;
+    const std::string bad = dir.filePath("aic.csv").toStdString();
+    {
+        // A silicon row of h100_sxm/sglang claimed here for vllm.
+        std::ofstream out(bad);
+        out << "id,system,backend,aic_agg_status,aic_agg_ttft_ms,aic_agg_tpot_ms\n"
+               "qwen_qwen3_32b_qwen_qwen3_32b_h100_sxm_sglang_agg_1024x128_c16_tp1_epnone_1,"
+               "h100_sxm,vllm,ok,1,1\n";
+    }
+    const Run mismatch = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
+                              "--measurements", kSilicon, "--aic", bad, "--seeds", "1"});
+    QCOMPARE(mismatch.code, 2);
+    QVERIFY2(contains(mismatch.err, "aic.csv") && contains(mismatch.err, "line 2") &&
+                 contains(mismatch.err, "h100_sxm/vllm here but h100_sxm/sglang"),
+             mismatch.err.c_str());
+    const Run missing = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(contains(missing.err, "measurements"), missing.err.c_str());
+    const Run k = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
+                       "--measurements", kSilicon, "--profiles", "0"});
+    QCOMPARE(k.code, 2);
+}
+
+QTEST_APPLESS_MAIN(TestCliEvalGate)
+#include "test_cli_evalgate.moc"

@@ -1,0 +1,298 @@
+// Exact search against a brute-force reference on randomised small requests (static and
+// continuous, with and without a calibration, budgets exactly at a candidate's prediction),
+// with the answer order of tierule.h, and the regression cases of issue 15.
+#include "core/search/bandpareto.h"
+#include "core/search/exactsearch.h"
+#include "core/search/fracmixtable.h"
+#include "core/search/recommend.h"
+#include "core/search/tierule.h"
+#include "toyengine.h"
+
+#include <QTest>
+#include <random>
+
+using namespace acsel;
+using acsel::test::ToyEngine;
+
+namespace
+{
+
+const std::vector<Format> kBlackwell{Format::Nvfp4, Format::Fp8, Format::Bf16};
+const std::vector<Format> kAmpere{Format::Int4Wo, Format::Int8Wo, Format::Int8, Format::Bf16};
+const std::atomic<bool> kNoStop{false};
+
+// Variants of the toy engine: `flatBatch` predicts every batch at the latency of the
+// concurrency (so batches tie in latency and RMQD and differ in memory); `continuous` adds to
+// continuous requests a queueing term that is not additive over layers (a step function of
+// the weight memory), so FracMix is no lower bound there, as in the real serving model.
+class VariantEngine final : public ToyEngine
+{
+public:
+    VariantEngine(std::vector<Format> formats, bool flatBatch)
+        : ToyEngine(std::move(formats), {4, 5}), flatBatch_(flatBatch)
+    {
+    }
+    LatencyMs rawLatency(const Config& c, const Request& q) const override
+    {
+        Config at = c;
+        if (flatBatch_)
+            at.batch = q.concurrency;
+        LatencyMs t = ToyEngine::rawLatency(at, q);
+        if (q.mode == ServingMode::Continuous) {
+            const double weights = memoryBytes(at, q) / 1e8;
+            const double queue = 0.5 * (weights - std::floor(weights));
+            t.ttft *= 1 + queue;
+            t.tpot *= 1 + 0.5 * queue;
+        }
+        return t;
+    }
+    bool fracMixIsLowerBound(const Request& q) const override
+    {
+        return q.mode == ServingMode::Static;
+    }
+
+private:
+    bool flatBatch_;
+};
+
+// The best admitted configuration by answerPrecedes over every (context, recipe, fitting
+// algorithm), each through the full gate.
+std::optional<AnswerKey> bruteForceBest(const Engine& e, const Request& q, const SearchOptions& o)
+{
+    const FracMixTable table(e, q, o);
+    std::optional<AnswerKey> best;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        table.space(c).forEachRecipe([&](const BandRecipe& r) {
+            for (Algorithm a : ConfigSpace::fittingAlgorithms(r)) {
+                const Config cfg = table.config(c, r, a);
+                const GateResult g = fullGate(e, cfg, q);
+                if (!g.admitted())
+                    continue;
+                const AnswerKey k = answerKey(table.quality(c, a, r), g.prediction, cfg, q);
+                if (!best || answerPrecedes(k, *best))
+                    best = k;
+            }
+        });
+    return best;
+}
+
+std::optional<AnswerKey> keyOf(const Engine& e, const Request& q, const SearchOptions& o,
+                               const SearchResult& r)
+{
+    if (!r.config)
+        return std::nullopt;
+    const FracMixTable table(e, q, o);
+    int context = -1;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
+        const SearchContext& s = table.contexts()[static_cast<std::size_t>(c)];
+        if (s.model == r.config->model && s.batch == r.config->batch && s.kv == r.config->kv)
+            context = c;
+    }
+    if (context < 0)
+        return std::nullopt;
+    const GateResult g = fullGate(e, *r.config, q);
+    if (!g.admitted())
+        return std::nullopt;
+    return answerKey(table.quality(context, r.config->algorithm, r.config->recipe), g.prediction,
+                     *r.config, q);
+}
+
+bool sameKey(const std::optional<AnswerKey>& a, const std::optional<AnswerKey>& b)
+{
+    if (a.has_value() != b.has_value())
+        return false;
+    return !a || (!answerPrecedes(*a, *b) && !answerPrecedes(*b, *a));
+}
+
+template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
+{
+    return v[static_cast<std::size_t>(rng() % v.size())];
+}
+
+} // namespace
+
+class TestSearchExact : public QObject
+{
+    Q_OBJECT
+private slots:
+    void screenPassesAtTheBudget();
+    void exactEqualsBruteForceOnRandomRequests();
+    void tieGoesToLowerLatencyThenMemory();
+    void continuousTieGoesToTheSmallerBatch();
+    void recommendTopAndFrontier();
+};
+
+// Issue 15 bug 1: without a calibration the screen compared FracMix with exp(log(budget)),
+// which lands an ulp below some budgets and pruned a candidate exactly at the budget.
+void TestSearchExact::screenPassesAtTheBudget()
+{
+    std::mt19937_64 rng(11);
+    const Calibration toy = ToyEngine(kAmpere).cal;
+    int belowByRounding = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const double ms = static_cast<double>(1 + rng() % 10000000) / 100; // as typed: 294.22
+        belowByRounding += std::exp(std::log(ms)) < ms;
+        const LatencyScreen identity(Calibration{}, ms, ms);
+        QVERIFY(identity.passes({ms, ms, 0}));
+        QVERIFY(!identity.passes({std::nextafter(ms, 1e300), ms, 0}));
+        // With a calibration, a raw value whose calibrated value is the budget passes.
+        const LatencyMs cal = toy.apply({ms, ms});
+        QVERIFY(LatencyScreen(toy, cal.ttft, cal.tpot).passes({ms, ms, 0}));
+        QVERIFY(!LatencyScreen(toy, cal.ttft, cal.tpot).passes({ms * (1 + 1e-6), ms, 0}));
+    }
+    qInfo("exp(log(x)) < x for %d of 20000 budgets", belowByRounding);
+    QVERIFY(belowByRounding > 0);
+}
+
+void TestSearchExact::exactEqualsBruteForceOnRandomRequests()
+{
+    std::mt19937_64 rng(2026);
+    int answered = 0, atBudget = 0;
+    constexpr int kRequests = 64;
+    for (int i = 0; i < kRequests; ++i) {
+        const bool ampere = rng() % 2 != 0;
+        const std::vector<Format>& formats = ampere ? kAmpere : kBlackwell;
+        VariantEngine e(formats, rng() % 3 == 0);
+        if (rng() % 2 != 0)
+            e.cal = Calibration{};
+        SearchOptions o;
+        o.batches = {1, 4, 8};
+        o.maxBands = 1 + static_cast<int>(rng() % 3);
+        o.formats = {pick(rng, formats), pick(rng, formats)};
+        o.scopes = {Scope::Full, pick(rng, std::vector<Scope>{Scope::Mlp, Scope::Attn})};
+        Request q;
+        q.stack = "toygpu/toy";
+        q.isl = 256;
+        q.osl = 64;
+        q.concurrency = pick(rng, std::vector<int>{1, 2, 4});
+        q.mode = i % 2 ? ServingMode::Continuous : ServingMode::Static;
+        q.ttftBudgetMs = q.tpotBudgetMs = q.memBudgetGiB = 1e9;
+        // Budgets exactly at a random candidate's calibrated prediction (some loosened).
+        const FracMixTable table(e, q, o);
+        const int c = static_cast<int>(rng() % table.contexts().size());
+        std::vector<BandRecipe> recipes;
+        table.space(c).forEachRecipe([&](const BandRecipe& r) {
+            recipes.push_back(r);
+            return true;
+        });
+        const BandRecipe& r = recipes[static_cast<std::size_t>(rng() % recipes.size())];
+        const Config anchor = table.config(c, r, ConfigSpace::fittingAlgorithms(r).front());
+        const Prediction p = fullGate(e, anchor, q).prediction;
+        q.ttftBudgetMs = p.ttftMs * (rng() % 4 == 0 ? 1.3 : 1.0);
+        q.tpotBudgetMs = p.tpotMs * (rng() % 4 == 0 ? 1.3 : 1.0);
+        q.memBudgetGiB = p.memoryBytes / kGiB * (rng() % 4 == 0 ? 1.2 : 1.0);
+        atBudget += q.ttftBudgetMs == p.ttftMs;
+
+        const std::optional<AnswerKey> brute = bruteForceBest(e, q, o);
+        QVERIFY(brute.has_value()); // the anchor itself is admitted
+        const SearchResult exact = ExactSearch().run(e, q, o, {}, kNoStop);
+        QVERIFY2(sameKey(keyOf(e, q, o, exact), brute), qPrintable(QString("request %1").arg(i)));
+        ++answered;
+    }
+    QCOMPARE(answered, kRequests);
+    QVERIFY(atBudget > kRequests / 2);
+}
+
+// Issue 15 bug 2: at equal predicted RMQD the answer is the faster, then the smaller one.
+// Every batch has the same latency and RMQD here; only memory tells them apart.
+void TestSearchExact::tieGoesToLowerLatencyThenMemory()
+{
+    const VariantEngine e(kAmpere, true);
+    SearchOptions o;
+    o.batches = {8, 1, 4};
+    Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 256;
+    q.osl = 64;
+    q.ttftBudgetMs = q.tpotBudgetMs = q.memBudgetGiB = 1e9;
+    const std::optional<AnswerKey> brute = bruteForceBest(e, q, o);
+    for (const char* algo : {"exact", "bp"}) {
+        const SearchResult r = makeSearcher(algo)->run(e, q, o, {}, kNoStop);
+        QVERIFY(r.config.has_value());
+        QCOMPARE(r.config->batch, 1);
+        QVERIFY(sameKey(keyOf(e, q, o, r), brute));
+    }
+}
+
+// Issue 15 bug 4: continuous Exact returned a larger batch (more memory) at the same latency
+// and RMQD as a smaller one.
+void TestSearchExact::continuousTieGoesToTheSmallerBatch()
+{
+    const VariantEngine e(kBlackwell, true);
+    SearchOptions o;
+    o.batches = {32, 8, 16};
+    Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 256;
+    q.osl = 64;
+    q.concurrency = 8;
+    q.mode = ServingMode::Continuous;
+    q.ttftBudgetMs = q.tpotBudgetMs = q.memBudgetGiB = 1e9;
+    const SearchResult r = ExactSearch().run(e, q, o, {}, kNoStop);
+    QVERIFY(r.config.has_value());
+    QCOMPARE(r.config->batch, 8);
+}
+
+// The alternatives are the next best admitted configurations by brute force, distinct in
+// (model, KV, recipe); the frontier is admitted and no point of it dominates another.
+void TestSearchExact::recommendTopAndFrontier()
+{
+    const VariantEngine e(kAmpere, false);
+    SearchOptions o;
+    o.batches = {1, 4};
+    o.formats = {Format::Int8, Format::Int4Wo};
+    Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 256;
+    q.osl = 64;
+    q.ttftBudgetMs = 5.0;
+    q.tpotBudgetMs = 0.9;
+    q.memBudgetGiB = 2.2;
+    const RecommendRequest r{q, o, SearchAlgorithm::Exact, 5, true};
+    const Recommendation rec = recommend(e, r, {}, kNoStop);
+    QVERIFY(rec.answer.config.has_value());
+
+    const FracMixTable table(e, q, o);
+    std::vector<std::pair<AnswerKey, Config>> admitted;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        table.space(c).forEachRecipe([&](const BandRecipe& rec2) {
+            for (Algorithm a : ConfigSpace::fittingAlgorithms(rec2)) {
+                const Config cfg = table.config(c, rec2, a);
+                const GateResult g = fullGate(e, cfg, q);
+                if (g.admitted())
+                    admitted.push_back(
+                        {answerKey(table.quality(c, a, rec2), g.prediction, cfg, q), cfg});
+            }
+        });
+    std::stable_sort(admitted.begin(), admitted.end(),
+                     [](const auto& a, const auto& b) { return answerPrecedes(a.first, b.first); });
+    const auto same = [](const Config& a, const Config& b) {
+        return a.model == b.model && a.kv == b.kv && a.recipe == b.recipe;
+    };
+    std::vector<AnswerKey> expected;
+    std::vector<Config> seen{*rec.answer.config};
+    for (const auto& [key, cfg] : admitted) {
+        if (std::any_of(seen.begin(), seen.end(), [&](const Config& s) { return same(s, cfg); }))
+            continue;
+        seen.push_back(cfg);
+        expected.push_back(key);
+    }
+    QVERIFY(expected.size() >= 5);
+    QCOMPARE(rec.top.size(), std::size_t{5});
+    for (std::size_t i = 0; i < rec.top.size(); ++i)
+        QVERIFY(sameKey(keyOf(e, q, o, {"", rec.top[i].config, rec.top[i].gate}), expected[i]));
+
+    QVERIFY(!rec.frontier.empty());
+    for (const Alternative& a : rec.frontier) {
+        QVERIFY(fullGate(e, a.config, q).admitted());
+        for (const Alternative& b : rec.frontier) {
+            const auto ka = *keyOf(e, q, o, {"", a.config, a.gate});
+            const auto kb = *keyOf(e, q, o, {"", b.config, b.gate});
+            QVERIFY(!(kb.rmqd <= ka.rmqd && kb.normLatency <= ka.normLatency &&
+                      (kb.rmqd < ka.rmqd || kb.normLatency < ka.normLatency)));
+        }
+    }
+}
+
+QTEST_APPLESS_MAIN(TestSearchExact)
+#include "test_searchexact.moc"
