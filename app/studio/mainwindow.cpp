@@ -28,6 +28,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <limits>
+#include <memory>
 #include <qcustomplot.h>
 
 using namespace acsel;
@@ -115,7 +116,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     // The first size fits the screen (a 1280x720 laptop too); a saved geometry replaces it.
     QSize size(1500, 950);
     if (const QScreen* screen = QGuiApplication::primaryScreen())
-        size = size.boundedTo(screen->availableGeometry().size());
+        size = size.boundedTo(screen->availableGeometry().size() - QSize(8, 40)); // + frame
     resize(size);
     if (!restoreSettings_)
         return;
@@ -210,16 +211,22 @@ void MainWindow::wire()
         panel_->setAlgorithm(a);
         session_->setAlgorithm(a);
     });
-    auto showView = [this](const acsel::studio::ViewSettings& v) {
+    // While the plot takes the state's view, its own viewChanged (one per setter, the first
+    // with the rest still old) is no user change: not written back.
+    auto showing = std::make_shared<bool>(false);
+    auto showView = [this, showing](acsel::studio::ViewSettings v) {
+        *showing = true;
         plot_->setAxis(v.axis);
         plot_->setLogX(v.logX);
         plot_->setLogY(v.logY);
         plot_->setColourBy(v.colourBy);
+        *showing = false;
     };
     connect(state_, &ExplorerState::viewChanged, this, showView);
     showView(state_->view()); // the plot starts in the state's default view
-    connect(plot_, &ParetoPlot::viewChanged, this, [this] {
-        state_->setView({plot_->axis(), plot_->logX(), plot_->logY(), plot_->colourBy()});
+    connect(plot_, &ParetoPlot::viewChanged, this, [this, showing] {
+        if (!*showing)
+            state_->setView({plot_->axis(), plot_->logX(), plot_->logY(), plot_->colourBy()});
     });
     connect(state_, &ExplorerState::keyChanged, this, &MainWindow::updateStaleness);
     connect(session_, &acsel::studio::ExplorerSession::pointsReady, this,

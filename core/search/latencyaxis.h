@@ -1,5 +1,5 @@
 // The latency axis of the quality-latency view: TTFT, TPOT or the normalised latency
-// max(TTFT/L1, TPOT/L2) (METHOD.md 4). One type for the core explorer and the GUI's plot; a
+// max(TTFT/L1, TPOT/L2) (docs/METHOD.md 4). One type for the core explorer and the GUI's plot; a
 // header of its own so the plot does not pull in the search.
 #pragma once
 

@@ -44,7 +44,9 @@ private slots:
         // No file yet: nothing to be modified against.
         ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("edit"));
         QVERIFY(!w.isWindowModified());
-        QCOMPARE(w.windowTitle(), QStringLiteral("ACSeL Studio"));
+        // The placeholder is there from the start ("ACSeL Studio" shown): a restore may mark the
+        // window modified before its title names a file.
+        QCOMPARE(w.windowTitle(), QStringLiteral("ACSeL Studio[*]"));
 
         const QString file = tmp.filePath(QStringLiteral("m.acsel-session"));
         QString error;
