@@ -186,7 +186,7 @@ for label, old, new, field in (
     bad("workspace: " + label, info(p), p, field)
 for cut in (1, 17, 100, 500, 1000, len(TEXT) // 2, len(TEXT) - 2):
     p = workspace("ws_cut_%d" % cut, text=TEXT[:cut])
-    bad("workspace: truncated at byte %d" % cut, info(p), p, "byte")
+    bad("workspace: truncated at byte %d" % cut, info(p), p, "ends early")
 for label, text in (("trailing comma", TEXT.rstrip()[:-1].rstrip() + ",}"),
                     ("comment", "// c\n" + TEXT), ("not an object", "[1, 2]"),
                     ("a string", '"workspace"'), ("NaN literal", TEXT.replace("28", "NaN", 1))):
