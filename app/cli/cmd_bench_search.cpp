@@ -294,10 +294,11 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     io.out << "FracMix table build:          " << buildS * 1e3 << " ms   ("
            << table.uniformEstimates() << " uniform full estimates)\n";
     io.out << "BandPareto per request:       " << bpS * 1e3 << " ms   (" << bp.softEvaluations
-           << " soft, " << bp.fullEvaluations << " full; brute force " << bruteS
+           << " soft, " << bp.fullEvaluations << " full; brute force projected " << bruteS
            << " s: " << bruteS / bpS << "x)\n";
     io.out << "Exact per request:            " << exactS * 1e3 << " ms   (" << exact.fullEvaluations
-           << " full gates; brute force " << bruteS << " s: " << bruteS / exactS << "x)\n";
+           << " full gates; brute force projected " << bruteS << " s: " << bruteS / exactS
+           << "x)\n";
     io.out << "answers: BP " << (bp.config ? bp.config->recipe.describe() : std::string("none"))
            << " RMQD " << std::setprecision(5) << bp.gate.prediction.rmqd << "; Exact "
            << (exact.config ? exact.config->recipe.describe() : std::string("none")) << " RMQD "
