@@ -214,7 +214,7 @@ Design makeDesign(const ModelArch& arch, int model, const Stack* stack, int band
             continue;
         std::vector<Algorithm> algs;
         for (Algorithm a : kAllAlgorithms)
-            if ((recipeMask(c.recipe) >> static_cast<unsigned>(a)) & 1u)
+            if ((static_cast<unsigned>(recipeMask(c.recipe)) >> static_cast<unsigned>(a)) & 1u)
                 algs.push_back(a);
         c.algorithm = algs[static_cast<std::size_t>(rng.below(static_cast<int>(algs.size())))];
         const bool lastQuantized = c.recipe[c.recipe.size() - 1].format != Format::Bf16;
