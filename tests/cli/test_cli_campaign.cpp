@@ -154,7 +154,9 @@ void TestCliCampaign::planQualityTinyModelSkipsBlockFormats()
                        path("tiny"), "--band-recipes", "4"});
     QCOMPARE(r.code, 0);
     QVERIFY(contains(r.out, "formats: nvfp4 int8_wo int8 fp8\n"));
-    for (const auto& c : readJson(path("tiny/manifest.json"))["candidates"]) {
+    // Held in a variable: a range-for over a member of a temporary would read freed memory.
+    const auto manifest = readJson(path("tiny/manifest.json"));
+    for (const auto& c : manifest["candidates"]) {
         const std::string bands = c["bands"];
         QVERIFY2(!contains(bands, "int4_wo") && !contains(bands, "fp8_block"), bands.c_str());
     }
