@@ -13,7 +13,7 @@ namespace
 
 struct CommonRow {
     const PredictedSiliconRow* ours;
-    const AicEstimate* aic;
+    const AicComparisonRow* aic;
     double est(LatencyMetric m, ServingMode mode) const { return ours->estimate(m, mode); }
     double aicEst(LatencyMetric m) const
     {
@@ -68,7 +68,7 @@ ToolPair rawMdape(const std::vector<CommonRow>& rows, LatencyMetric m, ServingMo
 
 } // namespace
 
-std::map<std::string, AicEstimate> loadAicEstimates(const std::string& path)
+std::map<std::string, AicComparisonRow> loadAicEstimates(const std::string& path)
 {
     CsvReader csv = CsvReader::fromFile(path);
     const int cId = csv.requireColumn("id");
@@ -77,9 +77,9 @@ std::map<std::string, AicEstimate> loadAicEstimates(const std::string& path)
     const int cTpot = csv.requireColumn("aic_agg_tpot_ms");
     const auto cKv = csv.column("aic_kv_cache_dtype");
     const auto cGemm = csv.column("aic_gemm_dtype");
-    std::map<std::string, AicEstimate> out;
+    std::map<std::string, AicComparisonRow> out;
     while (csv.next()) {
-        AicEstimate e;
+        AicComparisonRow e;
         e.id = csv.field(cId);
         if (e.id.empty())
             throw LoadError(csv.name(), csv.where(cId), "expected a non-empty row id");
@@ -106,8 +106,8 @@ std::map<std::string, AicEstimate> loadAicEstimates(const std::string& path)
 }
 
 AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
-                             const std::map<std::string, AicEstimate>& aic, int profiles, int seeds,
-                             double tau, ServingMode mode, double intervalLevel)
+                             const std::map<std::string, AicComparisonRow>& aic, int profiles,
+                             int seeds, double tau, ServingMode mode, double intervalLevel)
 {
     if (profiles < 1 || seeds < 1)
         throw std::invalid_argument("the comparison needs at least one profile and one seed");

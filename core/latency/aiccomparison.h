@@ -14,8 +14,10 @@
 namespace acsel
 {
 
-// One row of AIC's estimates file (shared/aic/estimates/README.md): agg mode only.
-struct AicEstimate {
+// One row of AIC's estimates file (shared/aic/estimates/README.md), agg mode only, as the
+// latency comparison reads it (core/eval/aicestimates.h reads the same file for the gate
+// evaluation; one reader for both is left to do).
+struct AicComparisonRow {
     std::string id;
     bool answered = false; // aic_agg_status "ok"
     double ttftMs = 0, tpotMs = 0;
@@ -24,7 +26,7 @@ struct AicEstimate {
 
 // Keyed by row id. Throws LoadError naming file, line and column (a missing column, an "ok"
 // row without positive estimates, a repeated id).
-std::map<std::string, AicEstimate> loadAicEstimates(const std::string& path);
+std::map<std::string, AicComparisonRow> loadAicEstimates(const std::string& path);
 
 struct ToolPair {
     double ours = 0, aic = 0; // percent
@@ -56,7 +58,7 @@ struct AicComparison {
 // Profiles drawn per stack as in runLatencyStudy (stratified on our raw TTFT estimate of the
 // mode, seeds 0 .. seeds-1), among the rows both tools answer.
 AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
-                             const std::map<std::string, AicEstimate>& aic, int profiles, int seeds,
-                             double tau, ServingMode mode, double intervalLevel = 0.9);
+                             const std::map<std::string, AicComparisonRow>& aic, int profiles,
+                             int seeds, double tau, ServingMode mode, double intervalLevel = 0.9);
 
 } // namespace acsel
