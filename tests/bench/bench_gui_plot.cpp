@@ -1,7 +1,7 @@
 // What a budget slider move costs in the explorer: re-score N points (x, feasibility, frontier)
-// and redraw the plot, against the naive baseline of rebuilding every graph (clear + add, what
-// STYLE.md says to avoid) measured in the same run. Also cold start to a drawn frontier:
-// constructing the plot, handing it the points and the first replot.
+// and redraw the plot, against the naive baseline of rebuilding every graph (clear + add, which
+// QCustomPlot advises against for live data) measured in the same run. Also cold start to a
+// drawn frontier: constructing the plot, handing it the points and the first replot.
 // Run: QT_QPA_PLATFORM=offscreen build/release/tests/bench_gui_plot [points]
 // Not a pass/fail test: it prints medians and ratios.
 #include "widgets/paretoplot.h"
