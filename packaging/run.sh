@@ -9,5 +9,11 @@ bin=build/release/app
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
   exec "$bin/acsel-studio" "$@"
 fi
-echo "No display: running the headless equivalent (acsel recommend)."
-exec "$bin/acsel" recommend "$@"
+# Without arguments the answer is also saved as a results folder (docs/CLI.md, "Results
+# folder"), replaced on every run.
+if (($#)); then
+  echo "No display: running the headless equivalent (acsel recommend)."
+  exec "$bin/acsel" recommend "$@"
+fi
+echo "No display: running the headless equivalent (acsel recommend), saved in build/recommendation/."
+exec "$bin/acsel" recommend --save-dir build/recommendation --force
