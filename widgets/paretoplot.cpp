@@ -4,6 +4,7 @@
 #include "widgets/plotcolours.h"
 #include "widgets/pointcloud.h"
 
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolButton>
 #include <QToolTip>
@@ -647,41 +649,62 @@ bool ParetoPlot::renderImage(QPaintDevice& device, int width, int height, bool v
     return true;
 }
 
+QSize ParetoPlot::imageSize(int width, int height) const
+{
+    const int w = width > 0 ? width : plot_->width();
+    return {w, (height > 0 ? height : plot_->height()) + captionHeightFor(w)};
+}
+
+QByteArray ParetoPlot::encodeImage(const QString& suffix, int width, int height)
+{
+    const QSize size = imageSize(width, height);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly))
+        return {};
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        if (!renderImage(image, size.width(), size.height(), false) || !image.save(&buffer, "PNG"))
+            return {};
+        return bytes;
+    }
+    if (suffix != QLatin1String("svg"))
+        return {};
+    {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(tr("ACSeL Studio quality-latency plot"));
+        if (!renderImage(svg, size.width(), size.height(), true))
+            return {};
+    } // the generator writes the closing tags when it goes
+    return bytes;
+}
+
 bool ParetoPlot::saveImage(const QString& fileName, int width, int height)
 {
     const QString suffix = QFileInfo(fileName).suffix().toLower();
-    const int w = width > 0 ? width : plot_->width();
-    const int h = (height > 0 ? height : plot_->height()) + captionHeightFor(w);
-    if (suffix == QLatin1String("png")) {
-        QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
-        return renderImage(image, w, h, false) && image.save(fileName, "PNG");
-    }
     if (suffix == QLatin1String("pdf")) {
+        const QSize size = imageSize(width, height);
         {
             QPdfWriter pdf(fileName);
             pdf.setCreator(tr("ACSeL Studio"));
             pdf.setTitle(tr("ACSeL Studio quality-latency plot"));
             pdf.setResolution(72); // one device unit per point: the page is w x h points
             pdf.setPageSize(
-                QPageSize(QSizeF(w, h), QPageSize::Point, QString(), QPageSize::ExactMatch));
+                QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
             pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-            if (!renderImage(pdf, w, h, true))
+            if (!renderImage(pdf, size.width(), size.height(), true))
                 return false;
         }
         return QFileInfo(fileName).size() > 0;
     }
-    if (suffix != QLatin1String("svg"))
+    const QByteArray bytes = encodeImage(suffix, width, height);
+    if (bytes.isEmpty())
         return false;
-    {
-        QSvgGenerator svg;
-        svg.setFileName(fileName);
-        svg.setSize(QSize(w, h));
-        svg.setViewBox(QRect(0, 0, w, h));
-        svg.setTitle(tr("ACSeL Studio quality-latency plot"));
-        if (!renderImage(svg, w, h, true))
-            return false;
-    }
-    return QFileInfo(fileName).size() > 0;
+    QSaveFile file(fileName); // atomic: the old image or the new one, never half of it
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit();
 }
 
 void ParetoPlot::changeEvent(QEvent* e)

@@ -76,6 +76,8 @@ public:
     // PNG, SVG or PDF by suffix; width/height 0 = current size of the plot, which the
     // provenance caption is added under. False on failure.
     bool saveImage(const QString& fileName, int width = 0, int height = 0);
+    // The same image as bytes: "png" or "svg"; empty on failure.
+    QByteArray encodeImage(const QString& suffix, int width = 0, int height = 0);
     void resetView();
     QCustomPlot* customPlot() const { return plot_; }
     // The configuration under the mouse (its circle drawn), if any.
@@ -110,6 +112,7 @@ private:
     void clearHover();
     // The plot in width x height minus the provenance caption under it.
     bool renderImage(QPaintDevice& device, int width, int height, bool vector);
+    QSize imageSize(int width, int height) const; // with the caption
     QFont captionFont() const;
     int captionHeightFor(int width) const;
     void onMouseRelease(QMouseEvent* e);

@@ -30,6 +30,14 @@ void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu)
         out << " (GPU memory " << capacityGiB << " GiB)\n";
 }
 
+Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& notes)
+{
+    Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
+    for (const std::string& n : notes)
+        pred.note += (pred.note.empty() ? "" : "; ") + n;
+    return pred;
+}
+
 void printThroughput(std::ostream& out, const Throughput& t)
 {
     out << std::fixed << std::setprecision(1) << "  throughput: " << t.tokensPerSUser

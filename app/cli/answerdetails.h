@@ -3,10 +3,12 @@
 // the predicted throughput and the breakdowns the GUI's band editor shows.
 #pragma once
 
+#include "core/data/configjson.h"
 #include "core/latency/memorymodel.h"
 #include "core/latency/opmodel.h"
 #include "core/latency/throughput.h"
 #include "core/model/workspace.h"
+#include "core/search/gate.h"
 
 #include <iosfwd>
 #include <string>
@@ -24,6 +26,9 @@ std::string describeConfig(const Workspace& ws, const Config& c);
 // "request: h100_sxm/trtllm, isl 1024, ..., memory <= 48.00 GiB (GPU memory 79.65 GiB)"; when
 // the device's memory is below the budget it says the search uses the device's instead.
 void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu);
+
+// A gate's prediction as a configuration document carries it, the notes joined with "; ".
+Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& notes);
 
 // "  throughput: 46.2 tokens/s per user, 369.6 tokens/s per GPU, 1.44 requests/s"
 void printThroughput(std::ostream& out, const Throughput& t);

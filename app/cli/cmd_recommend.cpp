@@ -17,8 +17,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"algo", "NAME",
          searchAlgorithmChoices() + " (default: exact for static serving, bp for continuous)"});
-    specs.push_back({"top", "N", "also print the N best distinct alternatives (default 0)"});
+    specs.push_back(
+        {"top", "N", "also print the N best distinct alternatives (default 0; 4 with --save-dir)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    addResultsFolderOptions(specs);
     const app::Args args("recommend", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -31,7 +33,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     SearchRun r;
     readRequestFile(request, ws, r);
     r.algorithm = args.valueOr("algo", "");
-    r.top = args.integer("top", 0, 0, 100);
+    readResultsFolderOptions(args, r);
     r.json = args.flag("json");
     if (!r.json) {
         for (const std::string& note : ws.notes)

@@ -71,11 +71,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"batch", "LIST", "candidate batch sizes (default 1,4,8,16,32 >= concurrency)"});
     specs.push_back({"kv", "LIST", "KV cache formats: bf16, fp8 (default both the stack has)"});
-    specs.push_back({"top", "N", "also print the N best distinct alternatives (default 0)"});
+    specs.push_back(
+        {"top", "N", "also print the N best distinct alternatives (default 0; 4 with --save-dir)"});
     specs.push_back({"frontier", "", "also print the admitted frontier of RMQD and latency"});
     specs.push_back({"seed", "N", "seed of rand and hc (default 1)"});
     specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    addResultsFolderOptions(specs);
     const app::Args args("search", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage()
@@ -131,7 +133,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                 return std::nullopt;
             return b;
         });
-    r.top = args.integer("top", 0, 0, 100);
+    readResultsFolderOptions(args, r);
     r.frontier = args.flag("frontier");
     r.algorithm = args.valueOr("algo", "");
     r.options.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, 1 << 30));

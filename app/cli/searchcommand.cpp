@@ -2,6 +2,7 @@
 
 #include "app/cli/answerdetails.h"
 #include "app/cli/fmcmodewarning.h"
+#include "app/cli/resultsfolder.h"
 #include "app/common/args.h"
 #include "core/data/configjson.h"
 #include "core/data/loaderror.h"
@@ -42,6 +43,25 @@ void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& ru
     }
 }
 
+void addResultsFolderOptions(std::vector<app::OptionSpec>& specs)
+{
+    specs.push_back({"save-dir", "DIR",
+                     "also write the results folder: request, answer, top, frontier, plots, "
+                     "recipes, launch script, summary.md"});
+    specs.push_back({"force", "", "with --save-dir: replace the results in a non-empty folder"});
+}
+
+void readResultsFolderOptions(const app::Args& args, SearchRun& run)
+{
+    run.saveDir = args.valueOr("save-dir", "");
+    run.force = args.flag("force");
+    if (run.force && run.saveDir.empty())
+        throw app::UsageError("acsel: --force is for --save-dir (give the folder too)");
+    run.top = args.integer("top", run.saveDir.empty() ? 0 : 4, 0, 100);
+    if (!run.saveDir.empty())
+        checkResultsFolder(run.saveDir, run.force); // refuse before the search, not after
+}
+
 namespace
 {
 
@@ -56,14 +76,6 @@ void printPrediction(std::ostream& out, const Prediction& p, const Request& q)
 bool isExtrapolationNote(const std::string& note)
 {
     return note.rfind(kExtrapolatedNote, 0) == 0;
-}
-
-Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& notes)
-{
-    Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
-    for (const std::string& n : notes)
-        pred.note += (pred.note.empty() ? "" : "; ") + n;
-    return pred;
 }
 
 nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Request& q,
@@ -99,7 +111,8 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     if (fmcMode)
         io.err << fmcModeWarning(run.request.stack, *fmcMode, run.request.mode, "the request");
     const std::atomic<bool> noStop{false};
-    RecommendRequest rq{run.request, run.options, *algorithm, run.top, run.frontier};
+    const bool saving = !run.saveDir.empty();
+    RecommendRequest rq{run.request, run.options, *algorithm, run.top, run.frontier || saving};
     const Recommendation rec = recommend(engine, rq, {}, noStop);
     const SearchResult& r = rec.answer;
     // The model caveat goes to stderr as a warning; the synthetic-data one is in the
@@ -107,16 +120,22 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     for (const std::string& n : rec.notes)
         if (isExtrapolationNote(n))
             io.err << "warning: " << n << "\n";
+    std::vector<std::string> jsonNotes;
+    for (const std::string& n : rec.notes)
+        jsonNotes.push_back(
+            isExtrapolationNote(n) ? "no quality data of this model: its RMQD is extrapolated" : n);
+    std::string saved; // the text's last line; on stderr with --json (stdout has the document)
+    if (saving) {
+        const auto files = writeResultsFolder(run.saveDir, {engine, run, rec, jsonNotes}, io.err);
+        saved = "saved: " + run.saveDir + " (" + std::to_string(files.size()) +
+                " files; summary.md says what each is)\n";
+    }
     if (run.json) {
+        io.err << saved;
         if (!r.config) {
             io.err << "acsel search: no configuration passes the gate\n";
             return 3;
         }
-        std::vector<std::string> jsonNotes;
-        for (const std::string& n : rec.notes)
-            jsonNotes.push_back(isExtrapolationNote(n)
-                                    ? "no quality data of this model: its RMQD is extrapolated"
-                                    : n);
         nlohmann::ordered_json j = configDocumentJson(makeConfigDocument(
             ws, *r.config, run.request, predictionsOf(r.gate.prediction, jsonNotes)));
         if (run.top > 0)
@@ -137,7 +156,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
            << r.softEvaluations << " FracMix scores, " << r.fullEvaluations << " full gates, "
            << r.wallSeconds * 1e3 << " ms\n";
     if (!r.config) {
-        io.out << "answer: none: no configuration passes the gate\n";
+        io.out << "answer: none: no configuration passes the gate\n" << saved;
         return 3;
     }
     printAlternative(io.out, ws, q, "answer: ", Alternative{*r.config, r.gate});
@@ -159,6 +178,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         for (const Alternative& a : rec.frontier)
             printAlternative(io.out, ws, q, "  ", a);
     }
+    io.out << saved;
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/cli/command.h"
+#include "app/common/args.h"
 #include "core/search/searcher.h"
 #include "core/search/workspaceengine.h"
 
@@ -17,7 +18,14 @@ struct SearchRun {
     int top = 0;           // alternatives to print after the answer
     bool frontier = false; // print the admitted frontier too
     bool json = false;
+    std::string saveDir; // --save-dir: also write the results folder (resultsfolder.h)
+    bool force = false;  // --force: replace the results in a non-empty folder
 };
+
+// The results-folder options of search and recommend: --save-dir DIR and --force; with
+// --save-dir, --top defaults to 4 (the answer and 4 alternatives in top.csv).
+void addResultsFolderOptions(std::vector<app::OptionSpec>& specs);
+void readResultsFolderOptions(const app::Args& args, SearchRun& run);
 
 // Returns 0 with an answer, 3 when no configuration passes the gate.
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io);

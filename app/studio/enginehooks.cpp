@@ -3,6 +3,7 @@
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/searcher.h"
+#include "widgets/explorerpoints.h"
 #include "widgets/predictiontext.h"
 
 #include <algorithm>
@@ -120,59 +121,26 @@ const char* searcherName(SearchAlgorithm a)
     return "bp";
 }
 
-std::shared_ptr<PointSet> emptySet(const Engine& e)
-{
-    auto set = std::make_shared<PointSet>();
-    set->synthetic = e.qualitySynthetic();
-    set->provenance = "Predicted by the search engine's explorer: FracMix latency (FMC-calibrated "
-                      "when a calibration is loaded), memory, surrogate RMQD";
-    if (set->synthetic)
-        set->provenance += " fitted on SYNTHETIC quality data";
-    return set;
-}
-
-std::shared_ptr<PointSet> toPointSet(const Engine& e, const SpaceFilter& f, const Explorer& ex)
-{
-    auto set = emptySet(e);
-    std::vector<int> slotOf(e.workspace().models.size(), -1);
-    for (int m : f.models) {
-        slotOf[static_cast<std::size_t>(m)] = static_cast<int>(set->modelNames.size());
-        set->modelNames.push_back(e.workspace().models[static_cast<std::size_t>(m)].name);
-    }
-    const auto& pts = ex.points();
-    set->points.reserve(pts.size());
-    set->configs.reserve(pts.size());
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-        const ExplorerPoint& p = pts[i];
-        const int slot = slotOf[static_cast<std::size_t>(ex.context(i).model)];
-        set->points.push_back(
-            {p.ttftMs, p.tpotMs, p.rmqd, p.memoryGiB, static_cast<std::uint32_t>(i),
-             static_cast<std::uint16_t>(std::max(0, slot)), formatFamily(p.recipe), p.uniform});
-        set->configs.push_back(ex.config(i));
-    }
-    return set;
-}
-
 std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const SpaceFilter& f,
                                       std::size_t maxBandPoints,
                                       const ExplorerHooks::PointsFn& early,
                                       const std::atomic<bool>& stop)
 {
     if (emptySelection(f))
-        return emptySet(e);
+        return emptyPointSet(e);
     const SearchOptions o = optionsOf(f);
     Explorer ex;
     // The uniform configurations first (about a millisecond): a frontier to draw while the
     // millions of band recipes are scored.
     if (early && ex.buildUniform(e, q, o, stop)) {
-        auto first = toPointSet(e, f, ex);
+        auto first = pointSetOf(e, f.models, ex);
         first->provenance += " (uniform configurations only: the band configurations are "
                              "still being scored)";
         early(std::move(first));
     }
     if (!ex.build(e, q, o, maxBandPoints, stop))
-        return emptySet(e); // superseded: nobody will look at it
-    return toPointSet(e, f, ex);
+        return emptyPointSet(e); // superseded: nobody will look at it
+    return pointSetOf(e, f.models, ex);
 }
 
 SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,

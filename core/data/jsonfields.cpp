@@ -15,20 +15,6 @@ namespace acsel
 namespace
 {
 
-// The parser's position (1-based byte of the character it stopped at) as a line and column, the
-// way an editor counts them; past the last character it is the end of the document.
-std::string lineAndColumn(const std::string& text, std::size_t byte)
-{
-    const std::size_t at = byte == 0 ? 0 : std::min(byte - 1, text.size());
-    std::size_t line = 1, lineStart = 0;
-    for (std::size_t i = 0; i < at; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    return "line " + std::to_string(line) + ", column " + std::to_string(at - lineStart + 1);
-}
-
 // The JSON pointer token of a key (RFC 6901: '~' and '/' escaped).
 std::string pointerToken(const std::string& key)
 {
@@ -102,13 +88,25 @@ private:
 
 } // namespace
 
+std::string jsonLineAndColumn(const std::string& text, std::size_t byte)
+{
+    const std::size_t at = byte == 0 ? 0 : std::min(byte - 1, text.size());
+    std::size_t line = 1, lineStart = 0;
+    for (std::size_t i = 0; i < at; ++i)
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    return "line " + std::to_string(line) + ", column " + std::to_string(at - lineStart + 1);
+}
+
 Json parseJsonText(const std::string& text, const std::string& name)
 {
     try {
         return Json::parse(text, DuplicateKeyCheck(name));
     } catch (const Json::parse_error& e) {
         const bool atEnd = e.byte > text.size();
-        throw LoadError(name, lineAndColumn(text, e.byte),
+        throw LoadError(name, jsonLineAndColumn(text, e.byte),
                         atEnd ? "invalid JSON: the document ends early (truncated?)"
                               : "invalid JSON: expected a well-formed document");
     } catch (const Json::out_of_range& e) {

@@ -13,9 +13,13 @@ namespace acsel
 
 using Json = nlohmann::json;
 
-// Parses a file (or text); a syntax error names the byte offset.
+// Parses a file (or text); a syntax error names the line and column.
 Json parseJsonFile(const std::string& path);
 Json parseJsonText(const std::string& text, const std::string& name);
+
+// A JSON parser's position (nlohmann's 1-based byte of the character it stopped at) as
+// "line L, column C", the way an editor counts them; past the end it is the end of the text.
+std::string jsonLineAndColumn(const std::string& text, std::size_t byte);
 
 class JsonFields
 {

@@ -1,5 +1,6 @@
 #include "core/export/modeloptjson.h"
 
+#include "core/data/jsonfields.h"
 #include "core/data/loaderror.h"
 #include "core/export/jsonstyle.h"
 #include "core/export/numerics.h"
@@ -163,7 +164,7 @@ QuantPlan readModelOptQuantCfgJson(const std::string& text, const ModelArch& arc
     try {
         j = Ordered::parse(text);
     } catch (const Ordered::parse_error& e) {
-        throw LoadError(file, "byte " + std::to_string(e.byte), "invalid JSON");
+        throw LoadError(file, jsonLineAndColumn(text, e.byte), "invalid JSON");
     } catch (const Ordered::out_of_range&) {
         // A number beyond a double (1e999) is reported as out_of_range, not parse_error; it
         // escaped as an internal error (fuzz_recipe).

@@ -2,6 +2,8 @@
 // by hand on each text), and a truncated document said to end early.
 #include "core/data/jsonfields.h"
 #include "core/data/loaderror.h"
+#include "core/export/modeloptjson.h"
+#include "modelfixtures.h"
 
 #include <QTest>
 
@@ -11,6 +13,7 @@ class TestJsonLocation : public QObject
 private slots:
     void lineAndColumn_data();
     void lineAndColumn();
+    void modelOptJsonToo();
 };
 
 void TestJsonLocation::lineAndColumn_data()
@@ -46,6 +49,19 @@ void TestJsonLocation::lineAndColumn()
         QCOMPARE(QString::fromStdString(e.where()), where);
         QVERIFY2(e.message().find(message.toStdString()) != std::string::npos, e.what());
         QVERIFY(std::string(e.what()).find("r.json") != std::string::npos);
+    }
+}
+
+void TestJsonLocation::modelOptJsonToo()
+{
+    // A ModelOpt quant_cfg file cut after its second line: the parser stops past the end,
+    // line 3, column 1 (the two lines are 1 and 16 characters long, newlines included).
+    try {
+        acsel::readModelOptQuantCfgJson("{\n  \"quant_cfg\": {\n", acsel::test::tinyArch(2),
+                                        "q.json");
+        QFAIL("parsed");
+    } catch (const acsel::LoadError& e) {
+        QCOMPARE(QString::fromStdString(e.where()), QStringLiteral("line 3, column 1"));
     }
 }
 

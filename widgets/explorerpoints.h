@@ -1,0 +1,28 @@
+// The plot's points from the core explorer: one PlotPoint per kept configuration, the models in
+// the order the caller selected them, and the provenance line the plot shows (and every saved
+// figure carries). Shared by the window and by acsel's results folder (--save-dir), so both
+// draw the same cloud.
+#pragma once
+
+#include "widgets/plotdata.h"
+
+#include <memory>
+#include <vector>
+
+namespace acsel
+{
+class Engine;
+class Explorer;
+} // namespace acsel
+
+namespace acsel::gui
+{
+
+// No points yet, but the provenance of the engine's numbers (SYNTHETIC quality data says so).
+std::shared_ptr<PointSet> emptyPointSet(const acsel::Engine& e);
+
+// models: Workspace::models indices, in the order the legend lists them.
+std::shared_ptr<PointSet> pointSetOf(const acsel::Engine& e, const std::vector<int>& models,
+                                     const acsel::Explorer& ex);
+
+} // namespace acsel::gui
