@@ -1,8 +1,8 @@
 #include "widgets/searchrunner.h"
 
+#include "widgets/pooltask.h"
+
 #include <QFutureWatcher>
-#include <QPromise>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
 
@@ -40,8 +40,8 @@ int SearchRunner::start(StagedWork work)
     const int id = ++nextId_;
     auto stop = std::make_shared<std::atomic<bool>>(false);
     auto channel = std::make_shared<Channel>();
-    QFuture<int> future = QtConcurrent::run([work = std::move(work), stop,
-                                             channel](QPromise<int>& promise) {
+    QFuture<int> future = startPoolTask([work = std::move(work), stop,
+                                         channel](QPromise<int>& promise) {
         promise.setProgressRange(0, kProgressSteps);
         const ProgressFn progress = [&promise](double f) {
             promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));

@@ -20,7 +20,8 @@ namespace acsel::cli
 namespace
 {
 
-// Rows measuring the same thing (a repeated benchmark): they weigh twice in the fit.
+// Rows measuring the same thing on other backend versions (loadSiliconCsv refuses exact
+// repeats): the fit's tables are one version, so they weigh twice in it.
 std::string rowKey(const SiliconRow& r)
 {
     return r.system + "|" + r.backend + "|" + r.modelPath + "|" + r.gemmQuantMode + "|" +

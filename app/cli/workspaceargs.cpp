@@ -26,6 +26,9 @@ Workspace loadWorkspaceFromArgs(const app::Args& args)
         ws.notes.push_back("Operator tables from " + tables.dir + " (" + tables.origin + ")");
     else if (!tables.origin.empty())
         ws.notes.push_back(tables.origin + ": running without operator tables");
+    else
+        ws.notes.push_back("no operator tables found (no --tables, no ACSEL_TABLES, no "
+                           "../shared/aic): running without operator tables");
     return ws;
 }
 

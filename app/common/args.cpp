@@ -1,11 +1,15 @@
 #include "app/common/args.h"
 
+#include "core/data/oneline.h"
+
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
 namespace acsel::app
 {
+
+UsageError::UsageError(const std::string& message) : std::runtime_error(oneLine(message)) {}
 
 Args::Args(std::string command, const std::vector<std::string>& argv, std::vector<OptionSpec> specs,
            int maxPositional)

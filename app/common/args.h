@@ -11,11 +11,12 @@
 namespace acsel::app
 {
 
-// Bad command-line input: the CLI prints it and exits with code 2.
+// Bad command-line input: the CLI prints it and exits with code 2. The message echoes
+// arguments, so their control characters are spelled out (core/data/oneline.h): one line.
 class UsageError : public std::runtime_error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit UsageError(const std::string& message);
 };
 
 struct OptionSpec {

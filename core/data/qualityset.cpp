@@ -104,6 +104,35 @@ QualityRow checkRow(const RawRow& raw, const std::string& file,
     return row;
 }
 
+// One measurement per configuration (everything but the RMQD and the split): a configuration
+// measured twice would weigh twice in every fit, and could sit in both splits.
+class ConfigurationIndex
+{
+public:
+    ConfigurationIndex(const std::string& file, const std::vector<ModelArch>& models)
+        : file_(file), models_(models)
+    {
+    }
+    // `where`: the row ("line 7" or "/rows/6"); throws LoadError if the row repeats an earlier one.
+    void add(const QualityRow& r, const std::string& where)
+    {
+        const std::string configuration = models_[static_cast<std::size_t>(r.model)].name + " " +
+                                          std::string(toString(r.algorithm)) + " kv " +
+                                          std::string(toString(r.kv)) + " lm_head " +
+                                          (r.lmHeadQuantized ? "quantized" : "bf16") + " bands " +
+                                          bandsToText(r.recipe);
+        if (const auto [it, fresh] = first_.emplace(configuration, where); !fresh)
+            throw LoadError(file_, where,
+                            "duplicate configuration " + configuration + " (first at " +
+                                it->second + "); keep one measurement per configuration");
+    }
+
+private:
+    const std::string& file_;
+    const std::vector<ModelArch>& models_;
+    std::map<std::string, std::string> first_; // configuration -> the row that has it
+};
+
 } // namespace
 
 std::string_view toString(Split s)
@@ -190,6 +219,7 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
     const Json& rows = f.array(j, "rows", "");
     if (rows.empty())
         f.fail("/rows", "expected at least one measurement row");
+    ConfigurationIndex configurations(file, models);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const std::string ptr = "/rows/" + std::to_string(i);
         const Json& r = rows[i];
@@ -208,6 +238,7 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
         raw.split = f.string(r, "split", ptr);
         set.rows.push_back(checkRow(raw, file, models,
                                     [&](const std::string& field) { return ptr + "/" + field; }));
+        configurations.add(set.rows.back(), ptr);
     }
     return set;
 }
@@ -227,6 +258,7 @@ QualitySet parseQualitySetCsv(const std::string& text, const std::string& file,
     set.provenance =
         meta.provenance.empty() ? "imported from CSV " + file : std::move(meta.provenance);
     set.generator = std::move(meta.generator);
+    ConfigurationIndex configurations(file, models);
     while (csv.next()) {
         const RawRow raw{std::string(csv.field(cModel)), std::string(csv.field(cAlgo)),
                          std::string(csv.field(cLm)),    std::string(csv.field(cKv)),
@@ -238,6 +270,7 @@ QualitySet parseQualitySetCsv(const std::string& text, const std::string& file,
         set.rows.push_back(checkRow(raw, file, models, [&](const std::string& field) {
             return csv.where(cols.at(field));
         }));
+        configurations.add(set.rows.back(), "line " + std::to_string(csv.lineNumber()));
     }
     if (set.rows.empty())
         throw LoadError(file, "", "no measurement rows after the header");

@@ -18,7 +18,8 @@
 // bands: ';'-separated "first-last:format/scope" with inclusive layer numbers (a bf16 band may
 // omit "/full"). Every row is checked against the workspace's models: known model, a well formed
 // recipe for its layer count, an algorithm that fits every band, lm_head quantized only when the
-// last band is quantized, rmqd finite and > 0 (nats).
+// last band is quantized, rmqd finite and > 0 (nats), and no configuration (everything but
+// rmqd and split) twice.
 #pragma once
 
 #include "core/data/jsonfields.h"

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <tuple>
 
 namespace acsel
 {
@@ -18,6 +20,17 @@ int positiveInt(const CsvReader& csv, int col)
         throw LoadError(csv.name(), csv.where(col),
                         "expected a positive integer, found '" + std::string(csv.field(col)) + "'");
     return static_cast<int>(v);
+}
+
+// What a row measured: two rows with the same key are the same benchmark twice (a fit would
+// weigh it double, a comparison would count it twice).
+using MeasurementKey = std::tuple<std::string, std::string, std::string, std::string, std::string,
+                                  std::string, int, int, int, int, int>;
+
+MeasurementKey measurementKey(const SiliconRow& r)
+{
+    return {r.system, r.backend, r.backendVersion, r.modelPath, r.mode, r.gemmQuantMode,
+            r.isl,    r.osl,     r.batch,          r.tp,        r.pp};
 }
 
 std::vector<SiliconRow> read(CsvReader csv)
@@ -36,6 +49,8 @@ std::vector<SiliconRow> read(CsvReader csv)
     const auto cPp = csv.column("pp_size");
     const auto cMode = csv.column("mode");
     std::vector<SiliconRow> rows;
+    std::map<std::string, int> idLines;          // id -> its first line
+    std::map<MeasurementKey, int> measuredLines; // measurement -> its first line
     while (csv.next()) {
         SiliconRow r;
         r.line = csv.lineNumber();
@@ -57,6 +72,15 @@ std::vector<SiliconRow> read(CsvReader csv)
             r.pp = positiveInt(csv, *cPp);
         r.ttftMs = csv.positiveNumber(cTtft);
         r.tpotMs = csv.positiveNumber(cTpot);
+        if (const auto [it, fresh] = idLines.emplace(r.id, r.line); !fresh)
+            throw LoadError(csv.name(), csv.where(cId),
+                            "duplicate row id '" + r.id + "' (first on line " +
+                                std::to_string(it->second) + ")");
+        if (const auto [it, fresh] = measuredLines.emplace(measurementKey(r), r.line); !fresh)
+            throw LoadError(csv.name(), "line " + std::to_string(r.line),
+                            "duplicate of the measurement on line " + std::to_string(it->second) +
+                                " (same system, backend, backend_version, model_path, mode, "
+                                "gemm_quant_mode, isl, osl, batch_size, tp_size and pp_size)");
         rows.push_back(std::move(r));
     }
     if (rows.empty())

@@ -247,13 +247,14 @@ void TestCliCampaign::qualityAddMergesAndRefuses()
     const Run dup = run({"quality", "add", set, path("rows2.csv"), "--workspace", kWorkspace});
     QCOMPARE(dup.code, 2);
     QVERIFY(contains(dup.err, "rows2.csv: row 1: duplicate configuration Qwen3-8B max kv fp8"));
-    // Twice in the rows (a different RMQD does not make it another configuration).
+    // Twice in the rows (a different RMQD does not make it another configuration): the
+    // quality-set loader refuses the file itself, naming both lines (rows on lines 4 and 5).
     write(path("rows3.csv"), header + "Qwen3-8B,max,false,bf16,0-35:nvfp4/full,0.2,train\n"
                                       "Qwen3-8B,max,false,bf16,0-35:nvfp4/full,0.3,train\n");
     const Run twice = run({"quality", "add", set, path("rows3.csv"), "--workspace", kWorkspace});
     QCOMPARE(twice.code, 2);
-    QVERIFY(contains(twice.err, "row 2: duplicate configuration"));
-    QVERIFY(contains(twice.err, "row 1 of this file"));
+    QVERIFY2(contains(twice.err, "rows3.csv: line 5: duplicate configuration"), twice.err.c_str());
+    QVERIFY2(contains(twice.err, "(first at line 4)"), twice.err.c_str());
     // Unknown model: the quality-set loader's message with the file and line.
     write(path("rows4.csv"), header + "Mistral-7B,max,false,bf16,0-31:fp8/full,0.02,train\n");
     const Run unknown = run({"quality", "add", set, path("rows4.csv"), "--workspace", kWorkspace});

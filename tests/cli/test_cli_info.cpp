@@ -15,6 +15,7 @@ private slots:
     void helpAndUnknown();
     void listsAllStacksAndModels();
     void noTablesStillWorks();
+    void namesTheTablesFolderUsed();
     void missingTablesDirIsExit2();
     void brokenWorkspaceFieldIsExit2();
     void unknownOptionIsExit2();
@@ -74,6 +75,32 @@ void TestCliInfo::noTablesStillWorks()
     const Run r = run({"info", "--workspace", kWorkspace});
     QCOMPARE(r.code, 0);
     QVERIFY(contains(r.out, "note:"));
+}
+
+// The banner names the folder the stacks were read from and which setting chose it
+// (app/common/paths.h: --tables before ACSEL_TABLES; an ACSEL_TABLES that is no folder means none).
+void TestCliInfo::namesTheTablesFolderUsed()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir other;
+    qputenv("ACSEL_TABLES", other.path().toUtf8());
+    Run r = run({"info", "--workspace", kWorkspace, "--tables", kTables});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(contains(r.out, "note: Operator tables from " + kTables + " (--tables)\n"),
+             r.out.c_str());
+    qputenv("ACSEL_TABLES", QByteArray::fromStdString(kTables));
+    r = run({"info", "--workspace", kWorkspace});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(contains(r.out, "note: Operator tables from " + kTables + " (ACSEL_TABLES)\n"),
+             r.out.c_str());
+    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    r = run({"info", "--workspace", kWorkspace});
+    qputenv("ACSEL_TABLES", "");
+    QCOMPARE(r.code, 0);
+    QVERIFY2(contains(r.out, "note: ACSEL_TABLES=/nonexistent-tables is not a folder: running "
+                             "without operator tables\n"),
+             r.out.c_str());
 }
 
 void TestCliInfo::missingTablesDirIsExit2()

@@ -235,7 +235,9 @@ void TestCliLatency::calibrateChoosesFormsAndWarns()
                 QCOMPARE(line["gamma"].get<double>(), 1.0);
             QVERIFY(line["spread"]["profiles"].get<int>() >= 1);
         }
-    // A duplicated row: the same measurement twice weighs twice.
+    // A duplicated row (another id, the same measurement) is refused on load: it would weigh
+    // twice. The same benchmark on another backend version is a measurement of its own, which
+    // calibrate takes and warns about.
     std::ifstream in(kSilicon);
     std::string header, first;
     std::getline(in, header);
@@ -246,8 +248,19 @@ void TestCliLatency::calibrateChoosesFormsAndWarns()
                        << first << "\n"
                        << "copy" << first.substr(first.find(',')) << "\n";
     const Run d = run(base({"calibrate", "--measurements", dup, "-o", out, "--force"}));
-    QVERIFY2(d.code == 0, d.err.c_str());
-    QVERIFY2(contains(d.err, "row copy repeats"), d.err.c_str());
+    QCOMPARE(d.code, 2);
+    QVERIFY2(contains(d.err, dup + ": line 3: duplicate of the measurement on line 2"),
+             d.err.c_str());
+    const std::string version = ",trtllm,";
+    const std::size_t at = first.find(version) + version.size();
+    std::ofstream(dup) << header << "\n"
+                       << first << "\n"
+                       << "copy" << first.substr(first.find(','), at - first.find(',')) << "0.0.1"
+                       << first.substr(first.find(',', at)) << "\n";
+    const Run v = run(base({"calibrate", "--measurements", dup, "-o", out, "--force"}));
+    QVERIFY2(v.code == 0, v.err.c_str());
+    QVERIFY2(contains(v.err, "row copy repeats"), v.err.c_str());
+    QVERIFY2(contains(v.err, "warning: h100_sxm/trtllm: 2 profile(s)"), v.err.c_str());
 }
 
 // --rows: one CSV line per predicted row with the continuous model's terms.

@@ -34,6 +34,7 @@ private slots:
     void badRows_data();
     void badRows();
     void jsonErrorsNamePointer();
+    void duplicateConfigurationsRefused();
 
 private:
     std::vector<ModelArch> models_ = loadWorkspace(ACSEL_DATASETS "/workspace.json", "").models;
@@ -159,6 +160,43 @@ void TestQualitySet::jsonErrorsNamePointer()
     bad = j;
     bad["rows"] = Json::array();
     QVERIFY(err(bad).find("/rows: expected at least one measurement row") != std::string::npos);
+}
+
+// The same configuration twice, however spelt (HF id for the name, 0 for false, an explicit
+// "/full"), is refused at the second row, whatever its RMQD and split; another scope is another
+// configuration.
+void TestQualitySet::duplicateConfigurationsRefused()
+{
+    QCOMPARE(errorOf("Qwen3-8B,max,false,bf16,0-35:fp8,0.001,train\n"
+                     "Qwen3-8B,max,false,bf16,0-35:fp8/mlp,0.002,train\n"
+                     "Qwen/Qwen3-8B,max,0,bf16,0-35:fp8/full,0.003,heldout\n",
+                     models_),
+             std::string("m.csv: line 4: duplicate configuration Qwen3-8B max kv bf16 lm_head bf16 "
+                         "bands 0-35:fp8/full (first at line 2); keep one measurement per "
+                         "configuration"));
+    QCOMPARE(errorOf("Qwen3-8B,max,false,bf16,0-35:fp8,0.001,train\n"
+                     "Qwen3-8B,max,false,fp8,0-35:fp8,0.001,train\n",
+                     models_),
+             std::string("no error")); // the KV format differs
+    const Json row = {{"model", "Qwen3-8B"}, {"algorithm", "max"},  {"lm_head_quantized", false},
+                      {"kv", "bf16"},        {"bands", "0-35:fp8"}, {"rmqd", 0.001},
+                      {"split", "train"}};
+    Json twice = row;
+    twice["rmqd"] = 0.5;
+    const Json j = {{"schema_version", 1},
+                    {"kind", "acsel-quality-set"},
+                    {"synthetic", false},
+                    {"provenance", "lab"},
+                    {"rows", Json::array({row, twice})}};
+    try {
+        parseQualitySetJson(j, "q.json", models_);
+        QFAIL("a duplicated row was accepted");
+    } catch (const LoadError& e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("q.json: /rows/1: duplicate configuration Qwen3-8B max kv bf16 "
+                             "lm_head bf16 bands 0-35:fp8/full (first at /rows/0); keep one "
+                             "measurement per configuration"));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestQualitySet)

@@ -306,6 +306,9 @@ for r in (0, 7):
     quality("rows[%d] without rmqd" % r, edited(QUALITY, setter("rows", r, "rmqd", delete=True)),
             "/rows/%d/rmqd" % r)
 quality("rows empty", edited(QUALITY, setter("rows", value=[])), "/rows")
+quality("rows[7] again, another rmqd and split",
+        edited(QUALITY, lambda d: d["rows"].append(dict(d["rows"][7], rmqd=0.5, split="heldout"))),
+        "/rows/%d: duplicate configuration" % len(QUALITY["rows"]))
 quality("kind", edited(QUALITY, setter("kind", value="acsel-platforms")), "/kind")
 CSV_HEAD = "model,algorithm,lm_head_quantized,kv,bands,rmqd,split\n"
 CSV_ROW = "Qwen3-0.6B,max,false,bf16,0-27:fp8/full,0.05,train\n"
@@ -313,12 +316,27 @@ for label, text, field in (("rmqd decimal comma", CSV_HEAD + CSV_ROW.replace("0.
                             "line 2"),
                            ("rmqd text", CSV_HEAD + CSV_ROW.replace("0.05", "abc"), "column 'rmqd'"),
                            ("missing column", CSV_HEAD.replace(",split", "") + CSV_ROW, "split"),
-                           ("header only", CSV_HEAD, "no measurement rows")):
+                           ("header only", CSV_HEAD, "no measurement rows"),
+                           ("a row twice", CSV_HEAD + CSV_ROW + CSV_ROW.replace("0.05", "0.06"),
+                            "line 3: duplicate configuration")):
     name = "qcsv_%03d" % len(cases)
     f = write(name + "/quality.csv", text)
     ws = copy.deepcopy(WS)
     ws["quality"]["file"] = f
     bad("quality CSV: " + label, search(workspace(name, ws), fit=True), f, field)
+
+# ---- silicon measurements (predict; loaded before any row is mapped onto a stack) ----------
+with open(os.path.join(FIXTURE_TABLES, "silicon_small.csv")) as f:
+    SILICON = f.read().splitlines(keepends=True)  # header, then rows on lines 2..
+for label, extra, field in (
+        ("an id twice", [SILICON[1].split(",")[0] + SILICON[2][SILICON[2].index(","):]],
+         "line %d, column 'id': duplicate row id" % (len(SILICON) + 1)),
+        ("a measurement twice, another id",
+         ["again" + SILICON[1][SILICON[1].index(","):].replace("200.0", "205.0")],
+         "line %d: duplicate of the measurement on line 2" % (len(SILICON) + 1))):
+    f = write("silicon_%03d/silicon.csv" % len(cases), "".join(SILICON + extra))
+    bad("silicon CSV: " + label, ["predict", "--workspace", WS_GOOD, "--tables", GOOD_TABLES,
+                                  "--measurements", f], f, field)
 
 # ---- request file ---------------------------------------------------------------------------
 REQUEST = {"schema_version": 1, "stack": "jetson_agx_thor/vllm",

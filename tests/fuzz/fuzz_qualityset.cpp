@@ -2,8 +2,9 @@
 // input is read as the JSON set and as the CSV import, checked against two models (a real
 // architecture and a small synthetic one). An accepted set must survive its own writers: JSON
 // always, CSV whenever the CSV writer takes it (always for a set read from CSV), provenance
-// lines included.
+// lines included; and it has each configuration once (core/quality/qualitymerge's test).
 #include "core/data/qualityset.h"
+#include "core/quality/qualitymerge.h"
 #include "tests/fuzz/fuzzcheck.h"
 
 #include <cmath>
@@ -54,6 +55,10 @@ void checkAccepted(const QualitySet& set, const std::vector<ModelArch>& models, 
         fuzz::require(r.recipe.validate(layers).empty(), "an accepted recipe is well formed");
         fuzz::require(std::isfinite(r.rmqd) && r.rmqd > 0, "an accepted RMQD is finite, > 0");
     }
+    for (std::size_t i = 0; i < set.rows.size(); ++i)
+        for (std::size_t j = i + 1; j < set.rows.size(); ++j)
+            fuzz::require(!sameConfiguration(set.rows[i], set.rows[j]),
+                          "an accepted set has each configuration once");
     bool again = false;
     try {
         const std::string written = qualitySetToJson(set, models).dump();
