@@ -3,7 +3,6 @@
 // file by acsel search itself), the refusal of a non-empty folder and what --force replaces.
 #include "clirun.h"
 
-#include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cctype>
@@ -11,6 +10,9 @@
 #include <regex>
 #include <set>
 #include <yaml-cpp/yaml.h>
+#ifdef ACSEL_HAS_PLOTS // a build with the GUI (Qt Gui)
+#include <QImage>
+#endif
 
 using namespace acsel::cli::test;
 using nlohmann::json;
