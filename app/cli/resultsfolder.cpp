@@ -121,10 +121,12 @@ std::string requestJson(const Workspace& ws, const SearchRun& run)
     return j.dump(2) + "\n";
 }
 
-template <class T, class Name> std::string listOrEvery(const std::vector<T>& v, Name&& name)
+// The options' list in words; an empty list means `every` (the search's default).
+template <class T, class Name>
+std::string listOrEvery(const std::vector<T>& v, Name&& name, const char* every)
 {
     if (v.empty())
-        return "every one the stack has";
+        return every;
     std::string out;
     for (const T& x : v)
         out += (out.empty() ? "" : ", ") + std::string(name(x));
@@ -193,7 +195,7 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
         throw app::UsageError("acsel: --save-dir " + dir +
                               ": cannot create the folder: " + ec.message());
     for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-        if (e.is_regular_file() && isResultsFile(e.path().filename().string()))
+        if (e.is_regular_file(ec) && isResultsFile(e.path().filename().string()))
             fs::remove(e.path(), ec); // stale: from an earlier run
 
     const Workspace& ws = in.engine.workspace();
@@ -213,16 +215,26 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
     printRequestLine(requestLine, q, ws.platformOf(stack));
     md << requestLine.str().substr(std::string("request: ").size()) << "\n"
        << "Search space: models "
-       << listOrEvery(in.run.options.models,
-                      [&ws](int m) { return ws.models[static_cast<std::size_t>(m)].name; })
-       << "; formats " << listOrEvery(in.run.options.formats, [](Format f) { return toString(f); })
-       << "; scopes " << listOrEvery(in.run.options.scopes, [](Scope s) { return toString(s); })
+       << listOrEvery(
+              in.run.options.models,
+              [&ws](int m) { return ws.models[static_cast<std::size_t>(m)].name; },
+              "every model of the workspace")
+       << "; formats "
+       << listOrEvery(
+              in.run.options.formats, [](Format f) { return toString(f); },
+              "every one the stack has")
+       << "; scopes "
+       << listOrEvery(
+              in.run.options.scopes, [](Scope s) { return toString(s); }, "every one")
        << "; batches "
        << (in.run.options.batches.empty()
                ? std::string("the default ones at or above the concurrency")
-               : listOrEvery(in.run.options.batches, [](int b) { return std::to_string(b); }))
+               : listOrEvery(
+                     in.run.options.batches, [](int b) { return std::to_string(b); }, ""))
        << "; KV cache "
-       << listOrEvery(in.run.options.kvFormats, [](KvFormat k) { return toString(k); })
+       << listOrEvery(
+              in.run.options.kvFormats, [](KvFormat k) { return toString(k); },
+              "every one the stack has")
        << ".\n\nSearch: " << r.algorithm << ", " << r.candidates << " candidate recipes, "
        << r.fullEvaluations << " full gates.\n\n## Where the numbers come from\n\n"
        << "- Latency: " << in.engine.calibrationSource(q.stack) << "\n"
