@@ -6,6 +6,7 @@
 
 #include "widgets/plotdata.h"
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -17,6 +18,9 @@ class Explorer;
 
 namespace acsel::gui
 {
+
+// How many band configurations the plot keeps for display (Explorer::build's maxBandPoints).
+inline constexpr std::size_t kDisplayedBandPoints = 50000;
 
 // No points yet, but the provenance of the engine's numbers (SYNTHETIC quality data says so).
 std::shared_ptr<PointSet> emptyPointSet(const acsel::Engine& e);

@@ -14,8 +14,6 @@ namespace acsel::cli
 namespace
 {
 
-// The window keeps this many band configurations for display (studio's makeEngineHooks).
-constexpr std::size_t kMaxBandPoints = 50000;
 constexpr int kWidth = 1200, kHeight = 760;
 
 gui::MarkedPoint markOf(const Prediction& p)
@@ -66,7 +64,7 @@ FrontierPlot renderFrontierPlot(const FrontierPlotInput& in)
     }
     Explorer explorer;
     const std::atomic<bool> noStop{false};
-    explorer.build(in.engine, in.request, in.options, kMaxBandPoints, noStop);
+    explorer.build(in.engine, in.request, in.options, gui::kDisplayedBandPoints, noStop);
     const auto points = gui::pointSetOf(in.engine, models, explorer);
     points->provenance += "; latency: " + in.latencySource + "; stack " + in.request.stack;
     out.caption = points->provenance;

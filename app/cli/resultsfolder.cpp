@@ -31,19 +31,14 @@ constexpr const char* kLaunchPrefix = "launch_";
 // no file describes an earlier answer.
 bool isResultsFile(const std::string& name)
 {
-    static const char* const kNames[] = {"request.json",
-                                         "answer.json",
-                                         "top.csv",
-                                         "top.json",
-                                         "frontier.csv",
-                                         "frontier.png",
-                                         "frontier.svg",
-                                         "summary.md",
-                                         "acsel_recipe.yaml",
-                                         "acsel_quant_cfg.json",
-                                         "hf_quant_config.preview.json"};
+    static const char* const kNames[] = {"request.json", "answer.json",  "top.csv",
+                                         "top.json",     "frontier.csv", "frontier.png",
+                                         "frontier.svg", "summary.md"};
     for (const char* n : kNames)
         if (name == n)
+            return true;
+    for (ExportFormat f : kAllExportFormats)
+        if (name == defaultFileName(f))
             return true;
     return name.starts_with(kLaunchPrefix) && name.ends_with(".sh");
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "explorerhooks.h"
+#include "widgets/explorerpoints.h"
 
 #include <cstddef>
 #include <memory>
@@ -20,6 +21,6 @@ namespace acsel::studio
 // The engine is shared with the worker threads (it must be safe for concurrent reads).
 // maxBandPoints bounds the band configurations kept for display (Explorer::build).
 ExplorerHooks makeEngineHooks(std::shared_ptr<const acsel::Engine> engine,
-                              std::size_t maxBandPoints = 50000);
+                              std::size_t maxBandPoints = acsel::gui::kDisplayedBandPoints);
 
 } // namespace acsel::studio
