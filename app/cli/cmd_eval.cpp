@@ -319,6 +319,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             // The request in the request JSON's shape (stack + request), as `search` reads it.
             nlohmann::ordered_json r{{"seed", rec.seed}, {"index", rec.index}};
             writeRequestFields(r, q);
+            r["headroom"] = {{"model", ws.models[static_cast<std::size_t>(rec.faster.model)].name},
+                             {"batch", rec.faster.batch},
+                             {"faster", toString(rec.faster.recipe[0].format)},
+                             {"slower", toString(rec.slower.recipe[0].format)}};
             for (std::size_t i = 0; i < rec.outcomes.size(); ++i)
                 r[report.rows[i].algorithm + (report.rows[i].fmc ? "+fmc" : "")] =
                     outcomeJson(rec.outcomes[i], q, ws);

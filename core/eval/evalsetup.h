@@ -30,9 +30,13 @@ struct EvalSetup {
         return it == stackGrids.end() ? grid : it->second;
     }
     int bandConfigsPerModel = 300; // random 3-band configurations per (stack, model)
-    double tightenMin = 0.6;       // budget = anchor's measured latency x U(min, max)
-    double tightenMax = 0.95;
-    double memorySlackMin = 0.9; // memory budget = anchor's memory x U(min, max)
+    // Where the TPOT budget lies between the faster (0) and the slower (1) uniform point of
+    // the request's headroom; looseSlack: the TTFT budget is the larger of the two points' TTFT
+    // x U(1, 1 + looseSlack) (requestgenerator.h).
+    double headroomMin = 0.2;
+    double headroomMax = 0.8;
+    double looseSlack = 0.1;
+    double memorySlackMin = 0.9; // memory budget = the slower point's memory x U(min, max)
     double memorySlackMax = 1.3;
     // FMC: profiled configurations per stack (the paper's 30) and the quantile: 0.5 the
     // median (the paper), above it conservative.

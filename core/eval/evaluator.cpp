@@ -100,6 +100,9 @@ Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& cam
         measTtft.push_back(m.latency.ttft);
         measTpot.push_back(m.latency.tpot);
     }
+    // The paper's FMC, the full line. The form `acsel calibrate` would choose here is the
+    // offset on both default stacks, and it leaves a wider residual on the evaluation data
+    // (docs/EVALUATION.md).
     const FmcLine ttft = fitFmc(estTtft, measTtft, setup.fmcTau);
     const FmcLine tpot = fitFmc(estTpot, measTpot, setup.fmcTau);
     return {ttft.gamma, ttft.delta, tpot.gamma, tpot.delta};
@@ -276,7 +279,12 @@ EvalReport evaluate(const Engine& e, const SimulatedCampaign& campaign, const Ev
         for (std::size_t r = 0; r < requests.size(); ++r) {
             if (stop.load())
                 return report;
-            RequestRecord rec{seed, static_cast<int>(r), requests[r].request, best[r],
+            RequestRecord rec{seed,
+                              static_cast<int>(r),
+                              requests[r].request,
+                              requests[r].faster,
+                              requests[r].slower,
+                              best[r],
                               std::vector<EvalOutcome>(searchRows)};
             const std::uint64_t searchSeed = seed * 1000 + r;
             runSearchers(withFmc, campaign, rec.request, options, searchSeed, rec.outcomes, 0,

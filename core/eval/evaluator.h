@@ -57,6 +57,7 @@ struct RequestRecord {
     std::uint64_t seed = 0;
     int index = 0;
     Request request;
+    Config faster, slower; // the uniform points its TPOT budget lies between (EvalRequest)
     DatasetBest best;
     std::vector<EvalOutcome> outcomes;
 };
@@ -109,7 +110,8 @@ std::vector<std::pair<Config, Request>> campaignProfiles(const Engine& e, const 
                                                          const std::string& stack,
                                                          std::uint64_t seed);
 
-// Fits FMC for one stack on its campaignProfiles() as the campaign measures them.
+// Fits FMC (the paper's full median line) for one stack on its campaignProfiles() as the
+// campaign measures them.
 Calibration fitCampaignCalibration(const Engine& e, const SimulatedCampaign& campaign,
                                    const EvalSetup& setup, const std::string& stack,
                                    std::uint64_t seed);

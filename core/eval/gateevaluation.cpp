@@ -1,8 +1,11 @@
 #include "core/eval/gateevaluation.h"
 
+#include "core/latency/fmcchoice.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 
 namespace acsel
@@ -18,8 +21,17 @@ std::size_t index(LatencyMetric m)
     return static_cast<std::size_t>(m);
 }
 
+// How a variant calibrates the estimates of its profiles.
+enum class Calibrate {
+    Line,   // the paper's FMC: the full median line
+    Chosen, // the form `acsel calibrate` chooses (fmcchoice.h)
+};
+
+// FMC fitted on the profiles' estimates (ours or, onAic, AIC's) for one metric; with
+// confidence p != 0.5 the chosen form's p-quantile line, no estimate where its spread is not
+// known (too few profiles: the gate then has no interval and cannot admit).
 GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m, double tau,
-                    bool onAic)
+                    bool onAic, Calibrate how, double p = 0.5)
 {
     std::vector<double> est, meas;
     for (const GateRow* r : profiles) {
@@ -29,9 +41,18 @@ GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m
         est.push_back(*e);
         meas.push_back(r->measured[index(m)]);
     }
+    const auto none = [](const GateRow&) { return std::optional<double>(); };
     if (est.empty())
-        return [](const GateRow&) { return std::optional<double>(); };
-    const FmcLine line = fitFmc(est, meas, tau);
+        return none;
+    FmcLine line;
+    if (how == Calibrate::Line) {
+        line = fitFmc(est, meas, tau);
+    } else {
+        const FmcChoice choice = chooseFmc(est, meas, tau);
+        if (p != 0.5 && !choice.spread.known())
+            return none;
+        line = confidenceLine(choice.line, choice.spread, p);
+    }
     return [line, m, onAic](const GateRow& r) -> std::optional<double> {
         const std::optional<double> e = onAic ? r.aic[index(m)] : r.raw[index(m)];
         if (!e)
@@ -93,14 +114,14 @@ double GateCounts::falseRejectRate() const
     return withinBudget() > 0 ? static_cast<double>(falseRejects()) / withinBudget() : std::nan("");
 }
 
-std::vector<GateVariant> standardGateVariants(double tau, bool withAic)
+std::vector<GateVariant> standardGateVariants(double tau, bool withAic, double confidence)
 {
     std::vector<GateVariant> v;
     v.push_back({"raw", [](const std::vector<const GateRow*>&, LatencyMetric m) -> GatePredictor {
                      return [m](const GateRow& r) { return std::optional(r.raw[index(m)]); };
                  }});
     v.push_back({"fmc", [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
-                     return fmcOn(p, m, tau, false);
+                     return fmcOn(p, m, tau, false, Calibrate::Line);
                  }});
     if (withAic) {
         v.push_back(
@@ -108,8 +129,19 @@ std::vector<GateVariant> standardGateVariants(double tau, bool withAic)
                  return [m](const GateRow& r) { return r.aic[index(m)]; };
              }});
         v.push_back({"aic+fmc", [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
-                         return fmcOn(p, m, tau, true);
+                         return fmcOn(p, m, tau, true, Calibrate::Line);
                      }});
+    }
+    v.push_back({"calibrate", [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
+                     return fmcOn(p, m, tau, false, Calibrate::Chosen);
+                 }});
+    if (confidence != 0.5) {
+        std::ostringstream name;
+        name << "calibrate@" << confidence;
+        v.push_back(
+            {name.str(), [tau, confidence](const std::vector<const GateRow*>& p, LatencyMetric m) {
+                 return fmcOn(p, m, tau, false, Calibrate::Chosen, confidence);
+             }});
     }
     return v;
 }

@@ -36,17 +36,20 @@ struct GateRow {
 // gate cannot admit).
 using GatePredictor = std::function<std::optional<double>(const GateRow&)>;
 
-// A gate variant: fitted on one stack's profile rows for one metric. A new gate (e.g. a
-// conservative or confidence gate) is one more entry of the list given to evaluateGate.
+// A gate variant: fitted on one stack's profile rows for one metric. A new gate is one more
+// entry of the list given to evaluateGate.
 struct GateVariant {
     std::string name;
     std::function<GatePredictor(const std::vector<const GateRow*>& profiles, LatencyMetric m)> fit;
 };
 
-// raw (the operator estimate), fmc (FMC at tau on the profiles), and with AIC estimates aic
-// (AIC's own estimate, not calibrated) and aic+fmc (FMC at tau fitted on the profiles' AIC
-// estimates; no estimate where fewer than one profile has one).
-std::vector<GateVariant> standardGateVariants(double tau, bool withAic);
+// raw (the operator estimate); fmc (the paper's FMC: the full median line at tau on the
+// profiles); with AIC estimates aic (AIC's own estimate, not calibrated) and aic+fmc (the same
+// line fitted on the profiles' AIC estimates; no estimate where no profile has one); calibrate
+// (the form `acsel calibrate` chooses among identity, offset and line, fmcchoice.h); and, when
+// confidence != 0.5, calibrate@P: that form's P-quantile line, the gate of `--confidence P`
+// (no estimate where the profiles leave its spread unknown).
+std::vector<GateVariant> standardGateVariants(double tau, bool withAic, double confidence = 0.5);
 
 struct GateCounts {
     int cases = 0;                                     // held-out (row, seed) evaluations

@@ -40,6 +40,16 @@ void TestCliEval::shortRunIsLabelledAndGradesAgainstTheGenerator()
         QVERIFY(bp["predicted_rmqd"].get<double>() != bp["measured_rmqd"].get<double>());
     }
     QVERIFY(answered > 0);
+    // The anchors are the largest model of each family (of the default models up to 8B), and
+    // h200_sxm/vllm has no 4-bit format: the headroom is between fp8 and bf16.
+    for (const auto& rec : j["per_request"]) {
+        const auto& h = rec["headroom"];
+        const std::string model = h["model"].get<std::string>();
+        QVERIFY2(model == "Qwen3-8B" || model == "Llama-3.1-8B", model.c_str());
+        QCOMPARE(h["faster"].get<std::string>(), std::string("fp8"));
+        QCOMPARE(h["slower"].get<std::string>(), std::string("bf16"));
+        QCOMPARE(h["batch"].get<int>(), rec["request"]["concurrency"].get<int>());
+    }
     // Each record's stack and request read back as a request file (`search --request`) would.
     nlohmann::json asRequest = j["per_request"][0];
     asRequest = {

@@ -31,7 +31,9 @@ void TestCliEvalGate::countsAddUp()
                        "--measurements", kSilicon, "--aic", kAic, "--seeds", "2", "--json"});
     QCOMPARE(r.code, 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);
-    QVERIFY(j["gates"] == nlohmann::json({"raw", "fmc", "aic", "aic+fmc"}));
+    QVERIFY(j["gates"] ==
+            nlohmann::json({"raw", "fmc", "aic", "aic+fmc", "calibrate", "calibrate@0.9"}));
+    QCOMPARE(j["confidence"].get<double>(), 0.9);
     QVERIFY(j["stacks"].size() >= 3);
     std::map<std::string, int> pooledCases;
     for (const auto& s : j["stacks"]) {
@@ -44,8 +46,14 @@ void TestCliEvalGate::countsAddUp()
                 QVERIFY(c["false_admits"].get<int>() <= c["over_budget"].get<int>());
                 pooledCases[gate + m] += heldOut;
             }
-        // raw and fmc always have an estimate; AIC not on the rows it refused
+        // raw and fmc always have an estimate; AIC not on the rows it refused; the confidence
+        // gate on 5 profiles always knows its spread
         QCOMPARE(s["gates"]["raw"]["ttft"]["no_estimate"].get<int>(), 0);
+        QCOMPARE(s["gates"]["calibrate@0.9"]["ttft"]["no_estimate"].get<int>(), 0);
+        // The 0.9-quantile line lies above the median one: it admits no more.
+        for (const char* m : {"ttft", "tpot"})
+            QVERIFY(s["gates"]["calibrate@0.9"][m]["false_admits"].get<int>() <=
+                    s["gates"]["calibrate"][m]["false_admits"].get<int>());
     }
     for (const auto& [gate, metrics] : j["pooled"].items())
         for (const char* m : {"ttft", "tpot"})
@@ -61,6 +69,11 @@ void TestCliEvalGate::countsAddUp()
     QVERIFY(contains(text.out, "Gate evaluation on MEASURED rows"));
     QVERIFY(contains(text.out, "| all |"));
     QVERIFY(!contains(text.out, "| aic |"));
+    QVERIFY(contains(text.out, "| calibrate@0.9 |"));
+    const Run median = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
+                            "--measurements", kSilicon, "--seeds", "1", "--confidence", "0.5"});
+    QCOMPARE(median.code, 0);
+    QVERIFY(contains(median.out, "| calibrate |") && !contains(median.out, "| calibrate@"));
 }
 
 void TestCliEvalGate::badInputIsRefused()

@@ -56,7 +56,9 @@ private slots:
     void campaignWithoutEffectsMeasuresTheEstimate();
     void campaignEffectsAndDeterminism();
     void feasibility();
-    void requestsAreTighterThanTheirAnchor();
+    void headroomFormatsFollowTheStack();
+    void anchorsAreTheLargestOfEachFamily();
+    void requestsLieInTheHeadroom();
     void exactWithExactSurrogatesIsFeasibleAndOptimal();
     void residualModelFitsAndClamps();
     void fmcRecoversASystematicTruth();
@@ -139,24 +141,79 @@ void TestEval::feasibility()
     QVERIFY(!feasibleAt(m, q, 0.05, 99));
 }
 
-void TestEval::requestsAreTighterThanTheirAnchor()
+void TestEval::headroomFormatsFollowTheStack()
 {
-    const ToyEngine e(kFormats);
+    Platform ampere, hopper;
+    ampere.smVersion = 86;
+    hopper.smVersion = 90;
+    Stack s;
+    s.formats = {Format::Int4Wo, Format::Int8Wo, Format::Int8, Format::Bf16};
+    QVERIFY((headroomFormats(s, ampere) == std::pair{Format::Int4Wo, Format::Int8}));
+    s.formats = {Format::Nvfp4, Format::Fp8, Format::Fp8Block, Format::Bf16};
+    QVERIFY((headroomFormats(s, hopper) == std::pair{Format::Nvfp4, Format::Fp8}));
+    // No 4-bit format (h100_sxm/trtllm): the headroom is between the anchor and bf16.
+    s.formats = {Format::Fp8, Format::Fp8Block, Format::Bf16};
+    QVERIFY((headroomFormats(s, hopper) == std::pair{Format::Fp8, Format::Bf16}));
+    // An Ampere stack without int8 falls back to fp8, then to bf16 alone (no headroom).
+    s.formats = {Format::Fp8, Format::Bf16};
+    QVERIFY((headroomFormats(s, ampere) == std::pair{Format::Fp8, Format::Bf16}));
+    s.formats = {Format::Bf16};
+    QVERIFY((headroomFormats(s, hopper) == std::pair{Format::Bf16, Format::Bf16}));
+}
+
+void TestEval::anchorsAreTheLargestOfEachFamily()
+{
+    // Models toy-6, toy-8, toy-10, toy-12 of hidden 512 x (1, 2, 3, 4): parameters grow with
+    // the index. Families a, b, a, b: the anchors are toy-10 (a) and toy-12 (b), in the order
+    // the families first appear; one family: only the largest.
+    const ToyEngine e(kFormats, {6, 8, 10, 12});
+    Workspace ws = e.workspace();
+    const char* families[] = {"a", "b", "a", "b"};
+    for (std::size_t i = 0; i < 4; ++i)
+        ws.models[i].family = families[i];
+    QCOMPARE(anchorModels(ws, {0, 1, 2, 3}), (std::vector<int>{2, 3}));
+    QCOMPARE(anchorModels(ws, {1, 0}), (std::vector<int>{1, 0}));
+    QCOMPARE(anchorModels(e.workspace(), {0, 1, 2, 3}), (std::vector<int>{3}));
+}
+
+void TestEval::requestsLieInTheHeadroom()
+{
+    const ToyEngine e(kFormats); // nvfp4, fp8, bf16 on sm 0: headroom nvfp4 .. fp8
     SimulatedCampaign campaign(
         e, [&](const Config& c) { return e.rmqd(c); }, 1);
-    const auto requests = generateRequests(e, campaign, toySetup(), 25, 9);
+    const EvalSetup setup = toySetup();
+    const auto requests = generateRequests(e, campaign, setup, 25, 9);
     QCOMPARE(requests.size(), std::size_t{25});
+    // TPOT between the points where nvfp4 decodes faster (u in [0.2, 0.8]), else nvfp4 x [1, 1.1].
+    auto within = [](double budget, double fast, double slow) {
+        return fast < slow ? budget >= fast + 0.2 * (slow - fast) - 1e-9 &&
+                                 budget <= fast + 0.8 * (slow - fast) + 1e-9
+                           : budget >= fast - 1e-9 && budget <= 1.1 * fast + 1e-9;
+    };
     for (const EvalRequest& r : requests) {
-        QVERIFY(r.anchor.recipe[0].format == Format::Fp8);
-        QCOMPARE(r.request.concurrency, r.anchor.batch);
-        const Measurement m = campaign.measure(r.anchor, r.request);
-        QVERIFY(r.request.ttftBudgetMs >= 0.6 * m.latency.ttft - 1e-9 &&
-                r.request.ttftBudgetMs <= 0.95 * m.latency.ttft + 1e-9);
-        QVERIFY(r.request.tpotBudgetMs >= 0.6 * m.latency.tpot - 1e-9 &&
-                r.request.tpotBudgetMs <= 0.95 * m.latency.tpot + 1e-9);
+        QVERIFY(r.faster.recipe.size() == 1 && r.faster.recipe[0].format == Format::Nvfp4);
+        QVERIFY(r.slower.recipe.size() == 1 && r.slower.recipe[0].format == Format::Fp8);
+        QCOMPARE(r.faster.model, 1); // toy-8, the larger of the two one-family models
+        QCOMPARE(r.slower.model, 1);
+        QCOMPARE(r.request.concurrency, r.faster.batch);
+        QCOMPARE(r.request.concurrency, r.slower.batch);
+        const Measurement fast = campaign.measure(r.faster, r.request);
+        const Measurement slow = campaign.measure(r.slower, r.request);
+        QVERIFY(within(r.request.tpotBudgetMs, fast.latency.tpot, slow.latency.tpot));
+        // TTFT admits both points: the larger of the two x U(1, 1.1).
+        const double ttft = std::max(fast.latency.ttft, slow.latency.ttft);
+        QVERIFY(r.request.ttftBudgetMs >= ttft - 1e-9 &&
+                r.request.ttftBudgetMs <= 1.1 * ttft + 1e-9);
+        // The faster point is attainable (fits the memory budget, meets both latencies); the
+        // slower one misses the TPOT budget wherever the faster format decodes faster.
+        const double memoryBudget = r.request.memBudgetGiB * 1024.0 * 1024.0 * 1024.0;
+        QVERIFY(feasibleAt(fast, r.request, 0.0, memoryBudget * (1 + 1e-12)));
+        QVERIFY(!feasibleAt(slow, r.request, 0.0, memoryBudget) ||
+                fast.latency.tpot >= slow.latency.tpot);
     }
-    const auto again = generateRequests(e, campaign, toySetup(), 25, 9);
+    const auto again = generateRequests(e, campaign, setup, 25, 9);
     QCOMPARE(again[7].request.ttftBudgetMs, requests[7].request.ttftBudgetMs);
+    QCOMPARE(again[7].request.memBudgetGiB, requests[7].request.memBudgetGiB);
 }
 
 void TestEval::exactWithExactSurrogatesIsFeasibleAndOptimal()

@@ -5,6 +5,7 @@
 #include "core/eval/gateevaluation.h"
 
 #include <QTest>
+#include <cmath>
 #include <sstream>
 
 using namespace acsel;
@@ -85,6 +86,7 @@ class TestGateEvaluation : public QObject
 private slots:
     void handWorkedFixture_data();
     void handWorkedFixture();
+    void calibrateChoosesTheFormAndItsConfidence();
     void addedVariantSeesTheStratifiedProfiles();
     void badInputIsRefused();
     void aicEstimatesReader();
@@ -101,7 +103,7 @@ void TestGateEvaluation::handWorkedFixture()
 {
     QFETCH(int, seeds);
     const GateEvaluation g = evaluateGate(fixtureRows(), standardGateVariants(0.5, true), 2, seeds);
-    QCOMPARE(g.variants, (std::vector<std::string>{"raw", "fmc", "aic", "aic+fmc"}));
+    QCOMPARE(g.variants, (std::vector<std::string>{"raw", "fmc", "aic", "aic+fmc", "calibrate"}));
     QCOMPARE(g.excludedStacks.size(), std::size_t{2});
     QCOMPARE(g.excludedStacks[0].first, std::string("c"));
     QCOMPARE(g.excludedStacks[0].second,
@@ -159,6 +161,14 @@ void TestGateEvaluation::handWorkedFixture()
     check(g.pooled[2][1], {0, 9, 8, 9}, seeds, "pooled aic TPOT");
     check(g.pooled[3][0], {0, 9, 7, 9}, seeds, "pooled aic+fmc TTFT");
     check(g.pooled[3][1], {0, 9, 6, 9}, seeds, "pooled aic+fmc TPOT");
+    // calibrate, the form `acsel calibrate` chooses: on two profiles the line cannot be
+    // validated (it needs 3); the offset's leave-one-out residuals are 0 where identity's are
+    // log 0.5 or log 2 on both profiles, so stack a takes the offsets x0.5 / x2 and stack b
+    // TTFT x2: the fmc lines above (both have gamma 1). Stack b TPOT is exact raw: identity.
+    for (std::size_t m = 0; m < 2; ++m) {
+        QCOMPARE(a.variants[4][m].admitted, a.variants[1][m].admitted);
+        QCOMPARE(b.variants[4][m].admitted, b.variants[1][m].admitted);
+    }
     QCOMPARE(g.pooled[1][0].falseAdmitRate(), 4.0 / 9.0);
 
     // Decisions. Workload w1: p1, h1, h2, g1, c1 (10 pairs); only pairs of held-out rows
@@ -185,6 +195,49 @@ void TestGateEvaluation::handWorkedFixture()
     decision(g.acrossStacks, 0, 1, 2, 1, 0);
     decision(g.acrossStacks, 1, 1, 2, 2, 0);
     decision(g.acrossStacks, 2, 1, 2, 0, 2);
+}
+
+void TestGateEvaluation::calibrateChoosesTheFormAndItsConfidence()
+{
+    // Four profiles (raw 100, 200, 400, 800) measured at raw x e^(+0.1, -0.1, +0.1, -0.1), one
+    // held-out row measured exactly at its raw 300. Identity's leave-one-out residuals are
+    // +-0.1 (pinball 0.05 each); the offset left out of +0.1 is the median of {-0.1, 0.1, -0.1}
+    // = -0.1, a residual of 0.2: worse, so identity stays, and calibrate predicts 300 (ratio 1:
+    // no false admit, no false reject). Its spread: scale sqrt(mean r^2) = 0.1, dof 3, so the
+    // 0.9-quantile line is raw x exp(t_3(0.9) 0.1 sqrt(1 + 1/4)) = exp(1.637744 x 0.111803) =
+    // x1.20095: ratio 1.2009 is rejected at 1.05 and 1.1, admitted at 1.25.
+    std::vector<GateRow> rows;
+    const double raw[] = {100, 200, 400, 800};
+    const double r[] = {0.1, -0.1, 0.1, -0.1};
+    for (int i = 0; i < 4; ++i) {
+        GateRow g;
+        g.id = "p" + std::to_string(i);
+        g.stack = "s";
+        g.raw = {raw[i], raw[i]};
+        g.measured = {raw[i] * std::exp(r[i]), raw[i] * std::exp(r[i])};
+        rows.push_back(g);
+    }
+    GateRow held;
+    held.id = "h";
+    held.stack = "s";
+    held.profileCandidate = false;
+    held.raw = held.measured = {300, 300};
+    rows.push_back(held);
+    const GateEvaluation g = evaluateGate(rows, standardGateVariants(0.5, false, 0.9), 4, 2);
+    QCOMPARE(g.variants, (std::vector<std::string>{"raw", "fmc", "calibrate", "calibrate@0.9"}));
+    for (std::size_t m = 0; m < 2; ++m) {
+        check(g.pooled[2][m], {0, 3, 0, 3}, 2, "calibrate");
+        check(g.pooled[3][m], {0, 3, 2, 3}, 2, "calibrate@0.9");
+        QCOMPARE(g.pooled[3][m].noEstimate, 0);
+    }
+    // Two profiles leave the spread unknown: no interval, so the confidence gate cannot admit.
+    const GateEvaluation few =
+        evaluateGate(fixtureRows(), standardGateVariants(0.5, false, 0.9), 2, 1);
+    QCOMPARE(few.variants.back(), std::string("calibrate@0.9"));
+    const GateCounts& c = few.pooled.back()[0];
+    QCOMPARE(c.noEstimate, c.cases);
+    QCOMPARE(c.falseRejects(), c.withinBudget());
+    QCOMPARE(c.falseAdmits(), 0);
 }
 
 void TestGateEvaluation::addedVariantSeesTheStratifiedProfiles()
