@@ -3,9 +3,23 @@
 #include "core/search/screeningrun.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace acsel
 {
+namespace
+{
+
+// A round walks the space once and keeps, in a max-heap on RMQD, the lowest-RMQD candidates
+// above the RMQD already yielded. Almost every request is answered from the first round; one
+// gated through without an admitted candidate grows the next (continuous serving gates hundreds
+// of thousands without a latency bound).
+bool higherRmqd(const ScoredCandidate& a, const ScoredCandidate& b)
+{
+    return a.rmqd < b.rmqd;
+}
+
+} // namespace
 
 SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOptions& o,
                               const ProgressFn& progress, const std::atomic<bool>& stop) const
@@ -16,35 +30,83 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     // monotone FMC: then the budgets themselves prune exactly; otherwise memory alone does.
     const bool pruneLatency = e.fracMixIsLowerBound(q) && table.calibration().monotone();
     const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
-    std::vector<ScoredCandidate> open;
-    run.forEachScreenedRecipe(pruneLatency ? &screen : nullptr, 0.5,
-                              [&](int c, const BandRecipe& r, const SoftScore&) {
-                                  const auto [algo, rmqd] = table.bestQuality(c, r);
-                                  open.push_back({r, rmqd, 0.0, c, algo});
-                              });
-    // A min-heap on RMQD: only as many candidates are ordered as are gated.
-    auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; };
-    std::make_heap(open.begin(), open.end(), worse);
+    const LatencyScreen* latencyScreen = pruneLatency ? &screen : nullptr;
+
+    // Every candidate with RMQD <= `yielded` has been handed to the gate loop; `ready` holds the
+    // rest of the current round, complete below its cut, highest RMQD first (popped at the back).
+    double yielded = -std::numeric_limits<double>::infinity();
+    bool firstRound = true, exhausted = false;
+    std::size_t roundSize = std::max<std::size_t>(firstRound_, 1);
+    std::vector<ScoredCandidate> ready, heap;
+
+    // Collects into `ready` every candidate above `yielded` up to the round's cut: all of them
+    // when fewer than roundSize remain; else the roundSize lowest below the largest kept RMQD
+    // (candidates tied at it may have been dropped, so it is the next round's), or, when all
+    // kept are tied at it, every candidate of that RMQD.
+    auto nextRound = [&] {
+        heap.clear();
+        run.forEachScreenedRecipe(
+            latencyScreen, firstRound ? 0.5 : 0.0,
+            [&](int c, const BandRecipe& r, const SoftScore&) {
+                const auto [algo, rmqd] = table.bestQuality(c, r);
+                if (!(rmqd > yielded))
+                    return;
+                if (heap.size() < roundSize) {
+                    heap.push_back({r, rmqd, 0.0, c, algo});
+                    std::push_heap(heap.begin(), heap.end(), higherRmqd);
+                } else if (rmqd < heap.front().rmqd) {
+                    std::pop_heap(heap.begin(), heap.end(), higherRmqd);
+                    heap.back() = {r, rmqd, 0.0, c, algo};
+                    std::push_heap(heap.begin(), heap.end(), higherRmqd);
+                }
+            },
+            firstRound);
+        firstRound = false;
+        ready.clear();
+        if (heap.size() < roundSize) {
+            exhausted = true;
+            ready.swap(heap);
+        } else {
+            const double cut = heap.front().rmqd;
+            for (const ScoredCandidate& s : heap)
+                if (s.rmqd < cut)
+                    ready.push_back(s);
+            if (ready.empty()) // the whole round is one RMQD: take every candidate of it
+                run.forEachScreenedRecipe(
+                    latencyScreen, 0.0,
+                    [&](int c, const BandRecipe& r, const SoftScore&) {
+                        const auto [algo, rmqd] = table.bestQuality(c, r);
+                        if (rmqd == cut)
+                            ready.push_back({r, rmqd, 0.0, c, algo});
+                    },
+                    false);
+            roundSize *= kRoundGrowth;
+        }
+        std::sort(
+            ready.begin(), ready.end(),
+            [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; });
+        heap = {};
+    };
+
     // Tied candidates are yielded by their calibrated FracMix normalised latency (computed only
     // for the tied ones): with pruneLatency a lower bound, so the gate loop skips the slower.
     std::vector<ScoredCandidate> tied; // one RMQD, the fastest last
-    const auto total = static_cast<double>(open.size());
     run.gateUntilAdmitted(
         [&]() -> std::optional<ScoredCandidate> {
             if (tied.empty()) {
-                if (open.empty())
+                while (ready.empty() && !exhausted && !run.cancelled())
+                    nextRound();
+                if (ready.empty())
                     return std::nullopt;
-                if (progress && (run.result().fullEvaluations & 1023) == 1023)
-                    progress(0.5 + 0.5 * (1.0 - static_cast<double>(open.size()) / total));
-                const double rmqd = open.front().rmqd;
-                while (!open.empty() && open.front().rmqd == rmqd) {
-                    std::pop_heap(open.begin(), open.end(), worse);
-                    ScoredCandidate& s = open.back();
+                const double rmqd = ready.back().rmqd;
+                while (!ready.empty() && ready.back().rmqd == rmqd) {
+                    ScoredCandidate& s = ready.back();
                     const LatencyMs cal = table.calibrated(table.soft(s.context, s.recipe));
                     s.normLatency = table.normalisedLatency(cal.ttft, cal.tpot);
                     tied.push_back(s);
-                    open.pop_back();
+                    ready.pop_back();
                 }
+                yielded = rmqd;
                 std::sort(tied.begin(), tied.end(), [](const auto& a, const auto& b) {
                     return a.normLatency > b.normLatency;
                 });

@@ -32,18 +32,21 @@ public:
 
     // Calls keep(context, recipe, soft score) for every legal recipe of every context whose
     // exact memory fits the budget and whose FracMix latency passes `screen` (nullptr: no
-    // latency screen). Counts recipes and soft scores; stops, cancelled, when `stop` is raised
-    // (checked every 4096 recipes). Progress runs from 0 to `progressShare`.
+    // latency screen). Counts recipes and soft scores (a later pass over the same space with
+    // `count` false does not: the space is searched once, however often it is walked); stops,
+    // cancelled, when `stop` is raised (checked every 4096 recipes). Progress runs from 0 to
+    // `progressShare`.
     template <class Keep>
-    void forEachScreenedRecipe(const LatencyScreen* screen, double progressShare, Keep&& keep)
+    void forEachScreenedRecipe(const LatencyScreen* screen, double progressShare, Keep&& keep,
+                               bool count = true)
     {
         const auto contexts = static_cast<int>(table_.contexts().size());
+        std::int64_t walked = 0;
         for (int c = 0; c < contexts && !result_.cancelled; ++c) {
             const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
-                if ((++result_.candidates & 4095) == 0 && stop_.load(std::memory_order_relaxed))
+                if ((++walked & 4095) == 0 && stop_.load(std::memory_order_relaxed))
                     return false;
                 const SoftScore s = table_.soft(c, r);
-                ++result_.softEvaluations;
                 if (s.memoryBytes <= table_.memoryBudget() &&
                     (screen == nullptr || screen->passes(s)))
                     keep(c, r, s);
@@ -52,6 +55,10 @@ public:
             result_.cancelled = !complete || stop_.load(std::memory_order_relaxed);
             if (progress_)
                 progress_(progressShare * (c + 1) / contexts);
+        }
+        if (count) {
+            result_.candidates += walked;
+            result_.softEvaluations += walked;
         }
     }
 
