@@ -13,27 +13,24 @@ SearchResult BandPareto::run(const Engine& e, const Request& q, const SearchOpti
     const FracMixTable& table = run.table();
     const LatencyScreen screen(table.calibration(), (1 + o.eta) * q.ttftBudgetMs,
                                (1 + o.eta) * q.tpotBudgetMs);
-    std::vector<ScoredCandidate> survivors;
+    // Only the frontier is kept, not every survivor of the screen.
+    StreamingParetoFront<ScoredCandidate> front;
     run.forEachScreenedRecipe(&screen, 0.9, [&](int c, const BandRecipe& r, const SoftScore& s) {
         const auto [algo, rmqd] = table.bestQuality(c, r);
         const LatencyMs cal = table.calibrated(s);
-        survivors.push_back({r, rmqd, table.normalisedLatency(cal.ttft, cal.tpot), c, algo});
+        const double normLatency = table.normalisedLatency(cal.ttft, cal.tpot);
+        front.add(rmqd, normLatency, {r, rmqd, normLatency, c, algo});
     });
     if (run.cancelled())
         return run.finish();
 
-    std::vector<double> x(survivors.size()), y(survivors.size());
-    for (std::size_t i = 0; i < survivors.size(); ++i) {
-        x[i] = survivors[i].rmqd;
-        y[i] = survivors[i].normLatency;
-    }
-    const std::vector<std::size_t> front = paretoFront(x, y); // ordered by RMQD
+    const auto& points = front.points(); // ordered by RMQD
     std::size_t next = 0;
     run.gateUntilAdmitted(
         [&]() -> std::optional<ScoredCandidate> {
-            if (next == front.size())
+            if (next == points.size())
                 return std::nullopt;
-            return survivors[front[next++]];
+            return points[next++].value;
         },
         e.fracMixIsLowerBound(q) && table.calibration().monotone());
     return run.finish();

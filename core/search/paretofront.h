@@ -1,8 +1,10 @@
 // The Pareto frontier of points minimising two objectives.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace acsel
@@ -12,5 +14,49 @@ namespace acsel
 // objectives and better in one), ordered by x. Points equal in both objectives are all kept.
 // O(n log n).
 std::vector<std::size_t> paretoFront(std::span<const double> x, std::span<const double> y);
+
+// The same frontier built one point at a time, keeping only the frontier (memory O(frontier),
+// not O(points)): after any sequence of add() calls, points() holds exactly the points
+// paretoFront would keep of that sequence, ordered by x (equal points in arrival order). The
+// frontier is a staircase, y falling as x grows, so a point is judged against the one frontier
+// point with the largest x not above its own: O(log frontier) for a rejected point, plus the
+// shift of the vector for an accepted one.
+template <class T> class StreamingParetoFront
+{
+public:
+    struct Point {
+        double x, y;
+        T value;
+    };
+
+    void add(double x, double y, T value)
+    {
+        // First frontier point with a larger x; the one before it is the lowest y at x or left.
+        auto at = std::upper_bound(points_.begin(), points_.end(), x,
+                                   [](double v, const Point& p) { return v < p.x; });
+        if (at != points_.begin()) {
+            const Point& left = *(at - 1);
+            if (left.y < y || (left.y == y && left.x < x))
+                return;                      // dominated
+            if (left.x == x && left.y > y) { // the new point dominates the group at its x
+                auto first = at - 1;
+                while (first != points_.begin() && (first - 1)->x == x)
+                    --first;
+                at = points_.erase(first, at);
+            }
+        }
+        // Points right of it no lower than it are dominated now (a contiguous run: y falls).
+        auto end = at;
+        while (end != points_.end() && end->y >= y)
+            ++end;
+        at = points_.erase(at, end);
+        points_.insert(at, Point{x, y, std::move(value)});
+    }
+
+    const std::vector<Point>& points() const { return points_; }
+
+private:
+    std::vector<Point> points_;
+};
 
 } // namespace acsel

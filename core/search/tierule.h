@@ -1,5 +1,8 @@
 // The order of answers (issue 15): the lowest predicted RMQD; at equal RMQD the lower
-// calibrated normalised latency, then the smaller memory, then fewer bands. Every searcher and
+// calibrated normalised latency, then the smaller memory, then fewer bands; configurations
+// equal in all of these (the quality surrogate aggregates layers per depth third, so moving a
+// cut within a third changes no prediction) by a fixed order of the configuration itself, so
+// the answer never depends on the order in which a searcher met them. Every searcher and
 // the brute-force reference of the tests rank admitted configurations by it. "Equal" is equal
 // at float precision (7 digits): the same model summed band by band or over the whole model
 // differs in the last bits of a double, and such rounding must not beat a real preference
@@ -20,12 +23,29 @@ struct AnswerKey {
     double normLatency = 0; // max(TTFT / budget, TPOT / budget), calibrated full estimate
     double memoryBytes = 0;
     int bands = 0;
+    Config config; // the last resort: model, batch, KV, bands (end, format, scope), algorithm
 };
 
 inline AnswerKey answerKey(double rmqd, const Prediction& p, const Config& c, const Request& q)
 {
     return {rmqd, std::max(p.ttftMs / q.ttftBudgetMs, p.tpotMs / q.tpotBudgetMs), p.memoryBytes,
-            c.recipe.size()};
+            c.recipe.size(), c};
+}
+
+// A fixed total order of configurations (the tie rule's last resort).
+inline bool configPrecedes(const Config& a, const Config& b)
+{
+    const auto head = [](const Config& c) {
+        return std::make_tuple(c.model, c.batch, c.kv, c.lmHeadQuantized, c.recipe.size());
+    };
+    if (head(a) != head(b))
+        return head(a) < head(b);
+    for (int i = 0; i < a.recipe.size(); ++i) {
+        const Band &x = a.recipe[i], &y = b.recipe[i];
+        if (std::tie(x.end, x.format, x.scope) != std::tie(y.end, y.format, y.scope))
+            return std::tie(x.end, x.format, x.scope) < std::tie(y.end, y.format, y.scope);
+    }
+    return a.algorithm < b.algorithm;
 }
 
 inline float coarse(double v)
@@ -39,7 +59,9 @@ inline bool answerPrecedes(const AnswerKey& a, const AnswerKey& b)
         return std::make_tuple(coarse(k.rmqd), coarse(k.normLatency), coarse(k.memoryBytes),
                                k.bands, k.rmqd, k.normLatency, k.memoryBytes);
     };
-    return key(a) < key(b);
+    if (key(a) != key(b))
+        return key(a) < key(b);
+    return configPrecedes(a.config, b.config);
 }
 
 } // namespace acsel

@@ -104,6 +104,19 @@ void TestSearch::paretoFrontMatchesQuadraticReference()
         std::vector<std::size_t> front = paretoFront(x, y);
         for (std::size_t i = 1; i < front.size(); ++i)
             QVERIFY(x[front[i - 1]] <= x[front[i]]);
+        // The streaming frontier keeps the same points, ordered by x.
+        StreamingParetoFront<std::size_t> streamed;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            streamed.add(x[i], y[i], i);
+        std::vector<std::size_t> kept;
+        for (const auto& p : streamed.points()) {
+            QVERIFY(kept.empty() || x[kept.back()] <= p.x);
+            QCOMPARE(p.x, x[p.value]);
+            QCOMPARE(p.y, y[p.value]);
+            kept.push_back(p.value);
+        }
+        std::sort(kept.begin(), kept.end());
+        QCOMPARE(kept, reference);
         std::sort(front.begin(), front.end());
         QCOMPARE(front, reference);
     }

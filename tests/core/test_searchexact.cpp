@@ -119,6 +119,7 @@ private slots:
     void exactEqualsBruteForceOnRandomRequests();
     void tieGoesToLowerLatencyThenMemory();
     void continuousTieGoesToTheSmallerBatch();
+    void completeTiesGoToAFixedOrder();
     void recommendTopAndFrontier();
 };
 
@@ -245,6 +246,35 @@ void TestSearchExact::continuousTieGoesToTheSmallerBatch()
 
 // The alternatives are the next best admitted configurations by brute force, distinct in
 // (model, KV, recipe); the frontier is admitted and no point of it dominates another.
+// Two recipes equal in every prediction (the quality surrogate aggregates layers per depth
+// third, so moving a cut inside a third changes nothing; seen on h200_sxm/vllm: 0-15 bf16 |
+// 16-20 fp8 | 21-35 bf16 against 0-11 bf16 | 12-16 fp8 | 17-35 bf16) are ordered by the
+// configuration itself: model, batch, KV, then the bands' ends, formats and scopes, then the
+// algorithm. Either argument order gives the same answer.
+void TestSearchExact::completeTiesGoToAFixedOrder()
+{
+    Config early, late;
+    const std::pair<Format, Scope> bf16{Format::Bf16, Scope::Full}, fp8{Format::Fp8, Scope::Full};
+    early.recipe = BandRecipe::fromCuts(36, {12, 17}, {bf16, fp8, bf16});
+    late.recipe = BandRecipe::fromCuts(36, {16, 21}, {bf16, fp8, bf16});
+    AnswerKey a{0.1007, 0.998, 2e10, 3, early}, b{0.1007, 0.998, 2e10, 3, late};
+    QVERIFY(answerPrecedes(a, b));
+    QVERIFY(!answerPrecedes(b, a));
+    QVERIFY(!answerPrecedes(a, a));
+    // Only after every prediction: a lower latency still wins over the order.
+    b.normLatency = 0.997;
+    QVERIFY(answerPrecedes(b, a));
+    // Then model, batch and KV before the recipe, the algorithm last.
+    b = a;
+    b.config.batch = 8;
+    a.config.batch = 4;
+    a.config.recipe = late.recipe;
+    QVERIFY(answerPrecedes(a, b));
+    b = a;
+    b.config.algorithm = Algorithm::Gptq;
+    QVERIFY(answerPrecedes(a, b) && !answerPrecedes(b, a));
+}
+
 void TestSearchExact::recommendTopAndFrontier()
 {
     const VariantEngine e(kAmpere, false);
