@@ -19,6 +19,29 @@ bool higherRmqd(const ScoredCandidate& a, const ScoredCandidate& b)
     return a.rmqd < b.rmqd;
 }
 
+// One thread's share of a round: the `size` lowest-RMQD candidates above `floor` it walked.
+struct RoundKeeper {
+    const FracMixTable* table = nullptr;
+    double floor = 0;
+    std::size_t size = 0;
+    std::vector<ScoredCandidate> heap; // max-heap on RMQD
+
+    void operator()(int c, const BandRecipe& r, const SoftScore&)
+    {
+        const auto [algo, rmqd] = table->bestQuality(c, r);
+        if (!(rmqd > floor))
+            return;
+        if (heap.size() < size) {
+            heap.push_back({r, rmqd, 0.0, c, algo});
+            std::push_heap(heap.begin(), heap.end(), higherRmqd);
+        } else if (rmqd < heap.front().rmqd) {
+            std::pop_heap(heap.begin(), heap.end(), higherRmqd);
+            heap.back() = {r, rmqd, 0.0, c, algo};
+            std::push_heap(heap.begin(), heap.end(), higherRmqd);
+        }
+    }
+};
+
 } // namespace
 
 SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOptions& o,
@@ -37,41 +60,35 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
     double yielded = -std::numeric_limits<double>::infinity();
     bool firstRound = true, exhausted = false;
     std::size_t roundSize = std::max<std::size_t>(firstRound_, 1);
-    std::vector<ScoredCandidate> ready, heap;
+    std::vector<ScoredCandidate> ready;
 
     // Collects into `ready` every candidate above `yielded` up to the round's cut: all of them
-    // when fewer than roundSize remain; else the roundSize lowest below the largest kept RMQD
-    // (candidates tied at it may have been dropped, so it is the next round's), or, when all
-    // kept are tied at it, every candidate of that RMQD.
+    // when fewer than roundSize remain; else those below the roundSize-th lowest RMQD (the
+    // candidates tied at it may have been dropped by a thread's heap, so it is the next
+    // round's), or, when all the lowest are tied at it, every candidate of that RMQD. Each
+    // thread keeps its own roundSize lowest; their union holds the round's lowest roundSize, so
+    // the round is the same for any number of threads.
     auto nextRound = [&] {
-        heap.clear();
-        run.forEachScreenedRecipe(
-            latencyScreen, firstRound ? 0.5 : 0.0,
-            [&](int c, const BandRecipe& r, const SoftScore&) {
-                const auto [algo, rmqd] = table.bestQuality(c, r);
-                if (!(rmqd > yielded))
-                    return;
-                if (heap.size() < roundSize) {
-                    heap.push_back({r, rmqd, 0.0, c, algo});
-                    std::push_heap(heap.begin(), heap.end(), higherRmqd);
-                } else if (rmqd < heap.front().rmqd) {
-                    std::pop_heap(heap.begin(), heap.end(), higherRmqd);
-                    heap.back() = {r, rmqd, 0.0, c, algo};
-                    std::push_heap(heap.begin(), heap.end(), higherRmqd);
-                }
-            },
+        const std::vector<RoundKeeper> kept = run.forEachScreenedRecipeInParallel(
+            latencyScreen, firstRound ? 0.5 : 0.0, RoundKeeper{&table, yielded, roundSize, {}},
             firstRound);
         firstRound = false;
+        std::vector<ScoredCandidate> lowest;
+        for (const RoundKeeper& k : kept)
+            lowest.insert(lowest.end(), k.heap.begin(), k.heap.end());
         ready.clear();
-        if (heap.size() < roundSize) {
+        if (lowest.size() < roundSize) {
             exhausted = true;
-            ready.swap(heap);
+            ready.swap(lowest);
         } else {
-            const double cut = heap.front().rmqd;
-            for (const ScoredCandidate& s : heap)
+            std::nth_element(lowest.begin(),
+                             lowest.begin() + static_cast<std::ptrdiff_t>(roundSize - 1),
+                             lowest.end(), higherRmqd);
+            const double cut = lowest[roundSize - 1].rmqd;
+            for (const ScoredCandidate& s : lowest)
                 if (s.rmqd < cut)
                     ready.push_back(s);
-            if (ready.empty()) // the whole round is one RMQD: take every candidate of it
+            if (ready.empty()) // the lowest are all one RMQD: take every candidate of it
                 run.forEachScreenedRecipe(
                     latencyScreen, 0.0,
                     [&](int c, const BandRecipe& r, const SoftScore&) {
@@ -85,7 +102,6 @@ SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOpt
         std::sort(
             ready.begin(), ready.end(),
             [](const ScoredCandidate& a, const ScoredCandidate& b) { return a.rmqd > b.rmqd; });
-        heap = {};
     };
 
     // Tied candidates are yielded by their calibrated FracMix normalised latency (computed only

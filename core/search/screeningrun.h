@@ -10,8 +10,11 @@
 #include "core/search/stopwatch.h"
 #include "core/search/tierule.h"
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
+#include <thread>
+#include <vector>
 
 namespace acsel
 {
@@ -21,7 +24,10 @@ class ScreeningRun
 public:
     ScreeningRun(std::string algorithm, const Engine& e, const Request& q, const SearchOptions& o,
                  const ProgressFn& progress, const std::atomic<bool>& stop)
-        : engine_(e), progress_(progress), stop_(stop), table_(e, q, o)
+        : engine_(e), progress_(progress), stop_(stop), table_(e, q, o),
+          threads_(o.threads > 0
+                       ? o.threads
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency())))
     {
         result_.algorithm = std::move(algorithm);
     }
@@ -35,31 +41,31 @@ public:
     // latency screen). Counts recipes and soft scores (a later pass over the same space with
     // `count` false does not: the space is searched once, however often it is walked); stops,
     // cancelled, when `stop` is raised (checked every 4096 recipes). Progress runs from 0 to
-    // `progressShare`.
+    // `progressShare`. On this thread.
     template <class Keep>
     void forEachScreenedRecipe(const LatencyScreen* screen, double progressShare, Keep&& keep,
                                bool count = true)
     {
-        const auto contexts = static_cast<int>(table_.contexts().size());
-        std::int64_t walked = 0;
-        for (int c = 0; c < contexts && !result_.cancelled; ++c) {
-            const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
-                if ((++walked & 4095) == 0 && stop_.load(std::memory_order_relaxed))
-                    return false;
-                const SoftScore s = table_.soft(c, r);
-                if (s.memoryBytes <= table_.memoryBudget() &&
-                    (screen == nullptr || screen->passes(s)))
-                    keep(c, r, s);
-                return true;
-            });
-            result_.cancelled = !complete || stop_.load(std::memory_order_relaxed);
-            if (progress_)
-                progress_(progressShare * (c + 1) / contexts);
-        }
-        if (count) {
-            result_.candidates += walked;
-            result_.softEvaluations += walked;
-        }
+        walk(
+            screen, progressShare, count, 1, [&](int) -> auto& { return keep; });
+    }
+
+    // The same walk with the contexts shared among the run's threads (SearchOptions::threads,
+    // the calling one included; contexts are handed out one at a time, so the threads stay
+    // balanced). Thread i calls only keepers[i], a copy of `prototype`, so a keeper needs no
+    // lock; the caller merges them, in a way that must not depend on which thread walked which
+    // context. Progress is reported from the calling thread only.
+    template <class Keeper>
+    std::vector<Keeper> forEachScreenedRecipeInParallel(const LatencyScreen* screen,
+                                                        double progressShare,
+                                                        const Keeper& prototype, bool count = true)
+    {
+        const int threads =
+            std::max(1, std::min(threads_, static_cast<int>(table_.contexts().size())));
+        std::vector<Keeper> keepers(static_cast<std::size_t>(threads), prototype);
+        walk(screen, progressShare, count, threads,
+             [&](int i) -> Keeper& { return keepers[static_cast<std::size_t>(i)]; });
+        return keepers;
     }
 
     // Full-gates the candidates `next` yields (std::optional<ScoredCandidate> in non-decreasing
@@ -104,12 +110,59 @@ public:
     }
 
 private:
+    template <class KeeperOf>
+    void walk(const LatencyScreen* screen, double progressShare, bool count, int threads,
+              KeeperOf&& keeperOf)
+    {
+        const auto contexts = static_cast<int>(table_.contexts().size());
+        std::atomic<int> nextContext{0}, doneContexts{0};
+        std::atomic<std::int64_t> walked{0};
+        std::atomic<bool> incomplete{false};
+        auto work = [&](int thread) {
+            auto& keep = keeperOf(thread);
+            std::int64_t n = 0;
+            for (int c; (c = nextContext.fetch_add(1)) < contexts;) {
+                const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
+                    if ((++n & 4095) == 0 && stop_.load(std::memory_order_relaxed))
+                        return false;
+                    const SoftScore s = table_.soft(c, r);
+                    if (s.memoryBytes <= table_.memoryBudget() &&
+                        (screen == nullptr || screen->passes(s)))
+                        keep(c, r, s);
+                    return true;
+                });
+                if (!complete) {
+                    incomplete = true;
+                    break;
+                }
+                ++doneContexts;
+                if (thread == 0 && progress_)
+                    progress_(progressShare * doneContexts.load() / contexts);
+            }
+            walked += n;
+        };
+        std::vector<std::thread> helpers;
+        for (int t = 1; t < threads; ++t)
+            helpers.emplace_back(work, t);
+        work(0);
+        for (std::thread& h : helpers)
+            h.join();
+        result_.cancelled = incomplete.load() || stop_.load(std::memory_order_relaxed);
+        if (progress_)
+            progress_(progressShare);
+        if (count) {
+            result_.candidates += walked.load();
+            result_.softEvaluations += walked.load();
+        }
+    }
+
     Stopwatch clock_; // first: the wall time includes the table build
     const Engine& engine_;
     const ProgressFn& progress_;
     const std::atomic<bool>& stop_;
     SearchResult result_;
     FracMixTable table_;
+    int threads_;
 };
 
 } // namespace acsel

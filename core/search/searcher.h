@@ -26,6 +26,9 @@ struct SearchOptions {
     std::uint64_t seed = 1;
     std::int64_t maxEvaluations = 0; // full gates (Rand, HC); 0 = no limit
     double maxSeconds = 0;           // wall time (Rand, HC); 0 = no limit
+    // Threads walking the contexts (BandPareto, Exact); 0 = one per hardware thread. The
+    // answer and every count are the same for any number.
+    int threads = 0;
 };
 
 struct SearchResult {

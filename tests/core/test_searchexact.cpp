@@ -198,6 +198,25 @@ void TestSearchExact::exactEqualsBruteForceOnRandomRequests()
             QCOMPARE(small.candidates, exact.candidates);
             QCOMPARE(small.softEvaluations, exact.softEvaluations);
         }
+        // Any number of threads: the same configuration and the same counts, for Exact (small
+        // rounds too) and BandPareto.
+        const SearchResult bp = BandPareto().run(e, q, o, {}, kNoStop);
+        for (int threads : {1, 3, 7}) {
+            SearchOptions t = o;
+            t.threads = threads;
+            for (std::size_t round : {ExactSearch::kFirstRound, std::size_t{2}}) {
+                const SearchResult x = ExactSearch(round).run(e, q, t, {}, kNoStop);
+                QVERIFY2(x.config == exact.config,
+                         qPrintable(QString("request %1, %2 threads").arg(i).arg(threads)));
+                QCOMPARE(x.candidates, exact.candidates);
+                if (round == ExactSearch::kFirstRound)
+                    QCOMPARE(x.fullEvaluations, exact.fullEvaluations);
+            }
+            const SearchResult y = BandPareto().run(e, q, t, {}, kNoStop);
+            QVERIFY(y.config == bp.config);
+            QCOMPARE(y.fullEvaluations, bp.fullEvaluations);
+            QCOMPARE(y.candidates, bp.candidates);
+        }
         ++answered;
     }
     QCOMPARE(answered, kRequests);
