@@ -54,10 +54,12 @@ public:
         return Gated{answerKey(s.rmqd, g.prediction, cfg, table.request()), {cfg, std::move(g)}};
     }
 
-    // The n best admitted, distinct from `exclude` and each other, in answer order. Candidates
-    // are gated in RMQD order; the pass ends once n are held and the next RMQD is worse than
-    // the last held one's (so a tie with it still competes).
-    std::vector<Alternative> top(int n, const std::optional<Config>& exclude)
+    // The n best admitted, distinct from the answer and each other, in answer order: another
+    // (model, KV format, recipe), and not equal to an earlier one in every prediction (a cut
+    // moved inside a depth third changes no prediction: the same choice to the surrogates).
+    // Candidates are gated in RMQD order; the pass ends once n are held and the next RMQD is
+    // worse than the last held one's (so a tie with it still competes).
+    std::vector<Alternative> top(int n, const std::optional<Gated>& answer)
     {
         auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
             return a.rmqd > b.rmqd;
@@ -65,6 +67,10 @@ public:
         std::vector<ScoredCandidate> heap = open_;
         std::make_heap(heap.begin(), heap.end(), worse);
         std::vector<Gated> held;
+        const auto repeats = [](const Gated& earlier, const Gated& g) {
+            return sameAlternative(earlier.alternative.config, g.alternative.config) ||
+                   samePredictions(earlier.key, g.key);
+        };
         while (!heap.empty() && n > 0) {
             std::pop_heap(heap.begin(), heap.end(), worse);
             const ScoredCandidate s = heap.back();
@@ -72,7 +78,7 @@ public:
             if (static_cast<int>(held.size()) >= n && coarse(s.rmqd) > coarse(held.back().key.rmqd))
                 break;
             std::optional<Gated> g = gate(s);
-            if (!g || (exclude && sameAlternative(g->alternative.config, *exclude)))
+            if (!g || (answer && repeats(*answer, *g)))
                 continue;
             held.push_back(std::move(*g));
             std::sort(held.begin(), held.end(),
@@ -80,9 +86,8 @@ public:
             // Keep the first (best) of each distinct alternative, at most n.
             std::vector<Gated> distinct;
             for (Gated& h : held)
-                if (std::none_of(distinct.begin(), distinct.end(), [&](const Gated& d) {
-                        return sameAlternative(d.alternative.config, h.alternative.config);
-                    }))
+                if (std::none_of(distinct.begin(), distinct.end(),
+                                 [&](const Gated& d) { return repeats(d, h); }))
                     distinct.push_back(std::move(h));
             if (static_cast<int>(distinct.size()) > n)
                 distinct.resize(static_cast<std::size_t>(n));
@@ -92,6 +97,24 @@ public:
         for (Gated& h : held)
             out.push_back(std::move(h.alternative));
         return out;
+    }
+
+    // The answer as top() compares it: its key and configuration.
+    std::optional<Gated> keyed(const SearchResult& answer)
+    {
+        if (!answer.config)
+            return std::nullopt;
+        const FracMixTable& table = run_.table();
+        for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
+            const SearchContext& x = table.contexts()[static_cast<std::size_t>(c)];
+            if (x.model == answer.config->model && x.batch == answer.config->batch &&
+                x.kv == answer.config->kv)
+                return Gated{
+                    answerKey(table.quality(c, answer.config->algorithm, answer.config->recipe),
+                              answer.gate.prediction, *answer.config, table.request()),
+                    {*answer.config, answer.gate}};
+        }
+        return std::nullopt;
     }
 
     std::vector<Alternative> frontier()
@@ -111,9 +134,21 @@ public:
             gx[i] = admitted[i].key.rmqd;
             gy[i] = admitted[i].key.normLatency;
         }
+        // Points equal in every prediction are one choice: the first in the answer order stands
+        // for them.
+        std::vector<Gated> front;
+        for (std::size_t i : paretoFront(gx, gy)) {
+            Gated& g = admitted[i];
+            if (!front.empty() && samePredictions(front.back().key, g.key)) {
+                if (answerPrecedes(g.key, front.back().key))
+                    front.back() = std::move(g);
+                continue;
+            }
+            front.push_back(std::move(g));
+        }
         std::vector<Alternative> out;
-        for (std::size_t i : paretoFront(gx, gy))
-            out.push_back(std::move(admitted[i].alternative));
+        for (Gated& g : front)
+            out.push_back(std::move(g.alternative));
         return out;
     }
 
@@ -159,7 +194,7 @@ Recommendation recommend(const Engine& engine, const RecommendRequest& r,
         AlternativesRun alt(engine, r.request, r.options, stop);
         if (!alt.cancelled()) {
             if (r.top > 0)
-                out.top = alt.top(r.top, out.answer.config);
+                out.top = alt.top(r.top, alt.keyed(out.answer));
             if (r.frontier)
                 out.frontier = alt.frontier();
         }

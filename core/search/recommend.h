@@ -30,11 +30,14 @@ struct Recommendation {
     std::optional<Alternative> bestUniform; // the best one-band configuration (Exact)
     // The best admitted configurations after the answer in the answer order (tierule.h), at
     // most RecommendRequest::top, distinct in (model, KV format, recipe) from the answer and
-    // from each other (the same recipe at another batch is not an alternative).
+    // from each other (the same recipe at another batch is not an alternative), and none equal
+    // to the answer or an earlier one in every prediction (samePredictions: the surrogates
+    // cannot tell them apart).
     std::vector<Alternative> top;
     // Admitted configurations no other admitted one of the frontier beats in both RMQD and
     // calibrated normalised latency, by RMQD: the screened candidates' frontier of (FracMix +
-    // FMC normalised latency, RMQD), each full-gated.
+    // FMC normalised latency, RMQD), each full-gated; of points equal in every prediction only
+    // the first in the answer order.
     std::vector<Alternative> frontier;
     std::vector<std::string> notes; // caveats a reader of the answer must see
 };

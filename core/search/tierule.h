@@ -53,6 +53,14 @@ inline float coarse(double v)
     return static_cast<float>(v);
 }
 
+// Equal in every prediction the answer order looks at (RMQD, normalised latency, memory, at
+// float precision): configurations the surrogates cannot tell apart, whatever their recipes.
+inline bool samePredictions(const AnswerKey& a, const AnswerKey& b)
+{
+    return coarse(a.rmqd) == coarse(b.rmqd) && coarse(a.normLatency) == coarse(b.normLatency) &&
+           coarse(a.memoryBytes) == coarse(b.memoryBytes);
+}
+
 inline bool answerPrecedes(const AnswerKey& a, const AnswerKey& b)
 {
     const auto key = [](const AnswerKey& k) {

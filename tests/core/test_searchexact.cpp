@@ -328,12 +328,16 @@ void TestSearchExact::recommendTopAndFrontier()
     const auto same = [](const Config& a, const Config& b) {
         return a.model == b.model && a.kv == b.kv && a.recipe == b.recipe;
     };
+    // Distinct from the answer and every earlier one in (model, KV, recipe) and in predictions.
     std::vector<AnswerKey> expected;
-    std::vector<Config> seen{*rec.answer.config};
+    std::vector<std::pair<AnswerKey, Config>> seen{
+        {*keyOf(e, q, o, rec.answer), *rec.answer.config}};
     for (const auto& [key, cfg] : admitted) {
-        if (std::any_of(seen.begin(), seen.end(), [&](const Config& s) { return same(s, cfg); }))
+        if (std::any_of(seen.begin(), seen.end(), [&](const auto& s) {
+                return same(s.second, cfg) || samePredictions(s.first, key);
+            }))
             continue;
-        seen.push_back(cfg);
+        seen.push_back({key, cfg});
         expected.push_back(key);
     }
     QVERIFY(expected.size() >= 5);
@@ -342,6 +346,9 @@ void TestSearchExact::recommendTopAndFrontier()
         QVERIFY(sameKey(keyOf(e, q, o, {"", rec.top[i].config, rec.top[i].gate}), expected[i]));
 
     QVERIFY(!rec.frontier.empty());
+    for (std::size_t i = 1; i < rec.frontier.size(); ++i)
+        QVERIFY(!samePredictions(*keyOf(e, q, o, {"", rec.frontier[i - 1].config, {}}),
+                                 *keyOf(e, q, o, {"", rec.frontier[i].config, {}})));
     for (const Alternative& a : rec.frontier) {
         QVERIFY(fullGate(e, a.config, q).admitted());
         for (const Alternative& b : rec.frontier) {
