@@ -2,6 +2,7 @@
 
 #include "core/search/exactsearch.h"
 #include "core/search/paretofront.h"
+#include "core/search/rmqdorder.h"
 #include "core/search/screeningrun.h"
 
 #include <algorithm>
@@ -22,24 +23,18 @@ struct Gated {
     Alternative alternative;
 };
 
-// The top-N and frontier passes share one enumeration: the candidates that fit the memory
-// budget and (when it is a sound bound) whose calibrated FracMix latency is within budget.
+// The top-N and frontier passes over the candidates that fit the memory budget and (when it is
+// a sound bound) whose calibrated FracMix latency is within budget; neither stores them all:
+// top walks them in RMQD order (RmqdOrder), frontier keeps only the frontier.
 class AlternativesRun
 {
 public:
     AlternativesRun(const Engine& e, const Request& q, const SearchOptions& o,
                     const std::atomic<bool>& stop)
         : run_("alternatives", e, q, o, noProgress_, stop), engine_(e),
-          bound_(e.fracMixIsLowerBound(q) && run_.table().calibration().monotone())
+          bound_(e.fracMixIsLowerBound(q) && run_.table().calibration().monotone()),
+          screen_(run_.table().calibration(), q.ttftBudgetMs, q.tpotBudgetMs)
     {
-        const FracMixTable& table = run_.table();
-        const LatencyScreen screen(table.calibration(), q.ttftBudgetMs, q.tpotBudgetMs);
-        run_.forEachScreenedRecipe(
-            bound_ ? &screen : nullptr, 1.0, [&](int c, const BandRecipe& r, const SoftScore& s) {
-                const auto [algo, rmqd] = table.bestQuality(c, r);
-                const LatencyMs cal = table.calibrated(s);
-                open_.push_back({r, rmqd, table.normalisedLatency(cal.ttft, cal.tpot), c, algo});
-            });
     }
 
     bool cancelled() const { return run_.cancelled(); }
@@ -61,20 +56,14 @@ public:
     // worse than the last held one's (so a tie with it still competes).
     std::vector<Alternative> top(int n, const std::optional<Gated>& answer)
     {
-        auto worse = [](const ScoredCandidate& a, const ScoredCandidate& b) {
-            return a.rmqd > b.rmqd;
-        };
-        std::vector<ScoredCandidate> heap = open_;
-        std::make_heap(heap.begin(), heap.end(), worse);
+        RmqdOrder order(run_, bound_ ? &screen_ : nullptr, 0.0);
         std::vector<Gated> held;
         const auto repeats = [](const Gated& earlier, const Gated& g) {
             return sameAlternative(earlier.alternative.config, g.alternative.config) ||
                    samePredictions(earlier.key, g.key);
         };
-        while (!heap.empty() && n > 0) {
-            std::pop_heap(heap.begin(), heap.end(), worse);
-            const ScoredCandidate s = heap.back();
-            heap.pop_back();
+        for (std::optional<ScoredCandidate> next; n > 0 && (next = order.next());) {
+            const ScoredCandidate& s = *next;
             if (static_cast<int>(held.size()) >= n && coarse(s.rmqd) > coarse(held.back().key.rmqd))
                 break;
             std::optional<Gated> g = gate(s);
@@ -119,14 +108,28 @@ public:
 
     std::vector<Alternative> frontier()
     {
-        std::vector<double> x(open_.size()), y(open_.size());
-        for (std::size_t i = 0; i < open_.size(); ++i) {
-            x[i] = open_[i].normLatency;
-            y[i] = open_[i].rmqd;
-        }
+        // The screened candidates' frontier of (calibrated FracMix normalised latency, RMQD),
+        // one per thread, then of their union.
+        struct FrontKeeper {
+            const FracMixTable* table = nullptr;
+            StreamingParetoFront<ScoredCandidate> front;
+            void operator()(int c, const BandRecipe& r, const SoftScore& s)
+            {
+                const auto [algo, rmqd] = table->bestQuality(c, r);
+                const LatencyMs cal = table->calibrated(s);
+                const double normLatency = table->normalisedLatency(cal.ttft, cal.tpot);
+                front.add(normLatency, rmqd, {r, rmqd, normLatency, c, algo});
+            }
+        };
+        const auto kept = run_.forEachScreenedRecipeInParallel(
+            bound_ ? &screen_ : nullptr, 0.0, FrontKeeper{&run_.table(), {}}, false);
+        StreamingParetoFront<ScoredCandidate> screened;
+        for (const FrontKeeper& k : kept)
+            for (const auto& p : k.front.points())
+                screened.add(p.x, p.y, p.value);
         std::vector<Gated> admitted;
-        for (std::size_t i : paretoFront(x, y))
-            if (std::optional<Gated> g = gate(open_[i]))
+        for (const auto& p : screened.points())
+            if (std::optional<Gated> g = gate(p.value))
                 admitted.push_back(std::move(*g));
         // The admitted ones' own frontier on the gated latency, by RMQD.
         std::vector<double> gx(admitted.size()), gy(admitted.size());
@@ -157,7 +160,7 @@ private:
     ScreeningRun run_;
     const Engine& engine_;
     bool bound_;
-    std::vector<ScoredCandidate> open_;
+    LatencyScreen screen_;
 };
 
 std::vector<std::string> caveats(const Engine& e, const Recommendation& r)
@@ -192,11 +195,13 @@ Recommendation recommend(const Engine& engine, const RecommendRequest& r,
         out.bestUniform = Alternative{*u.config, u.gate};
     if (r.top > 0 || r.frontier) {
         AlternativesRun alt(engine, r.request, r.options, stop);
-        if (!alt.cancelled()) {
-            if (r.top > 0)
-                out.top = alt.top(r.top, alt.keyed(out.answer));
-            if (r.frontier)
-                out.frontier = alt.frontier();
+        if (r.top > 0)
+            out.top = alt.top(r.top, alt.keyed(out.answer));
+        if (r.frontier && !alt.cancelled())
+            out.frontier = alt.frontier();
+        if (alt.cancelled()) { // a part of either would pass for the whole
+            out.top.clear();
+            out.frontier.clear();
         }
     }
     out.notes = caveats(engine, out);

@@ -5,6 +5,7 @@
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/recommend.h"
+#include "core/search/rmqdorder.h"
 #include "core/search/tierule.h"
 #include "toyengine.h"
 
@@ -204,12 +205,12 @@ void TestSearchExact::exactEqualsBruteForceOnRandomRequests()
         for (int threads : {1, 3, 7}) {
             SearchOptions t = o;
             t.threads = threads;
-            for (std::size_t round : {ExactSearch::kFirstRound, std::size_t{2}}) {
+            for (std::size_t round : {RmqdOrder::kFirstRound, std::size_t{2}}) {
                 const SearchResult x = ExactSearch(round).run(e, q, t, {}, kNoStop);
                 QVERIFY2(x.config == exact.config,
                          qPrintable(QString("request %1, %2 threads").arg(i).arg(threads)));
                 QCOMPARE(x.candidates, exact.candidates);
-                if (round == ExactSearch::kFirstRound)
+                if (round == RmqdOrder::kFirstRound)
                     QCOMPARE(x.fullEvaluations, exact.fullEvaluations);
             }
             const SearchResult y = BandPareto().run(e, q, t, {}, kNoStop);
