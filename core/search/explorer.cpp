@@ -1,10 +1,10 @@
 #include "core/search/explorer.h"
 
 #include "core/search/paretofront.h"
+#include "core/search/selectionsample.h"
 #include "core/search/stopwatch.h"
 
 #include <algorithm>
-#include <random>
 #include <thread>
 
 namespace acsel
@@ -131,7 +131,7 @@ ContextScan scanContext(const FracMixTable& table, int c, bool calibrate,
 // recipe, keeps the uniform points, and per context only the three numbers its frontiers need;
 // the kept band points are chosen by their index in enumeration order, and the second pass
 // re-scores just those. The choice is the one of storing every point (the same frontiers, the
-// same seeded shuffle of the same index list); contexts are scanned in parallel.
+// same seeded sample of the same positions); contexts are scanned in parallel.
 bool Explorer::build(const Engine& e, const Request& q, const SearchOptions& o,
                      std::size_t maxBandPoints, const std::atomic<bool>& stop)
 {
@@ -164,20 +164,24 @@ bool Explorer::build(const Engine& e, const Request& q, const SearchOptions& o,
         keep.resize(maxBandPoints); // frontiers larger than the display budget: keep the first
     // Fill the rest of the budget with a seeded sample of the other band points.
     const std::size_t room = maxBandPoints - keep.size();
+    // Positions in the enumeration order of the band points not kept, sampled without listing
+    // them (selectionsample.h), then mapped to their indices.
     if (room > 0) {
+        const std::vector<std::size_t> sampled =
+            selectionSample(bandCount - keep.size(), room, o.seed);
         std::vector<std::size_t> rest;
-        rest.reserve(bandCount - keep.size());
+        rest.reserve(sampled.size());
         auto next = keep.begin();
-        for (std::size_t i = 0; i < bandCount; ++i) {
-            if (next != keep.end() && *next == i)
+        auto want = sampled.begin();
+        for (std::size_t i = 0, position = 0; i < bandCount && want != sampled.end(); ++i) {
+            if (next != keep.end() && *next == i) {
                 ++next;
-            else
+                continue;
+            }
+            if (position++ == *want) {
                 rest.push_back(i);
-        }
-        if (rest.size() > room) {
-            std::mt19937_64 rng(o.seed);
-            std::shuffle(rest.begin(), rest.end(), rng);
-            rest.resize(room);
+                ++want;
+            }
         }
         keep.insert(keep.end(), rest.begin(), rest.end());
         std::sort(keep.begin(), keep.end());

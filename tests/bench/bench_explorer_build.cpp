@@ -12,13 +12,13 @@
 #include "core/search/explorer.h"
 #include "core/search/paretofront.h"
 #include "core/search/searcher.h"
+#include "core/search/selectionsample.h"
 #include "core/search/stopwatch.h"
 #include "core/search/workspaceengine.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <random>
 #include <string>
 #include <time.h>
 
@@ -36,7 +36,6 @@ std::vector<ExplorerPoint> naiveBuild(const Engine& e, const Request& q, const S
     const FracMixTable table(e, q, o);
     std::vector<ExplorerPoint> uniform, band;
     std::vector<std::size_t> keep;
-    std::mt19937_64 rng(o.seed);
     for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
         const std::size_t first = band.size();
         table.space(c).forEachRecipe([&](const BandRecipe& r) {
@@ -73,11 +72,8 @@ std::vector<ExplorerPoint> naiveBuild(const Engine& e, const Request& q, const S
         for (std::size_t i = 0; i < band.size(); ++i)
             if (!taken[i])
                 rest.push_back(i);
-        if (rest.size() > room) {
-            std::shuffle(rest.begin(), rest.end(), rng);
-            rest.resize(room);
-        }
-        keep.insert(keep.end(), rest.begin(), rest.end());
+        for (std::size_t position : selectionSample(rest.size(), room, o.seed))
+            keep.push_back(rest[position]);
         std::sort(keep.begin(), keep.end());
     }
     for (std::size_t i : keep)
