@@ -108,25 +108,9 @@ public:
 
     std::vector<Alternative> frontier()
     {
-        // The screened candidates' frontier of (calibrated FracMix normalised latency, RMQD),
-        // one per thread, then of their union.
-        struct FrontKeeper {
-            const FracMixTable* table = nullptr;
-            StreamingParetoFront<ScoredCandidate> front;
-            void operator()(int c, const BandRecipe& r, const SoftScore& s)
-            {
-                const auto [algo, rmqd] = table->bestQuality(c, r);
-                const LatencyMs cal = table->calibrated(s);
-                const double normLatency = table->normalisedLatency(cal.ttft, cal.tpot);
-                front.add(normLatency, rmqd, {r, rmqd, normLatency, c, algo});
-            }
-        };
-        const auto kept = run_.forEachScreenedRecipeInParallel(
-            bound_ ? &screen_ : nullptr, 0.0, FrontKeeper{&run_.table(), {}}, false);
-        StreamingParetoFront<ScoredCandidate> screened;
-        for (const FrontKeeper& k : kept)
-            for (const auto& p : k.front.points())
-                screened.add(p.x, p.y, p.value);
+        // The screened candidates' frontier (a set: the same for either axis order), each
+        // full-gated.
+        const auto screened = run_.screenedFrontier(bound_ ? &screen_ : nullptr, 0.0, false);
         std::vector<Gated> admitted;
         for (const auto& p : screened.points())
             if (std::optional<Gated> g = gate(p.value))

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/search/fracmixtable.h"
+#include "core/search/paretofront.h"
 #include "core/search/scoredcandidate.h"
 #include "core/search/stopwatch.h"
 #include "core/search/tierule.h"
@@ -66,6 +67,32 @@ public:
         walk(screen, progressShare, count, threads,
              [&](int i) -> Keeper& { return keepers[static_cast<std::size_t>(i)]; });
         return keepers;
+    }
+
+    // The Pareto frontier of (RMQD, calibrated FracMix normalised latency) of the screened
+    // candidates, ordered by RMQD, without holding the others: one frontier per thread, then
+    // the frontier of their union (the same points for any number of threads). Walks as
+    // forEachScreenedRecipe.
+    StreamingParetoFront<ScoredCandidate> screenedFrontier(const LatencyScreen* screen,
+                                                           double progressShare, bool count = true)
+    {
+        struct Keeper {
+            const FracMixTable* table = nullptr;
+            StreamingParetoFront<ScoredCandidate> front;
+            void operator()(int c, const BandRecipe& r, const SoftScore& s)
+            {
+                const auto [algo, rmqd] = table->bestQuality(c, r);
+                const LatencyMs cal = table->calibrated(s);
+                const double normLatency = table->normalisedLatency(cal.ttft, cal.tpot);
+                front.add(rmqd, normLatency, {r, rmqd, normLatency, c, algo});
+            }
+        };
+        StreamingParetoFront<ScoredCandidate> front;
+        for (const Keeper& k :
+             forEachScreenedRecipeInParallel(screen, progressShare, Keeper{&table_, {}}, count))
+            for (const auto& p : k.front.points())
+                front.add(p.x, p.y, p.value);
+        return front;
     }
 
     // Full-gates the candidates `next` yields (std::optional<ScoredCandidate> in non-decreasing
