@@ -5,17 +5,7 @@ namespace acsel::gui
 
 const char* toDisplayString(SearchAlgorithm a)
 {
-    switch (a) {
-    case SearchAlgorithm::BandPareto:
-        return "BandPareto";
-    case SearchAlgorithm::Exact:
-        return "Exact";
-    case SearchAlgorithm::HillClimb:
-        return "Hill climbing";
-    case SearchAlgorithm::Random:
-        return "Random";
-    }
-    return "?";
+    return names(a).label.data(); // the table's literals end in a NUL
 }
 
 } // namespace acsel::gui

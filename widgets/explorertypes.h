@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/config.h"
+#include "core/search/searchalgorithm.h"
 
 #include <cstdint>
 #include <optional>
@@ -31,8 +32,9 @@ struct Prediction {
     bool runnable = true;
 };
 
-enum class SearchAlgorithm : std::uint8_t { BandPareto, Exact, HillClimb, Random };
-const char* toDisplayString(SearchAlgorithm a);
+// The searchers: core's one enum and name table.
+using acsel::SearchAlgorithm;
+const char* toDisplayString(SearchAlgorithm a); // its label, "BandPareto", "Hill climbing", ...
 
 struct SearchStats {
     SearchAlgorithm algorithm = SearchAlgorithm::BandPareto;

@@ -2,6 +2,7 @@
 
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
+#include "core/search/searchalgorithm.h"
 #include "core/search/searcher.h"
 #include "widgets/explorerpoints.h"
 #include "widgets/predictiontext.h"
@@ -106,21 +107,6 @@ Prediction fromGate(const Engine& e, const Config& c, GateResult g, const Reques
     return p;
 }
 
-const char* searcherName(SearchAlgorithm a)
-{
-    switch (a) {
-    case SearchAlgorithm::BandPareto:
-        return "bp";
-    case SearchAlgorithm::Exact:
-        return "exact";
-    case SearchAlgorithm::HillClimb:
-        return "hc";
-    case SearchAlgorithm::Random:
-        return "rand";
-    }
-    return "bp";
-}
-
 std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const SpaceFilter& f,
                                       std::size_t maxBandPoints,
                                       const ExplorerHooks::PointsFn& early,
@@ -152,14 +138,15 @@ SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, Se
         return out;
     SearchOptions o = optionsOf(f);
     // The recommendation takes most of the time; the uniform comparison is one band only.
-    const SearchResult r = makeSearcher(searcherName(a))
-                               ->run(
-                                   e, q, o, [&progress](double x) { progress(0.9 * x); }, stop);
+    const SearchResult r = makeSearcher(a)->run(
+        e, q, o, [&progress](double x) { progress(0.9 * x); }, stop);
     if (stop.load())
         return out;
     o.maxBands = 1;
-    const SearchResult u = makeSearcher("exact")->run(
-        e, q, o, [&progress](double x) { progress(0.9 + 0.1 * x); }, stop);
+    const SearchResult u =
+        makeSearcher(SearchAlgorithm::Exact)
+            ->run(
+                e, q, o, [&progress](double x) { progress(0.9 + 0.1 * x); }, stop);
     out.best = r.config;
     if (r.config)
         out.bestPrediction = fromGate(e, *r.config, r.gate, q);

@@ -224,7 +224,7 @@ SessionDocument SessionController::capture() const
         d.filter.models.push_back(ws.models.at(static_cast<std::size_t>(m)).name);
     d.filter.formats = st.filter().formats;
     d.filter.scopes = st.filter().scopes;
-    d.searchAlgorithm = kSessionSearchAlgorithms[static_cast<int>(st.algorithm())];
+    d.searchAlgorithm = st.algorithm();
     const ViewSettings& v = st.view();
     d.view.latencyAxis = kSessionLatencyAxes[static_cast<int>(v.axis)];
     d.view.logX = v.logX;
@@ -320,8 +320,7 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
     };
     if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile)}, title, check))
         return false;
-    const auto algorithm =
-        static_cast<SearchAlgorithm>(indexOf(kSessionSearchAlgorithms, doc.searchAlgorithm));
+    const SearchAlgorithm algorithm = doc.searchAlgorithm;
     // Into the state: the panel, the plot and the explorer session follow it.
     ExplorerState& st = *parts_.state;
     st.setRequest(doc.request);

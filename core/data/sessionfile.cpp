@@ -148,7 +148,16 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
         f.fail("/stack", "missing field 'stack'");
     d.request = parseRequestJson(req, sessionFile);
     d.filter = parseFilter(f, j);
-    d.searchAlgorithm = oneOf(f, j, "search_algorithm", "", kSessionSearchAlgorithms);
+    const std::string algorithm = f.string(j, "search_algorithm", "");
+    const auto parsed = parseSearchAlgorithm(algorithm);
+    if (!parsed) {
+        std::string list;
+        for (const SearchAlgorithmName& n : kSearchAlgorithms)
+            list += (list.empty() ? "" : ", ") + std::string(n.savedName);
+        f.fail("/search_algorithm",
+               "unknown value '" + algorithm + "' (expected one of: " + list + ")");
+    }
+    d.searchAlgorithm = *parsed;
     d.view = parseView(f, j);
     if (j.contains("edited"))
         d.edited = embeddedConfig(j["edited"], sessionFile, "/edited");
@@ -194,7 +203,7 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
     for (const Scope x : d.filter.scopes)
         scopes.push_back(toString(x));
     j["filter"] = {{"models", d.filter.models}, {"formats", formats}, {"scopes", scopes}};
-    j["search_algorithm"] = d.searchAlgorithm;
+    j["search_algorithm"] = std::string(names(d.searchAlgorithm).savedName);
     j["view"] = {{"latency_axis", d.view.latencyAxis},
                  {"log_x", d.view.logX},
                  {"log_y", d.view.logY},

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/data/configjson.h"
+#include "core/search/searchalgorithm.h"
 
 #include <optional>
 #include <string>
@@ -19,8 +20,6 @@ inline constexpr int kSessionSchemaVersion = 1;
 // Names the file format accepts for the window's choices (the GUI maps them to its enums).
 inline constexpr const char* kSessionLatencyAxes[] = {"ttft", "tpot", "normalised"};
 inline constexpr const char* kSessionColourBy[] = {"model", "format_family"};
-inline constexpr const char* kSessionSearchAlgorithms[] = {"band_pareto", "exact", "hill_climb",
-                                                           "random"};
 
 struct SessionFilter {
     std::vector<std::string> models; // workspace model names
@@ -51,7 +50,8 @@ struct SessionDocument {
     std::string fmcFile;
     Request request; // request.stack is the file's "stack"
     SessionFilter filter;
-    std::string searchAlgorithm = "band_pareto"; // one of kSessionSearchAlgorithms
+    // Saved as its session spelling (kSearchAlgorithms' savedName: "band_pareto", ...).
+    SearchAlgorithm searchAlgorithm = SearchAlgorithm::BandPareto;
     SessionView view;
     std::optional<ConfigDocument> edited; // what the band editor showed
     std::vector<PinnedSessionConfig> pinned;

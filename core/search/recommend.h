@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/search/searchalgorithm.h"
+#include "core/search/searcher.h"
 #include "core/search/workspaceengine.h"
 
 #include <string>

@@ -3,9 +3,10 @@
 // session files use; both are read.
 #pragma once
 
-#include "core/search/searcher.h"
+#include "core/model/config.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -24,7 +25,7 @@ struct SearchAlgorithmName {
 inline constexpr std::array<SearchAlgorithmName, 4> kSearchAlgorithms{{
     {SearchAlgorithm::BandPareto, "bp", "band_pareto", "BandPareto"},
     {SearchAlgorithm::Exact, "exact", "exact", "Exact"},
-    {SearchAlgorithm::HillClimb, "hc", "hill_climb", "HillClimb"},
+    {SearchAlgorithm::HillClimb, "hc", "hill_climb", "Hill climbing"},
     {SearchAlgorithm::Random, "rand", "random", "Random"},
 }};
 
@@ -59,14 +60,15 @@ inline std::string searchAlgorithmChoices()
 }
 
 // The default where none is asked for (acsel bench search --suite, docs/SEARCH.md): Exact for
-// static serving, where it is exact and 2-3x faster than BandPareto on every case of the
-// suite; BandPareto for continuous serving, where FracMix is no latency bound, so Exact prunes
-// by memory only and full-gates some 600k candidates (9 s on Qwen3-8B, jetson_agx_thor).
+// static serving, where it is exact and faster than BandPareto on every case of the suite;
+// BandPareto for continuous serving, where FracMix is no latency bound, so Exact prunes by
+// memory only and full-gates some 490k candidates (4 s on Qwen3-8B, jetson_agx_thor).
 inline SearchAlgorithm defaultSearchAlgorithm(ServingMode mode)
 {
     return mode == ServingMode::Static ? SearchAlgorithm::Exact : SearchAlgorithm::BandPareto;
 }
 
-std::unique_ptr<Searcher> makeSearcher(SearchAlgorithm a);
+class Searcher;
+std::unique_ptr<Searcher> makeSearcher(SearchAlgorithm a); // searcher.h
 
 } // namespace acsel

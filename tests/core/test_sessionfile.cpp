@@ -38,7 +38,7 @@ SessionDocument fullSession(const std::string& root)
     s.fmcFile = root + "/project/fmc/coeffs.json";
     s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous};
     s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
-    s.searchAlgorithm = "hill_climb";
+    s.searchAlgorithm = SearchAlgorithm::HillClimb;
     s.view = {"normalised", true, true, "format_family"};
     s.edited = configDoc("Qwen3-8B", Format::Nvfp4, 8, s.request);
     s.pinned = {{"Recommended", configDoc("Qwen3-32B", Format::Int4Wo, 4, s.request)},
@@ -75,8 +75,9 @@ private slots:
     {
         const SessionDocument s = fullSession("/data");
         const std::string file = "/data/project/sessions/a.acsel-session";
-        const SessionDocument back =
-            parseSessionJson(Json::parse(writeSessionJson(s, file, SessionPaths::Absolute)), file);
+        const Json written = Json::parse(writeSessionJson(s, file, SessionPaths::Absolute));
+        QCOMPARE(written["search_algorithm"].get<std::string>(), std::string("hill_climb"));
+        const SessionDocument back = parseSessionJson(written, file);
         QVERIFY(back == s);
         QVERIFY(!back.cleanExit);
         QCOMPARE(back.pinned.size(), std::size_t(2));

@@ -178,7 +178,7 @@ private slots:
         QVERIFY2(w->sessions()->saveTo(file, &error), qPrintable(error));
         const SessionDocument saved = loadSessionFile(file.toStdString());
         QCOMPARE(saved.view.latencyAxis, std::string("normalised"));
-        QCOMPARE(saved.searchAlgorithm, std::string("random"));
+        QVERIFY(saved.searchAlgorithm == acsel::SearchAlgorithm::Random);
         QCOMPARE(saved.pinned.size(), std::size_t(1));
         QVERIFY(saved.pinned[0].document.config.recipe == ed->config().recipe);
         QCOMPARE(saved.pinned[0].document.config.batch, ed->config().batch);
