@@ -7,7 +7,7 @@ bash packaging/setup.sh
 bash packaging/build.sh release
 bin=build/release/app
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
-  exec "$bin/acsel-studio" "$@"
+  exec "$bin/studio/acsel-studio" "$@"
 fi
 # Without arguments the answer is also saved as a results folder (docs/CLI.md, "Results
 # folder"), replaced on every run.
