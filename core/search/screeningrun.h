@@ -42,7 +42,7 @@ public:
     // latency screen). Counts recipes and soft scores (a later pass over the same space with
     // `count` false does not: the space is searched once, however often it is walked); stops,
     // cancelled, when `stop` is raised (checked every 4096 recipes). Progress runs from 0 to
-    // `progressShare`. On this thread.
+    // `progressShare` (0: none reported). On this thread.
     template <class Keep>
     void forEachScreenedRecipe(const LatencyScreen* screen, double progressShare, Keep&& keep,
                                bool count = true)
@@ -142,6 +142,9 @@ private:
               KeeperOf&& keeperOf)
     {
         const auto contexts = static_cast<int>(table_.contexts().size());
+        // A walk with no share of the progress (a later round) reports nothing, so the bar
+        // never runs backwards.
+        const bool report = progress_ && progressShare > 0;
         std::atomic<int> nextContext{0}, doneContexts{0};
         std::atomic<std::int64_t> walked{0};
         std::atomic<bool> incomplete{false};
@@ -163,7 +166,7 @@ private:
                     break;
                 }
                 ++doneContexts;
-                if (thread == 0 && progress_)
+                if (thread == 0 && report)
                     progress_(progressShare * doneContexts.load() / contexts);
             }
             walked += n;
@@ -175,7 +178,7 @@ private:
         for (std::thread& h : helpers)
             h.join();
         result_.cancelled = incomplete.load() || stop_.load(std::memory_order_relaxed);
-        if (progress_)
+        if (report)
             progress_(progressShare);
         if (count) {
             result_.candidates += walked.load();

@@ -193,7 +193,11 @@ void TestSearchExact::exactEqualsBruteForceOnRandomRequests()
         // RMQD taken whole, a cut inside a tie, the last short round): the same answer, and the
         // space is counted once however often it is walked.
         for (std::size_t round : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
-            const SearchResult small = ExactSearch(round).run(e, q, o, {}, kNoStop);
+            std::vector<double> progress; // never backwards, however many rounds, ends at 1
+            const SearchResult small = ExactSearch(round).run(
+                e, q, o, [&](double x) { progress.push_back(x); }, kNoStop);
+            QVERIFY(!progress.empty() && progress.back() == 1.0);
+            QVERIFY(std::is_sorted(progress.begin(), progress.end()));
             QVERIFY2(sameKey(keyOf(e, q, o, small), brute),
                      qPrintable(QString("request %1, round %2").arg(i).arg(round)));
             QCOMPARE(small.candidates, exact.candidates);
