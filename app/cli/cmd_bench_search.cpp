@@ -211,7 +211,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                 : stack.hasFormat(Format::Int8) ? Format::Int8
                                                                 : Format::Bf16;
     anchor.recipe = BandRecipe::uniform(arch.layers, anchorFormat);
-    anchor.algorithm = anchorFormat == Format::Int8 ? Algorithm::SmoothQuant : Algorithm::Max;
+    anchor.algorithm = uniformAlgorithm(anchorFormat);
     const LatencyMs anchorLatency =
         engine->calibration(stackId).apply(engine->rawLatency(anchor, q));
     q.ttftBudgetMs = 1.1 * anchorLatency.ttft;

@@ -138,9 +138,7 @@ Design makeDesign(const ModelArch& arch, int model, const Stack* stack, int band
     auto exclusion = [&](Format f, bool lmHead, KvFormat kv) {
         Config c;
         c.recipe = BandRecipe::uniform(arch.layers, f);
-        c.algorithm = f == Format::Int4Wo ? Algorithm::Awq
-                      : f == Format::Int8 ? Algorithm::SmoothQuant
-                                          : Algorithm::Max;
+        c.algorithm = uniformAlgorithm(f);
         c.lmHeadQuantized = lmHead;
         c.kv = kv;
         add(c, "exclusions");

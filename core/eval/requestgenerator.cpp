@@ -1,7 +1,5 @@
 #include "core/eval/requestgenerator.h"
 
-#include "core/model/configspace.h"
-
 #include <algorithm>
 #include <random>
 #include <stdexcept>
@@ -34,21 +32,13 @@ std::pair<Format, Format> headroomFormats(const Stack& s, const Platform& p)
 namespace
 {
 
-// The uniform configuration the paper would run for a format: SmoothQuant for W8A8 int8, AWQ
-// for the 4-bit weight-only format, plain max calibration otherwise.
 Config uniformConfig(int model, int layers, int batch, Format f)
 {
     Config c;
     c.model = model;
     c.batch = batch;
     c.recipe = BandRecipe::uniform(layers, f);
-    const Algorithm preferred = f == Format::Int8     ? Algorithm::SmoothQuant
-                                : f == Format::Int4Wo ? Algorithm::Awq
-                                                      : Algorithm::Max;
-    const auto fitting = ConfigSpace::fittingAlgorithms(c.recipe);
-    c.algorithm = std::find(fitting.begin(), fitting.end(), preferred) != fitting.end()
-                      ? preferred
-                      : fitting.front();
+    c.algorithm = uniformAlgorithm(f);
     return c;
 }
 

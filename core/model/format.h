@@ -91,6 +91,18 @@ constexpr bool algorithmFits(Algorithm a, Format f)
 {
     return ((static_cast<unsigned>(algorithmMask(f)) >> static_cast<unsigned>(a)) & 1u) != 0;
 }
+// The algorithm a uniform configuration of the format is calibrated with by default: AWQ for
+// int4_wo, SmoothQuant for int8 (W8A8), max otherwise. It fits the format.
+constexpr Algorithm uniformAlgorithm(Format f)
+{
+    return f == Format::Int4Wo ? Algorithm::Awq
+           : f == Format::Int8 ? Algorithm::SmoothQuant
+                               : Algorithm::Max;
+}
+static_assert(algorithmFits(uniformAlgorithm(Format::Int4Wo), Format::Int4Wo) &&
+              algorithmFits(uniformAlgorithm(Format::Int8), Format::Int8) &&
+              algorithmFits(uniformAlgorithm(Format::Int8Wo), Format::Int8Wo) &&
+              algorithmFits(uniformAlgorithm(Format::Nvfp4), Format::Nvfp4));
 
 enum class KvFormat : std::uint8_t { Bf16, Fp8 };
 std::string_view toString(KvFormat k);
