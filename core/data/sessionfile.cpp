@@ -148,15 +148,18 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
         f.fail("/stack", "missing field 'stack'");
     d.request = parseRequestJson(req, sessionFile);
     d.filter = parseFilter(f, j);
+    // The saved spellings only, as the file has always been written ("bp" is the CLI's).
     const std::string algorithm = f.string(j, "search_algorithm", "");
-    const auto parsed = parseSearchAlgorithm(algorithm);
-    if (!parsed) {
-        std::string list;
-        for (const SearchAlgorithmName& n : kSearchAlgorithms)
-            list += (list.empty() ? "" : ", ") + std::string(n.savedName);
+    std::optional<SearchAlgorithm> parsed;
+    std::string list;
+    for (const SearchAlgorithmName& n : kSearchAlgorithms) {
+        if (algorithm == n.savedName)
+            parsed = n.algorithm;
+        list += (list.empty() ? "" : ", ") + std::string(n.savedName);
+    }
+    if (!parsed)
         f.fail("/search_algorithm",
                "unknown value '" + algorithm + "' (expected one of: " + list + ")");
-    }
     d.searchAlgorithm = *parsed;
     d.view = parseView(f, j);
     if (j.contains("edited"))

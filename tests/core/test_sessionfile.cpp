@@ -181,6 +181,9 @@ private slots:
         QTest::newRow("algorithm") << "/search_algorithm"
                                    << "\"greedy\""
                                    << "band_pareto";
+        QTest::newRow("algorithm by its CLI name") << "/search_algorithm"
+                                                   << "\"bp\""
+                                                   << "band_pareto, exact, hill_climb, random";
         QTest::newRow("format") << "/filter/formats/1"
                                 << "\"fp4\""
                                 << "nvfp4";
