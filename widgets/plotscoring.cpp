@@ -1,7 +1,8 @@
 #include "widgets/plotscoring.h"
 
+#include "core/search/paretofront.h"
+
 #include <algorithm>
-#include <limits>
 
 namespace acsel::gui
 {
@@ -49,8 +50,8 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
         std::sort(out.keys.begin(), out.keys.end(),
                   [](const ScoredView::SortKey& a, const ScoredView::SortKey& b) {
                       if (a.x != b.x)
-                return a.x < b.x;
-            return a.rmqd < b.rmqd || (a.rmqd == b.rmqd && a.index < b.index);
+                          return a.x < b.x;
+                      return a.rmqd < b.rmqd || (a.rmqd == b.rmqd && a.index < b.index);
                   });
         for (std::size_t i = 0; i < n; ++i)
             out.order[i] = out.keys[i].index;
@@ -59,18 +60,10 @@ void scorePoints(const std::vector<PlotPoint>& points, LatencyAxis axis, const B
         out.orderAxis = axis;
     }
     const PlotPoint* pts = points.data();
-    double best = std::numeric_limits<double>::infinity();
-    double bestX = std::numeric_limits<double>::quiet_NaN();
-    for (const std::uint32_t i : out.order) {
-        if (!out.feasible[i])
-            continue;
-        const double r = pts[i].rmqd;
-        if (r < best || (r == best && out.x[i] == bestX)) {
-            best = r;
-            bestX = out.x[i];
-            out.frontier.push_back(i);
-        }
-    }
+    appendFrontOfSorted<std::uint32_t>(
+        out.order, [&out](std::uint32_t i) { return out.x[i]; },
+        [pts](std::uint32_t i) { return pts[i].rmqd; },
+        [&out](std::uint32_t i) { return out.feasible[i] != 0; }, out.frontier);
 }
 
 } // namespace acsel::gui

@@ -30,33 +30,23 @@ inline Budgets budgetsOf(const acsel::Request& r)
 // The x of a point on an axis: TTFT, TPOT, or max(TTFT/L1, TPOT/L2) (docs/METHOD.md 4).
 inline double latencyX(const PlotPoint& p, LatencyAxis axis, const Budgets& b)
 {
-    switch (axis) {
-    case LatencyAxis::Ttft:
-        return p.ttftMs;
-    case LatencyAxis::Tpot:
-        return p.tpotMs;
-    case LatencyAxis::Normalised:
-        break;
-    }
-    const double t = p.ttftMs / b.ttftMs;
-    const double d = p.tpotMs / b.tpotMs;
-    return t > d ? t : d;
+    return acsel::latencyOnAxis(axis, p.ttftMs, p.tpotMs, b.ttftMs, b.tpotMs);
 }
 // Where the latency budget sits on that axis.
 double budgetX(LatencyAxis axis, const Budgets& b);
-// A point meets the request when its predicted TTFT, TPOT and memory are all within budget.
+// The explorer's rule (core withinBudgets); b.memoryGiB is already capped at the device.
 inline bool isFeasible(const PlotPoint& p, const Budgets& b)
 {
-    return p.ttftMs <= b.ttftMs && p.tpotMs <= b.tpotMs && p.memoryGiB <= b.memoryGiB;
+    return acsel::withinBudgets(p.ttftMs, p.tpotMs, p.memoryGiB, b.ttftMs, b.tpotMs, b.memoryGiB);
 }
 
 struct ScoredView {
     std::vector<double> x;              // x[i] for points[i]
     std::vector<std::uint8_t> feasible; // 1 if points[i] meets every budget
     std::vector<std::uint32_t> order;   // point indices sorted by (x, rmqd)
-    // Pareto frontier of (x, rmqd), both minimised, over the feasible points, as the core's
-    // Explorer::frontier defines it: point indices by ascending x; points equal in both
-    // objectives are all kept.
+    // Pareto frontier of (x, rmqd), both minimised, over the feasible points: core's
+    // appendFrontOfSorted over the cached order (paretoFront's scan, as Explorer::frontier),
+    // point indices by ascending x; points equal in both objectives are all kept.
     std::vector<std::uint32_t> frontier;
     std::int64_t feasibleCount = 0;
     std::int64_t fitsMemoryCount = 0;

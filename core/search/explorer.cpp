@@ -261,9 +261,9 @@ void Explorer::applyBudgets(double ttftMs, double tpotMs, double memGiB)
     feasibleCount_ = 0;
     for (std::size_t i = 0; i < points_.size(); ++i) {
         const ExplorerPoint& p = points_[i];
-        const bool ok = static_cast<double>(p.ttftMs) <= ttftMs &&
-                        static_cast<double>(p.tpotMs) <= tpotMs &&
-                        static_cast<double>(p.memoryGiB) <= capacityGiB;
+        const bool ok =
+            withinBudgets(static_cast<double>(p.ttftMs), static_cast<double>(p.tpotMs),
+                          static_cast<double>(p.memoryGiB), ttftMs, tpotMs, capacityGiB);
         feasible_[i] = ok;
         feasibleCount_ += ok;
     }
@@ -272,16 +272,8 @@ void Explorer::applyBudgets(double ttftMs, double tpotMs, double memGiB)
 double Explorer::latency(std::size_t i, LatencyAxis axis) const
 {
     const ExplorerPoint& p = points_[i];
-    switch (axis) {
-    case LatencyAxis::Ttft:
-        return static_cast<double>(p.ttftMs);
-    case LatencyAxis::Tpot:
-        return static_cast<double>(p.tpotMs);
-    case LatencyAxis::Normalised:
-        return std::max(static_cast<double>(p.ttftMs) / request_.ttftBudgetMs,
-                        static_cast<double>(p.tpotMs) / request_.tpotBudgetMs);
-    }
-    return 0;
+    return latencyOnAxis(axis, static_cast<double>(p.ttftMs), static_cast<double>(p.tpotMs),
+                         request_.ttftBudgetMs, request_.tpotBudgetMs);
 }
 
 std::vector<std::size_t> Explorer::frontier(LatencyAxis axis) const

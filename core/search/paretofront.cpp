@@ -1,7 +1,6 @@
 #include "core/search/paretofront.h"
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -18,17 +17,9 @@ std::vector<std::size_t> paretoFront(std::span<const double> x, std::span<const 
         return x[a] < x[b] || (x[a] == x[b] && y[a] < y[b]);
     });
     std::vector<std::size_t> front;
-    double bestY = std::numeric_limits<double>::infinity();
-    double bestX = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i : order) {
-        if (y[i] < bestY) {
-            bestY = y[i];
-            bestX = x[i];
-            front.push_back(i);
-        } else if (y[i] == bestY && x[i] == bestX) {
-            front.push_back(i); // an exact duplicate of a frontier point
-        }
-    }
+    appendFrontOfSorted<std::size_t>(
+        order, [x](std::size_t i) { return x[i]; }, [y](std::size_t i) { return y[i]; },
+        [](std::size_t) { return true; }, front);
     return front;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -14,6 +15,31 @@ namespace acsel
 // objectives and better in one), ordered by x. Points equal in both objectives are all kept.
 // O(n log n).
 std::vector<std::size_t> paretoFront(std::span<const double> x, std::span<const double> y);
+
+// The scan behind paretoFront, for callers that keep the order between calls (the plot sorts
+// once per point set and axis): order lists point indices sorted by (x, y) ascending; appends
+// to front the indices of the points admit() accepts that no other accepted point dominates,
+// by x, exact duplicates of a frontier point included. x(i), y(i) give the point's objectives.
+// O(order).
+template <class Index, class X, class Y, class Admit>
+void appendFrontOfSorted(std::span<const Index> order, X x, Y y, Admit admit,
+                         std::vector<Index>& front)
+{
+    double bestY = std::numeric_limits<double>::infinity();
+    double bestX = std::numeric_limits<double>::quiet_NaN();
+    for (const Index i : order) {
+        if (!admit(i))
+            continue;
+        const double xi = x(i), yi = y(i);
+        if (yi < bestY) {
+            bestY = yi;
+            bestX = xi;
+            front.push_back(i);
+        } else if (yi == bestY && xi == bestX) {
+            front.push_back(i); // an exact duplicate of a frontier point
+        }
+    }
+}
 
 // The same frontier built one point at a time, keeping only the frontier (memory O(frontier),
 // not O(points)): after any sequence of add() calls, points() holds exactly the points
