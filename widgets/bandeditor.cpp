@@ -5,15 +5,41 @@
 #include "widgets/predictiontext.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QToolButton>
+#include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 
 namespace acsel::gui
 {
+
+namespace
+{
+// A change of the settings row: batch, KV format, algorithm, lm_head.
+class SettingsCommand : public QUndoCommand
+{
+public:
+    using Apply = std::function<void(const BandEditor::Settings&)>;
+    SettingsCommand(BandEditor::Settings before, BandEditor::Settings after, Apply apply,
+                    const QString& text)
+        : QUndoCommand(text), before_(before), after_(after), apply_(std::move(apply))
+    {
+    }
+    void redo() override { apply_(after_); }
+    void undo() override { apply_(before_); }
+
+private:
+    BandEditor::Settings before_, after_;
+    Apply apply_;
+};
+} // namespace
 
 BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
 {
@@ -25,10 +51,50 @@ BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
     auto* redo = new QToolButton(this);
     undo->setDefaultAction(strip_->undoStack()->createUndoAction(this, tr("Undo")));
     redo->setDefaultAction(strip_->undoStack()->createRedoAction(this, tr("Redo")));
+    batch_ = new QSpinBox(this);
+    batch_->setObjectName(QStringLiteral("editorBatch"));
+    batch_->setRange(1, kMaxConcurrency);
+    batch_->setPrefix(tr("batch "));
+    batch_->setToolTip(tr("The static batch, or the in-flight batch under continuous batching"));
+    kv_ = new QComboBox(this);
+    kv_->setObjectName(QStringLiteral("editorKv"));
+    for (const KvFormat k : {KvFormat::Bf16, KvFormat::Fp8})
+        kv_->addItem(tr("%1 KV").arg(fromView(toString(k))), static_cast<int>(k));
+    kv_->setToolTip(tr("The KV-cache format (fp8 needs a stack whose attention tables have it)"));
+    algorithm_ = new QComboBox(this);
+    algorithm_->setObjectName(QStringLiteral("editorAlgorithm"));
+    algorithm_->setToolTip(tr("The calibration algorithm: only those that fit every band's "
+                              "format are offered (max, smoothquant, awq, gptq)"));
+    lmHead_ = new QCheckBox(tr("lm_head quantized"), this);
+    lmHead_->setObjectName(QStringLiteral("editorLmHead"));
+    lmHead_->setToolTip(tr("Runs lm_head at the last band's format; needs a last band that is "
+                           "not bf16"));
+    connect(batch_, &QSpinBox::valueChanged, this, [this](int b) {
+        Settings s = settings();
+        s.batch = b;
+        editSettings(s);
+    });
+    connect(kv_, &QComboBox::currentIndexChanged, this, [this] {
+        Settings s = settings();
+        s.kv = static_cast<KvFormat>(kv_->currentData().toInt());
+        editSettings(s);
+    });
+    connect(algorithm_, &QComboBox::currentIndexChanged, this, [this] {
+        if (algorithm_->currentIndex() < 0)
+            return;
+        Settings s = settings();
+        s.algorithm = static_cast<Algorithm>(algorithm_->currentData().toInt());
+        editSettings(s);
+    });
+    connect(lmHead_, &QCheckBox::toggled, this, [this](bool on) {
+        Settings s = settings();
+        s.lmHeadQuantized = on;
+        editSettings(s);
+    });
     auto* top = new QHBoxLayout;
     top->addWidget(title_, 1);
-    top->addWidget(undo);
-    top->addWidget(redo);
+    for (QWidget* w : std::initializer_list<QWidget*>{batch_, kv_, algorithm_, lmHead_, undo, redo})
+        top->addWidget(w);
     offerBar_ = new QWidget(this);
     offerBar_->setObjectName(QStringLiteral("recommendationOffer"));
     offerText_ = new QLabel(offerBar_);
@@ -56,6 +122,7 @@ BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
     layout->addWidget(strip_);
     layout->addWidget(predictionLabel_);
     title_->setText(tr("Band editor: select a configuration on the plot"));
+    showSettings();
     connect(strip_, &BandStrip::recipeChanged, this, &BandEditor::onRecipeChanged);
 }
 
@@ -80,12 +147,60 @@ void BandEditor::setConfig(const Config& config, const QString& modelName,
     config_ = config;
     modelName_ = modelName;
     strip_->setAvailableFormats(std::move(availableFormats));
-    title_->setText(tr("<b>%1</b>, %2 layers, batch %3. Drag a boundary, arrows nudge it, "
-                       "right-click a band to edit")
+    title_->setText(tr("<b>%1</b>, %2 layers. Drag a boundary, arrows nudge it, right-click a "
+                       "band to edit")
                         .arg(modelName.toHtmlEscaped())
-                        .arg(config.recipe.numLayers())
-                        .arg(config.batch));
+                        .arg(config.recipe.numLayers()));
     strip_->setRecipe(config.recipe);
+    showSettings();
+}
+
+BandEditor::Settings BandEditor::settings() const
+{
+    return {config_.batch, config_.kv, config_.algorithm, config_.lmHeadQuantized};
+}
+
+void BandEditor::editSettings(const Settings& s)
+{
+    if (s == settings() || !loaded_) {
+        showSettings(); // e.g. a control set back to what is shown
+        return;
+    }
+    QString what = tr("change the batch");
+    if (s.kv != config_.kv)
+        what = tr("change the KV format");
+    else if (s.algorithm != config_.algorithm)
+        what = tr("change the calibration algorithm");
+    else if (s.lmHeadQuantized != config_.lmHeadQuantized)
+        what = tr("quantize lm_head or not");
+    strip_->undoStack()->push(new SettingsCommand(
+        settings(), s, [this](const Settings& x) { applySettings(x); }, what));
+}
+
+void BandEditor::applySettings(const Settings& s)
+{
+    config_.batch = s.batch;
+    config_.kv = s.kv;
+    config_.algorithm = s.algorithm;
+    config_.lmHeadQuantized = s.lmHeadQuantized;
+    repredict();
+}
+
+void BandEditor::showSettings()
+{
+    const QSignalBlocker b1(batch_), b2(kv_), b3(algorithm_), b4(lmHead_);
+    batch_->setValue(config_.batch);
+    kv_->setCurrentIndex(kv_->findData(static_cast<int>(config_.kv)));
+    algorithm_->clear();
+    for (const Algorithm a : ConfigSpace::fittingAlgorithms(config_.recipe))
+        algorithm_->addItem(fromView(toString(a)), static_cast<int>(a));
+    algorithm_->setCurrentIndex(algorithm_->findData(static_cast<int>(config_.algorithm)));
+    const bool quantizable = config_.recipe.size() > 0 &&
+                             config_.recipe[config_.recipe.size() - 1].format != Format::Bf16;
+    lmHead_->setEnabled(quantizable);
+    lmHead_->setChecked(config_.lmHeadQuantized);
+    for (QWidget* w : std::initializer_list<QWidget*>{batch_, kv_, algorithm_})
+        w->setEnabled(loaded_);
 }
 
 bool BandEditor::followsRecommendation() const
@@ -154,6 +269,10 @@ void BandEditor::onRecipeChanged(const BandRecipe& r)
     const std::vector<Algorithm> fits = ConfigSpace::fittingAlgorithms(r);
     if (!fits.empty() && std::find(fits.begin(), fits.end(), config_.algorithm) == fits.end())
         config_.algorithm = fits.front();
+    // A quantized lm_head runs at the last band's format: not with a bf16 last band.
+    if (r.size() > 0 && r[r.size() - 1].format == Format::Bf16)
+        config_.lmHeadQuantized = false;
+    showSettings();
     if (predictor_ && r.size() > 0) {
         prediction_ = predictor_(config_);
         predictionLabel_->setText(

@@ -3,7 +3,9 @@
 // application provides and reports it, so the plot can move the point. An edit is never
 // dropped: a new recommendation replaces only a configuration that follows the recommendation
 // and has no undo history; otherwise it is offered ("Load recommendation" / "Revert edits")
-// and Undo keeps working.
+// and Undo keeps working. Beside the bands, the batch, the KV-cache format, the calibration
+// algorithm (those that fit every band) and whether lm_head is quantized are editable, each
+// change one undo step on the same stack as the band edits.
 #pragma once
 
 #include "widgets/explorertypes.h"
@@ -12,7 +14,10 @@
 #include <functional>
 #include <optional>
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
+class QSpinBox;
 class QToolButton;
 
 namespace acsel::gui
@@ -56,6 +61,16 @@ public:
     BandStrip* strip() const { return strip_; }
     // Re-predicts with the current predictor (e.g. after the request changed).
     void repredict();
+    // What the settings row edits (the rest of the configuration is the recipe and model).
+    struct Settings {
+        int batch = 1;
+        acsel::KvFormat kv = acsel::KvFormat::Bf16;
+        acsel::Algorithm algorithm = acsel::Algorithm::Max;
+        bool lmHeadQuantized = false;
+        bool operator==(const Settings&) const = default;
+    };
+    // One undo step (when it changes anything), as the settings row's controls make it.
+    void editSettings(const Settings& s);
 
 signals:
     // After every change of the recipe, with its new prediction (if a predictor is set).
@@ -65,6 +80,14 @@ signals:
 private:
     void onRecipeChanged(const acsel::BandRecipe& r);
     void updateOffer();
+    Settings settings() const;
+    void applySettings(const Settings& s); // from the undo stack
+    void showSettings();                   // the controls follow config_
+
+    QSpinBox* batch_ = nullptr;
+    QComboBox* kv_ = nullptr;
+    QComboBox* algorithm_ = nullptr;
+    QCheckBox* lmHead_ = nullptr;
 
     BandStrip* strip_ = nullptr;
     QLabel* title_ = nullptr;

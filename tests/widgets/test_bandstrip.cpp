@@ -1,12 +1,18 @@
 // BandStrip and BandEditor with QTest events: dragging a boundary snaps to layers and moves the
 // cut, the live prediction follows (a FracMix predictor whose values are worked out by hand),
-// arrows nudge by one layer, menus offer only legal edits, and undo/redo restore each step.
+// arrows nudge by one layer, menus offer only legal edits, and undo/redo restore each step; the
+// settings row (batch, KV format, calibration algorithm, lm_head) edits the configuration in
+// undo steps of the same stack.
+#include "core/model/configspace.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandedits.h"
 #include "widgets/bandstrip.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
 
@@ -61,6 +67,7 @@ private slots:
     void menuOffersOnlyLegalEdits();
     void editsAreCanonical();
     void aRecommendationNeverReplacesAnEdit();
+    void settingsAreEditedInUndoSteps();
 
 private:
     BandEditor* editor_ = nullptr;
@@ -237,6 +244,74 @@ void TestBandStrip::aRecommendationNeverReplacesAnEdit()
     QCOMPARE(editor_->prediction()->tpotMs, (15 * 12.0 + 13 * 20.0) / 28);
     strip()->undoStack()->undo();
     QVERIFY(editor_->config().recipe == fp8ThenBf16(5));
+}
+
+void TestBandStrip::settingsAreEditedInUndoSteps()
+{
+    std::vector<Config> seen; // what the predictor was asked
+    editor_->setPredictor([&seen](const Config& c) {
+        seen.push_back(c);
+        return fracMix(c);
+    });
+    auto* batch = editor_->findChild<QSpinBox*>(QStringLiteral("editorBatch"));
+    auto* kv = editor_->findChild<QComboBox*>(QStringLiteral("editorKv"));
+    auto* algorithm = editor_->findChild<QComboBox*>(QStringLiteral("editorAlgorithm"));
+    auto* lmHead = editor_->findChild<QCheckBox*>(QStringLiteral("editorLmHead"));
+    QVERIFY(batch && kv && algorithm && lmHead);
+    QCOMPARE(batch->value(), 1);
+    QSignalSpy predicted(editor_, &BandEditor::configPredicted);
+
+    batch->setValue(8);
+    QCOMPARE(editor_->config().batch, 8);
+    QCOMPARE(seen.back().batch, 8); // predicted at the new batch
+    QCOMPARE(predicted.count(), 1);
+    QCOMPARE(strip()->undoStack()->count(), 1);
+    QVERIFY(!editor_->followsRecommendation());
+    kv->setCurrentIndex(kv->findData(static_cast<int>(KvFormat::Fp8)));
+    QVERIFY(editor_->config().kv == KvFormat::Fp8);
+    QCOMPARE(strip()->undoStack()->count(), 2);
+    strip()->undoStack()->undo(); // the KV change
+    QVERIFY(editor_->config().kv == KvFormat::Bf16);
+    QCOMPARE(kv->currentData().toInt(), static_cast<int>(KvFormat::Bf16)); // the control follows
+    strip()->undoStack()->undo();                                          // the batch
+    QCOMPARE(editor_->config().batch, 1);
+    QCOMPARE(batch->value(), 1);
+    strip()->undoStack()->redo();
+    QCOMPARE(editor_->config().batch, 8);
+
+    // The algorithms offered are those that fit every band (ConfigSpace's rule), and follow
+    // the recipe: an int8 band allows SmoothQuant.
+    const auto offered = [&] {
+        std::vector<Algorithm> out;
+        for (int i = 0; i < algorithm->count(); ++i)
+            out.push_back(static_cast<Algorithm>(algorithm->itemData(i).toInt()));
+        return out;
+    };
+    QVERIFY(offered() == ConfigSpace::fittingAlgorithms(editor_->config().recipe));
+    const BandRecipe int8 =
+        BandRecipe::fromCuts(28, {10}, {{Format::Int8, Scope::Full}, {Format::Bf16, Scope::Full}});
+    strip()->edit(int8, QStringLiteral("int8"));
+    const std::vector<Algorithm> fits = ConfigSpace::fittingAlgorithms(int8);
+    QVERIFY(offered() == fits);
+    QVERIFY(std::find(fits.begin(), fits.end(), Algorithm::SmoothQuant) != fits.end());
+    algorithm->setCurrentIndex(algorithm->findData(static_cast<int>(Algorithm::SmoothQuant)));
+    QVERIFY(editor_->config().algorithm == Algorithm::SmoothQuant);
+    QVERIFY(seen.back().algorithm == Algorithm::SmoothQuant);
+
+    // lm_head: only with a last band that is not bf16, and cleared when it becomes bf16.
+    QVERIFY(!lmHead->isEnabled());
+    const BandRecipe fp8 = BandRecipe::uniform(28, Format::Fp8);
+    strip()->edit(fp8, QStringLiteral("fp8"));
+    QVERIFY(lmHead->isEnabled());
+    lmHead->setChecked(true);
+    QVERIFY(editor_->config().lmHeadQuantized && seen.back().lmHeadQuantized);
+    strip()->edit(fp8ThenBf16(12), QStringLiteral("bf16 last"));
+    QVERIFY(!editor_->config().lmHeadQuantized && !lmHead->isChecked() && !lmHead->isEnabled());
+    // Undo brings the recipe back; lm_head stays as the recipe step left it (unquantized), and
+    // can be quantized again.
+    strip()->undoStack()->undo();
+    QVERIFY(editor_->config().recipe == fp8);
+    QVERIFY(!editor_->config().lmHeadQuantized && lmHead->isEnabled() && !lmHead->isChecked());
 }
 
 QTEST_MAIN(TestBandStrip)
