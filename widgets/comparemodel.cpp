@@ -3,6 +3,7 @@
 #include "widgets/predictiontext.h"
 
 #include <QColor>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 
@@ -46,6 +47,50 @@ double CompareModel::columnMax(int column) const
     return m;
 }
 
+int CompareModel::referenceRow() const
+{
+    if (pinned_.empty())
+        return -1;
+    for (std::size_t i = 0; reference_ && i < pinned_.size(); ++i)
+        if (pinned_[i].config == *reference_)
+            return static_cast<int>(i);
+    return 0;
+}
+
+void CompareModel::setReferenceRow(int row)
+{
+    if (row < 0 || row >= rowCount() || row == referenceRow())
+        return;
+    reference_ = pinned_[static_cast<std::size_t>(row)].config;
+    emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+}
+
+std::optional<double> CompareModel::delta(int row, int column) const
+{
+    const int ref = referenceRow();
+    if (ref < 0 || row == ref || column < Ttft || column > Rmqd)
+        return std::nullopt;
+    const double r = value(pinned_[static_cast<std::size_t>(ref)], column);
+    const double v = value(pinned_[static_cast<std::size_t>(row)], column);
+    if (!std::isfinite(r) || !std::isfinite(v) || r <= 0)
+        return std::nullopt; // not predicted (cannot run), or nothing to divide by
+    return (v - r) / r;
+}
+
+namespace
+{
+// "+8.1 %", "-12.0 %" (a real minus sign), "+0.0 %" for no difference.
+QString deltaText(double d)
+{
+    const double percent = 100.0 * d;
+    const QString magnitude = QString::number(std::abs(percent), 'f', 1);
+    return (percent < 0 && magnitude != QStringLiteral("0.0") ? QStringLiteral("\u2212")
+                                                              : QStringLiteral("+")) +
+           magnitude + QStringLiteral(" %");
+}
+} // namespace
+
 QVariant CompareModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -53,6 +98,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const PinnedConfig& p = pinned_[static_cast<std::size_t>(index.row())];
     const int col = index.column();
     const bool numeric = col >= Ttft && col <= Rmqd;
+    const std::optional<double> d = delta(index.row(), col);
+    const QString withDelta = d ? QStringLiteral("  ") + deltaText(*d) : QString();
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
@@ -61,14 +108,14 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Recipe:
             return configSummary(p.config, p.modelName);
         case Ttft:
-            return formatMs(p.prediction.ttftMs);
+            return formatMs(p.prediction.ttftMs) + withDelta;
         case Tpot:
-            return formatMs(p.prediction.tpotMs);
+            return formatMs(p.prediction.tpotMs) + withDelta;
         case Memory:
-            return formatGiB(p.prediction.memoryGiB);
+            return formatGiB(p.prediction.memoryGiB) + withDelta;
         case Rmqd:
             return formatRmqd(p.prediction.rmqd) +
-                   (rmqdCaveat(p).isEmpty() ? QString() : QStringLiteral("*"));
+                   (rmqdCaveat(p).isEmpty() ? QString() : QStringLiteral("*")) + withDelta;
         case Verdict:
             if (!p.prediction.runnable)
                 return tr("cannot run: %1").arg(QString::fromStdString(p.prediction.verdict));
@@ -80,10 +127,18 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (col == Recipe)
             return configSummary(p.config, p.modelName);
-        if (col == Rmqd)
-            if (const QString caveat = rmqdCaveat(p); !caveat.isEmpty())
-                return caveat;
-        return {};
+        {
+            QStringList lines;
+            if (col == Rmqd)
+                if (const QString caveat = rmqdCaveat(p); !caveat.isEmpty())
+                    lines << caveat;
+            if (d)
+                lines << tr("%1 against row %2 (%3)")
+                             .arg(deltaText(*d))
+                             .arg(referenceRow() + 1)
+                             .arg(pinned_[static_cast<std::size_t>(referenceRow())].label);
+            return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+        }
     case Qt::ForegroundRole:
         if (col == Verdict && !p.prediction.runnable)
             return QColor(0xb0, 0x00, 0x20);
@@ -92,6 +147,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case ValueRole:
         return numeric ? QVariant(value(p, col)) : QVariant();
+    case DeltaRole:
+        return d ? QVariant(*d) : QVariant();
     case FractionRole: {
         if (!numeric)
             return {};
@@ -106,10 +163,14 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
 
 QVariant CompareModel::headerData(int section, Qt::Orientation o, int role) const
 {
+    const bool reference = o == Qt::Vertical && section == referenceRow() && rowCount() > 1;
+    if (role == Qt::ToolTipRole && reference)
+        return tr("The reference: the other rows show their difference to it (right-click "
+                  "another row to compare with it)");
     if (role != Qt::DisplayRole)
         return {};
     if (o == Qt::Vertical)
-        return section + 1;
+        return reference ? tr("%1 (ref)").arg(section + 1) : QString::number(section + 1);
     switch (section) {
     case Label:
         return tr("Pinned");
@@ -158,8 +219,7 @@ void CompareModel::pin(const PinnedConfig& p)
     for (std::size_t i = 0; i < pinned_.size(); ++i)
         if (pinned_[i].config == p.config) {
             pinned_[i] = p;
-            emit dataChanged(index(static_cast<int>(i), 0),
-                             index(static_cast<int>(i), ColumnCount - 1));
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
             emit pinnedChanged();
             return;
         }
@@ -172,8 +232,10 @@ void CompareModel::pin(const PinnedConfig& p)
     beginInsertRows({}, row, row);
     pinned_.push_back(p);
     endInsertRows();
-    // Bars are relative to the column's largest value, so every row may change.
-    emit dataChanged(index(0, 0), index(row, ColumnCount - 1), {FractionRole});
+    // Bars are relative to the column's largest value, deltas to the reference: every row
+    // may change.
+    emit dataChanged(index(0, 0), index(row, ColumnCount - 1));
+    emit headerDataChanged(Qt::Vertical, 0, row);
     emit pinnedChanged();
 }
 
@@ -184,9 +246,10 @@ void CompareModel::unpin(int row)
     beginRemoveRows({}, row, row);
     pinned_.erase(pinned_.begin() + row);
     endRemoveRows();
-    if (!pinned_.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
-                         {FractionRole, Qt::DisplayRole});
+    if (!pinned_.empty()) { // bars, deltas and the reference may all change
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+    }
     emit pinnedChanged();
 }
 
@@ -196,6 +259,7 @@ void CompareModel::clear()
         return;
     beginResetModel();
     pinned_.clear();
+    reference_.reset();
     endResetModel();
     emit pinnedChanged();
 }

@@ -1,13 +1,16 @@
 // Up to four pinned configurations side by side: one row each, one column per metric.
 // Rows are numbered in the vertical header (the plot labels pinned points the same way).
 // Numeric columns carry the value and its fraction of the column's largest value, which the
-// bar delegate draws as a bar behind the number.
+// bar delegate draws as a bar behind the number. One row is the reference (the first pinned
+// unless another is chosen): the other rows' numbers carry their relative difference to it,
+// e.g. "12.3 ms  -8.1 %" (negative: lower, which is better for every metric).
 #pragma once
 
 #include "widgets/explorertypes.h"
 
 #include <QAbstractTableModel>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace acsel::gui
@@ -29,6 +32,7 @@ public:
     enum Role {
         ValueRole = Qt::UserRole + 1, // double for numeric columns
         FractionRole,                 // value / largest value of the column, in [0, 1]
+        DeltaRole, // (value - reference) / reference; none in the reference row or without one
     };
 
     explicit CompareModel(QObject* parent = nullptr);
@@ -44,6 +48,10 @@ public:
     void unpin(int row);
     void clear();
     const std::vector<PinnedConfig>& pinned() const { return pinned_; }
+    // The row the others are compared with; -1 when nothing is pinned. It stays with its
+    // configuration when rows move; unpinned, the first row takes over.
+    int referenceRow() const;
+    void setReferenceRow(int row);
     // Why a model's RMQD is extrapolated (it has no quality rows), empty when it is not. Its
     // pinned RMQDs are shown with a '*' and the reason as their tooltip, like the recipe card.
     void setRmqdCaveat(std::function<QString(const QString& model)> caveat);
@@ -57,11 +65,13 @@ signals:
 private:
     double value(const PinnedConfig& p, int column) const;
     double columnMax(int column) const;
+    std::optional<double> delta(int row, int column) const;
 
     QString rmqdCaveat(const PinnedConfig& p) const;
 
     std::vector<PinnedConfig> pinned_;
     std::function<QString(const QString& model)> caveat_;
+    std::optional<acsel::Config> reference_; // none chosen: the first row
 };
 
 } // namespace acsel::gui

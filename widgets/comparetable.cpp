@@ -22,6 +22,13 @@ CompareTable::CompareTable(CompareModel* model, QWidget* parent) : QTableView(pa
     auto* unpin = new QAction(tr("Unpin"), this);
     connect(unpin, &QAction::triggered, this, &CompareTable::unpinCurrent);
     addAction(unpin);
+    auto* reference = new QAction(tr("Compare the others with this row"), this);
+    reference->setObjectName(QStringLiteral("useAsReference"));
+    connect(reference, &QAction::triggered, this, [this] {
+        if (currentIndex().isValid())
+            model_->setReferenceRow(currentIndex().row());
+    });
+    addAction(reference);
 }
 
 void CompareTable::keyPressEvent(QKeyEvent* e)

@@ -1,5 +1,5 @@
 // The comparison table: a CompareModel shown with metric bars; Delete or the context menu
-// unpins the selected row.
+// unpins the selected row; the context menu also makes it the reference of the deltas.
 #pragma once
 
 #include <QTableView>

@@ -34,6 +34,7 @@ struct Prediction {
 
 // The searchers: core's one enum and name table.
 using acsel::SearchAlgorithm;
+using acsel::SearchAlgorithmChoice;
 const char* toDisplayString(SearchAlgorithm a); // its label, "BandPareto", "Hill climbing", ...
 
 struct SearchStats {

@@ -1,6 +1,8 @@
 #include "widgets/predictiontext.h"
 
 #include <QCoreApplication>
+#include <QLocale>
+#include <QStringList>
 #include <cmath>
 
 namespace acsel::gui
@@ -53,6 +55,40 @@ QString configSummary(const Config& c, const QString& modelName)
     if (c.kv == KvFormat::Fp8)
         s += QStringLiteral(", fp8 KV");
     return s + QStringLiteral(": ") + QString::fromStdString(c.recipe.describe());
+}
+
+QString infeasibilityText(const BudgetReach& reach, double ttftBudgetMs, double tpotBudgetMs,
+                          double memBudgetGiB, std::size_t points)
+{
+    const auto tr = [](const char* s) { return QCoreApplication::translate("acsel", s); };
+    const QString among = tr("Among the %1 plotted configurations (screened estimates):")
+                              .arg(QLocale().toString(static_cast<qulonglong>(points)));
+    if (reach.anyFeasible)
+        return among + QLatin1Char(' ') +
+               tr("some meet every budget, but none passes the full gate, which adds the "
+                  "band-boundary conversions: loosen a budget a little.");
+    struct Line {
+        const char* name;
+        const char* others;
+        std::optional<double> value;
+        double budget;
+        QString (*format)(double);
+    };
+    const Line lines[] = {
+        {"TTFT", "TPOT and memory", reach.ttftMs, ttftBudgetMs, formatMs},
+        {"TPOT", "TTFT and memory", reach.tpotMs, tpotBudgetMs, formatMs},
+        {"Memory", "TTFT and TPOT", reach.memoryGiB, memBudgetGiB, formatGiB},
+    };
+    QStringList out{among};
+    for (const Line& l : lines)
+        out << (l.value ? tr("%1 binds: within the %2 budgets the best reaches %3 (budget %4); "
+                             "loosen it to that for an answer.")
+                              .arg(QLatin1String(l.name), tr(l.others), l.format(*l.value),
+                                   l.format(l.budget))
+                        : tr("%1: nothing meets the %2 budgets, so loosening %1 alone admits "
+                             "nothing.")
+                              .arg(QLatin1String(l.name), tr(l.others)));
+    return out.join(QLatin1Char('\n'));
 }
 
 } // namespace acsel::gui

@@ -1,6 +1,7 @@
 // How predictions read in every widget: one place for units and digits.
 #pragma once
 
+#include "core/search/budgetreach.h"
 #include "widgets/explorertypes.h"
 
 #include <QString>
@@ -16,5 +17,10 @@ QString formatRmqd(double rmqd);
 QString predictionSummary(const Prediction& p);
 // "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp"
 QString configSummary(const acsel::Config& c, const QString& modelName);
+
+// Why nothing meets the budgets, read off the reach over `points` plotted configurations (their
+// screened estimates): which budget binds and what to loosen it to, one line per budget.
+QString infeasibilityText(const acsel::BudgetReach& reach, double ttftBudgetMs, double tpotBudgetMs,
+                          double memBudgetGiB, std::size_t points);
 
 } // namespace acsel::gui

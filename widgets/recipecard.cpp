@@ -69,6 +69,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     recipe_ = new QLabel(this);
     uniform_ = new QLabel(this);
     verdict_ = new QLabel(this);
+    verdict_->setObjectName(QStringLiteral("cardVerdict")); // or a message's detail
     stats_ = new QLabel(this);
     rmqdCaveat_ = new QLabel(this);
     rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
@@ -131,13 +132,14 @@ void RecipeCard::setStale(bool stale)
     export_->setEnabled(content_ && !stale);
 }
 
-void RecipeCard::showMessage(const QString& message)
+void RecipeCard::showMessage(const QString& message, const QString& detail)
 {
     content_.reset();
     setStale(false);
     title_->setText(message);
     for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_})
         l->clear();
+    verdict_->setText(detail);
     rmqdCaveat_->hide();
     for (QTableWidget* t : {metrics_, ops_, memory_})
         t->setRowCount(0);

@@ -35,7 +35,9 @@ class RecipeCard : public QWidget
 public:
     explicit RecipeCard(QWidget* parent = nullptr);
     void setContent(const CardContent& content);
-    void showMessage(const QString& message); // nothing to show, and why
+    // Nothing to show, and why; detail (e.g. which budget binds) below it, in the label that
+    // otherwise holds the gate's verdict (object name "cardVerdict").
+    void showMessage(const QString& message, const QString& detail = {});
     // Stale: the content was computed for an earlier request, filter or algorithm. It is shown
     // greyed under an "updating" line and cannot be pinned or exported until replaced.
     void setStale(bool stale);

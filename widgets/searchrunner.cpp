@@ -27,14 +27,7 @@ SearchRunner::~SearchRunner()
     }
 }
 
-int SearchRunner::start(Work work)
-{
-    return start(StagedWork(
-        [work = std::move(work)](const ProgressFn& progress, const PublishFn&,
-                                 const std::atomic<bool>& stop) { return work(progress, stop); }));
-}
-
-int SearchRunner::start(StagedWork work)
+int SearchRunner::startErased(ErasedWork work, ErasedHandler onResult, ErasedHandler onPartial)
 {
     cancel();
     const int id = ++nextId_;
@@ -47,7 +40,8 @@ int SearchRunner::start(StagedWork work)
             promise.setProgressValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * kProgressSteps));
         };
         int pings = 0;
-        const PublishFn publish = [&promise, &pings, &channel](std::any value) {
+        const ErasedPublish publish = [&promise, &pings,
+                                       &channel](std::shared_ptr<const void> value) {
             {
                 const std::lock_guard lock(channel->mutex);
                 channel->outcomes.push_back({std::move(value), {}, true});
@@ -65,7 +59,7 @@ int SearchRunner::start(StagedWork work)
         const std::lock_guard lock(channel->mutex);
         channel->outcomes.push_back(std::move(out));
     });
-    active_.push_back({id, stop, channel, future});
+    active_.push_back({id, stop, channel, future, std::move(onResult), std::move(onPartial)});
     current_ = id;
     running_ = true;
     emit started(id);
@@ -105,11 +99,24 @@ std::vector<SearchRunner::Outcome> SearchRunner::take(Channel& channel, bool fin
     return out;
 }
 
+SearchRunner::Active* SearchRunner::find(int id)
+{
+    const auto it =
+        std::find_if(active_.begin(), active_.end(), [id](const Active& a) { return a.id == id; });
+    return it == active_.end() ? nullptr : &*it;
+}
+
 void SearchRunner::deliverPartials(int id, const std::vector<Outcome>& outcomes)
 {
-    for (const Outcome& o : outcomes)
-        if (id == current_ && running_)
-            emit partialResult(id, o.value);
+    for (const Outcome& o : outcomes) {
+        // Looked up and copied each time: a handler may start another job (superseding this
+        // one and growing active_).
+        const Active* a = find(id);
+        if (id != current_ || !running_ || !a || !a->onPartial)
+            return;
+        const ErasedHandler onPartial = a->onPartial;
+        onPartial(id, o.value);
+    }
 }
 
 void SearchRunner::cancel()
@@ -128,16 +135,22 @@ void SearchRunner::complete(int id, const Outcome& outcome)
     const auto it =
         std::find_if(active_.begin(), active_.end(), [id](const Active& a) { return a.id == id; });
     const bool stopped = it == active_.end() || it->stop->load();
-    if (it != active_.end())
+    ErasedHandler onResult;
+    if (it != active_.end()) {
+        onResult = std::move(it->onResult);
         active_.erase(it);
+    }
     // A superseded or cancelled job was already reported as cancelled: drop its result.
     if (id != current_ || stopped || !running_)
         return;
     running_ = false;
-    if (!outcome.error.empty())
+    if (!outcome.error.empty()) {
         emit failed(id, QString::fromStdString(outcome.error));
-    else
-        emit finished(id, outcome.value);
+        return;
+    }
+    if (onResult)
+        onResult(id, outcome.value);
+    emit finished(id);
 }
 
 } // namespace acsel::gui

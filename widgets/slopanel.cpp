@@ -51,9 +51,18 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     mode_->addItem(tr("Static batch"));
     mode_->addItem(tr("Continuous batching"));
     algorithm_ = new QComboBox(this);
-    for (SearchAlgorithm a : {SearchAlgorithm::BandPareto, SearchAlgorithm::Exact,
-                              SearchAlgorithm::HillClimb, SearchAlgorithm::Random})
-        algorithm_->addItem(QString::fromLatin1(toDisplayString(a)));
+    algorithm_->setObjectName(QStringLiteral("searchAlgorithm"));
+    // Item 0: the serving mode's searcher, as acsel search picks it without --algo.
+    algorithm_->addItem(tr("Automatic"));
+    algorithm_->setItemData(
+        0,
+        tr("Exact for static batching (exact, and the fastest there), BandPareto for "
+           "continuous batching (where Exact cannot prune by latency); what acsel search uses "
+           "without --algo"),
+        Qt::ToolTipRole);
+    for (const SearchAlgorithmName& n : kSearchAlgorithms)
+        algorithm_->addItem(QString::fromLatin1(toDisplayString(n.algorithm)),
+                            static_cast<int>(n.algorithm));
     isl_ = spin(this, 1, 131072, 1024);
     osl_ = spin(this, 1, 131072, 256);
     concurrency_ = spin(this, 1, 1024, 1);
@@ -126,7 +135,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
                 emit filterChanged(filter());
         });
     connect(algorithm_, &QComboBox::currentIndexChanged, this,
-            [this](int i) { emit algorithmChanged(static_cast<SearchAlgorithm>(i)); });
+            [this] { emit algorithmChanged(algorithm()); });
 }
 
 void SloPanel::fillChecks(QListWidget* list, const QStringList& names,
@@ -255,15 +264,17 @@ SpaceFilter SloPanel::filter() const
     return f;
 }
 
-void SloPanel::setAlgorithm(SearchAlgorithm a)
+void SloPanel::setAlgorithm(SearchAlgorithmChoice a)
 {
     const QSignalBlocker block(algorithm_);
-    algorithm_->setCurrentIndex(static_cast<int>(a));
+    algorithm_->setCurrentIndex(a ? algorithm_->findData(static_cast<int>(*a)) : 0);
 }
 
-SearchAlgorithm SloPanel::algorithm() const
+SearchAlgorithmChoice SloPanel::algorithm() const
 {
-    return static_cast<SearchAlgorithm>(algorithm_->currentIndex());
+    const QVariant v = algorithm_->currentData();
+    return v.isValid() ? SearchAlgorithmChoice(static_cast<SearchAlgorithm>(v.toInt()))
+                       : std::nullopt;
 }
 
 void SloPanel::setRequest(const Request& r)

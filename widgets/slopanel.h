@@ -35,10 +35,10 @@ public:
     // Programmatic (e.g. restoring settings): emits nothing. Unknown stacks are ignored.
     void setRequest(const acsel::Request& r);
     void setFilter(const SpaceFilter& f);
-    void setAlgorithm(SearchAlgorithm a); // programmatic: emits nothing
+    void setAlgorithm(SearchAlgorithmChoice a); // programmatic: emits nothing
     acsel::Request request() const;
     SpaceFilter filter() const;
-    SearchAlgorithm algorithm() const;
+    SearchAlgorithmChoice algorithm() const; // nullopt: Automatic
 
     // The device's memory in GiB (0: not stated). The request keeps the user's memory budget
     // even above it (the gate uses the smaller); the slider shows the cap and says so.
@@ -56,7 +56,7 @@ signals:
     void requestChanged(const acsel::Request& r);
     void requestSettled(const acsel::Request& r);
     void filterChanged(const acsel::gui::SpaceFilter& f);
-    void algorithmChanged(acsel::gui::SearchAlgorithm a);
+    void algorithmChanged(acsel::gui::SearchAlgorithmChoice a);
 
 private:
     void onEdited();

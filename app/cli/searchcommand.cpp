@@ -73,11 +73,6 @@ void printPrediction(std::ostream& out, const Prediction& p, const Request& q)
     printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency));
 }
 
-bool isExtrapolationNote(const std::string& note)
-{
-    return note.rfind(kExtrapolatedNote, 0) == 0;
-}
-
 nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Request& q,
                                         const std::vector<Alternative>& list,
                                         const std::vector<std::string>& notes)

@@ -2,8 +2,8 @@
 
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
+#include "core/search/recommend.h"
 #include "core/search/searchalgorithm.h"
-#include "core/search/searcher.h"
 #include "widgets/explorerpoints.h"
 #include "widgets/predictiontext.h"
 
@@ -129,6 +129,8 @@ std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const S
     return pointSetOf(e, f.models, ex);
 }
 
+// The core recommend use case (what acsel search runs): the searcher's answer and the best
+// uniform configuration; the caveats are the card's and the banner's (rmqdExtrapolationNote).
 SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                      const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop)
 {
@@ -136,23 +138,17 @@ SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, Se
     out.stats.algorithm = a;
     if (emptySelection(f))
         return out;
-    SearchOptions o = optionsOf(f);
-    // The recommendation takes most of the time; the uniform comparison is one band only.
-    const SearchResult r = makeSearcher(a)->run(
-        e, q, o, [&progress](double x) { progress(0.9 * x); }, stop);
+    const Recommendation rec = recommend(e, {q, optionsOf(f), a, 0, false}, progress, stop);
     if (stop.load())
         return out;
-    o.maxBands = 1;
-    const SearchResult u =
-        makeSearcher(SearchAlgorithm::Exact)
-            ->run(
-                e, q, o, [&progress](double x) { progress(0.9 + 0.1 * x); }, stop);
+    const SearchResult& r = rec.answer;
     out.best = r.config;
     if (r.config)
         out.bestPrediction = fromGate(e, *r.config, r.gate, q);
-    out.bestUniform = u.config;
-    if (u.config)
-        out.bestUniformPrediction = fromGate(e, *u.config, u.gate, q);
+    if (rec.bestUniform) {
+        out.bestUniform = rec.bestUniform->config;
+        out.bestUniformPrediction = fromGate(e, rec.bestUniform->config, rec.bestUniform->gate, q);
+    }
     out.stats.candidates = r.candidates;
     out.stats.screened = r.softEvaluations;
     out.stats.gated = r.fullEvaluations;

@@ -7,6 +7,7 @@
 #include "core/latency/fmc.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
+#include "core/search/recommend.h"
 #include "enginehooks.h"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ namespace acsel::studio
 {
 
 using namespace acsel::gui;
+using acsel::gui::Prediction; // not the gate's acsel::Prediction
 
 namespace
 {
@@ -83,20 +85,6 @@ ExplorerSession::ExplorerSession(QObject* parent)
     kick_->setSingleShot(true);
     kick_->setInterval(0);
     connect(kick_, &QTimer::timeout, this, &ExplorerSession::startQueued);
-    connect(scoring_, &SearchRunner::finished, this, [this](int, const std::any& r) {
-        const auto& s = std::any_cast<const Scored&>(r);
-        emit pointsReady(s.points, s.seconds);
-        startQueued(); // a search waiting for the points
-    });
-    connect(scoring_, &SearchRunner::partialResult, this, [this](int, const std::any& r) {
-        const auto& s = std::any_cast<const Scored&>(r);
-        emit pointsReady(s.points, s.seconds); // the uniform configurations, a first frame
-    });
-    connect(search_, &SearchRunner::finished, this, [this](int, const std::any& r) {
-        // searched_ is the running job's key: starting another search resets it.
-        emit searchFinished(std::any_cast<const SearchOutcome&>(r),
-                            searched_.value_or(SearchKey{}));
-    });
     connect(scoring_, &SearchRunner::failed, this, [this](int, const QString& m) {
         emit searchFailed(m);
         startQueued();
@@ -134,17 +122,17 @@ void ExplorerSession::setFilter(const SpaceFilter& f)
     startSearch();
 }
 
-void ExplorerSession::setAlgorithm(SearchAlgorithm a)
+void ExplorerSession::setAlgorithm(SearchAlgorithmChoice a)
 {
     algorithm_ = a;
     startSearch();
 }
 
-void ExplorerSession::start(const SearchKey& key)
+void ExplorerSession::start(const Request& r, const SpaceFilter& f, SearchAlgorithmChoice a)
 {
-    request_ = key.request;
-    filter_ = key.filter;
-    algorithm_ = key.algorithm;
+    request_ = r;
+    filter_ = f;
+    algorithm_ = a;
     searched_.reset();
     queueRescore();
     startSearch();
@@ -163,8 +151,7 @@ void ExplorerSession::startSearch()
 {
     if (!hooks_.search)
         return;
-    const SearchKey key{request_, filter_, algorithm_};
-    if (!searchQueued_ && searched_ == key)
+    if (!searchQueued_ && searched_ == key())
         return; // e.g. the panel settling on the request the workspace opened with
     search_->cancel();
     searched_.reset();
@@ -176,25 +163,35 @@ void ExplorerSession::startQueued()
 {
     if (rescoreQueued_) {
         rescoreQueued_ = false;
-        scoring_->start([score = hooks_.scoreSpace, r = request_, f = filter_](
-                            const SearchRunner::ProgressFn&, const SearchRunner::PublishFn& publish,
-                            const std::atomic<bool>& stop) {
-            const auto t0 = std::chrono::steady_clock::now();
-            const auto since = [t0] {
-                return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            };
-            startupMark("scoring started");
-            auto points = score(
-                r, f,
-                [&](std::shared_ptr<const PointSet> early) {
-                    startupMark("uniform points scored: " + std::to_string(early->points.size()) +
-                                " points");
-                    publish(std::any(Scored{std::move(early), since()}));
-                },
-                stop);
-            startupMark("scoring done: " + std::to_string(points->points.size()) + " points");
-            return std::any(Scored{points, since()});
-        });
+        const SearchRunner::Handler<Scored> drawn = [this](int, const Scored& s) {
+            emit pointsReady(s.points, s.seconds);
+        };
+        const SearchRunner::Handler<Scored> scored = [this, drawn](int job, const Scored& s) {
+            drawn(job, s);
+            startQueued(); // a search waiting for the points
+        };
+        scoring_->start<Scored>(
+            [score = hooks_.scoreSpace, r = request_, f = filter_](
+                const SearchRunner::ProgressFn&, const SearchRunner::PublishFn<Scored>& publish,
+                const std::atomic<bool>& stop) {
+                const auto t0 = std::chrono::steady_clock::now();
+                const auto since = [t0] {
+                    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                        .count();
+                };
+                startupMark("scoring started");
+                auto points = score(
+                    r, f,
+                    [&](std::shared_ptr<const PointSet> early) {
+                        startupMark("uniform points scored: " +
+                                    std::to_string(early->points.size()) + " points");
+                        publish(Scored{std::move(early), since()});
+                    },
+                    stop);
+                startupMark("scoring done: " + std::to_string(points->points.size()) + " points");
+                return Scored{points, since()};
+            },
+            scored, drawn); // the uniform configurations first, a first frame
     }
     // The search starts once the points are drawn: both compete for the same cores.
     if (searchQueued_ && !scoring_->isRunning()) {
@@ -205,14 +202,22 @@ void ExplorerSession::startQueued()
 
 void ExplorerSession::runSearch()
 {
-    searched_ = SearchKey{request_, filter_, algorithm_};
-    search_->start([search = hooks_.search, r = request_, f = filter_, a = algorithm_](
-                       const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
-        startupMark("search started");
-        SearchOutcome o = search(r, f, a, progress, stop);
-        startupMark("search done: " + std::to_string(o.stats.candidates) + " candidates");
-        return std::any(std::move(o));
-    });
+    const SearchKey key = this->key();
+    searched_ = key;
+    search_->start<SearchOutcome>(
+        [search = hooks_.search, key](const SearchRunner::ProgressFn& progress,
+                                      const std::atomic<bool>& stop) {
+            startupMark("search started");
+            SearchOutcome o = search(key.request, key.filter, key.algorithm, progress, stop);
+            startupMark("search done: " + std::to_string(o.stats.candidates) + " candidates");
+            return o;
+        },
+        [this, key](int, const SearchOutcome& o) { emit searchFinished(o, key); });
+}
+
+SearchKey ExplorerSession::key() const
+{
+    return {request_, filter_, resolvedAlgorithm(algorithm_, request_.mode)};
 }
 
 std::optional<Prediction> ExplorerSession::predict(const Config& c) const
@@ -398,12 +403,17 @@ QString servingModelMismatch(const WorkspaceEngine& engine, const Request& q)
 
 QString rmqdExtrapolationNote(const WorkspaceEngine& engine, const std::string& model)
 {
-    if (!engine.surrogate().extrapolatesModel(model))
+    const std::vector<ModelArch>& models = engine.workspace().models;
+    const auto it = std::find_if(models.begin(), models.end(),
+                                 [&model](const ModelArch& m) { return m.name == model; });
+    if (it == models.end())
         return {};
-    return QObject::tr("RMQD extrapolated: %1 has no quality rows in the quality set, so its RMQD "
-                       "is the other models' trend over log(params), not its own. Measure a few "
-                       "of its configurations (acsel rmqd) before trusting it.")
-        .arg(QString::fromStdString(model));
+    // acsel search's words (core's recommend caveat), as a sentence.
+    QString note = QString::fromStdString(
+        extrapolationNote(engine, static_cast<int>(std::distance(models.begin(), it))));
+    if (!note.isEmpty())
+        note = note.front().toUpper() + note.mid(1) + QLatin1Char('.');
+    return note;
 }
 
 std::string predictionsNote(const WorkspaceEngine& engine, const std::string& model)

@@ -41,10 +41,12 @@ public:
     // Re-scores the space when anything but the budgets changed (budgets only re-classify).
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
-    void setAlgorithm(acsel::gui::SearchAlgorithm a);
-    // Takes the whole key at once and scores and searches it, even if equal to the last one
+    // nullopt (Automatic): the searcher of the request's serving mode, followed when it changes.
+    void setAlgorithm(acsel::gui::SearchAlgorithmChoice a);
+    // Takes everything at once and scores and searches it, even if equal to the last one
     // (after setWorkspace: the same request on a new engine).
-    void start(const SearchKey& key);
+    void start(const acsel::Request& r, const acsel::gui::SpaceFilter& f,
+               acsel::gui::SearchAlgorithmChoice a);
     // Searches the current request (cancelling a running search); nothing to do when the
     // same request, filter and algorithm are being or have been searched.
     void startSearch();
@@ -63,12 +65,13 @@ private:
     void queueRescore();
     void startQueued();
     void runSearch();
+    SearchKey key() const;
 
     std::shared_ptr<const acsel::Workspace> ws_;
     ExplorerHooks hooks_;
     acsel::Request request_;
     acsel::gui::SpaceFilter filter_;
-    acsel::gui::SearchAlgorithm algorithm_ = acsel::gui::SearchAlgorithm::BandPareto;
+    acsel::gui::SearchAlgorithmChoice algorithm_; // Automatic
     acsel::gui::SearchRunner* scoring_ = nullptr;
     acsel::gui::SearchRunner* search_ = nullptr;
     QTimer* kick_ = nullptr; // zero-delay: starts the queued work on the next event-loop turn

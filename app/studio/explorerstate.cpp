@@ -39,7 +39,7 @@ void ExplorerState::setFilter(const SpaceFilter& f)
     emit keyChanged();
 }
 
-void ExplorerState::setAlgorithm(SearchAlgorithm a)
+void ExplorerState::setAlgorithm(SearchAlgorithmChoice a)
 {
     if (a == algorithm_)
         return;

@@ -45,9 +45,15 @@ public:
 
     const acsel::Request& request() const { return request_; }
     const acsel::gui::SpaceFilter& filter() const { return filter_; }
-    acsel::gui::SearchAlgorithm algorithm() const { return algorithm_; }
+    // What the user chose (nullopt: Automatic) and the searcher that choice runs for the
+    // request's serving mode.
+    acsel::gui::SearchAlgorithmChoice algorithmChoice() const { return algorithm_; }
+    acsel::gui::SearchAlgorithm algorithm() const
+    {
+        return acsel::resolvedAlgorithm(algorithm_, request_.mode);
+    }
     const ViewSettings& view() const { return view_; }
-    SearchKey key() const { return {request_, filter_, algorithm_}; }
+    SearchKey key() const { return {request_, filter_, algorithm()}; }
     bool isCurrent(const SearchKey& k) const { return k == key(); }
     // The budgets the gate applies: the user's memory budget capped at the device's memory
     // (core memoryBudgetBytes); the request keeps the user's value.
@@ -55,14 +61,15 @@ public:
 
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
-    void setAlgorithm(acsel::gui::SearchAlgorithm a);
+    void setAlgorithm(acsel::gui::SearchAlgorithmChoice a);
     void setView(const ViewSettings& v);
 
 signals:
     // previous: what the request was, so a listener can tell a budget move from a new stack.
     void requestChanged(const acsel::Request& request, const acsel::Request& previous);
     void filterChanged(const acsel::gui::SpaceFilter& filter);
-    void algorithmChanged(acsel::gui::SearchAlgorithm algorithm);
+    // The choice changed (algorithm() may follow a serving-mode change without it).
+    void algorithmChanged(acsel::gui::SearchAlgorithmChoice choice);
     void viewChanged(const acsel::studio::ViewSettings& view);
     // After any of the request, filter and algorithm changed: key() is new.
     void keyChanged();
@@ -71,7 +78,7 @@ private:
     const acsel::Workspace* ws_ = nullptr;
     acsel::Request request_;
     acsel::gui::SpaceFilter filter_;
-    acsel::gui::SearchAlgorithm algorithm_ = acsel::gui::SearchAlgorithm::BandPareto;
+    acsel::gui::SearchAlgorithmChoice algorithm_; // Automatic
     ViewSettings view_;
 };
 

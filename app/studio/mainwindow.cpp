@@ -4,6 +4,7 @@
 #include "core/data/workspacefile.h"
 #include "studiosettings.h"
 #include "widgets/bandeditor.h"
+#include "widgets/budgetgauges.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
 #include "widgets/fitqualityplot.h"
@@ -79,8 +80,10 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     servingWarning_->setMargin(6);
     servingWarning_->hide();
     plot_ = new ParetoPlot(central);
+    gauges_ = new BudgetGauges(central);
     layout->addWidget(infoBar);
     layout->addWidget(servingWarning_);
+    layout->addWidget(gauges_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
     buildDocks();
@@ -187,6 +190,7 @@ void MainWindow::wire()
                 if (!fromPanel)
                     panel_->setRequest(r);
                 plot_->setBudgets(state_->budgets()); // light: re-classify and redraw
+                updateGauges();
                 session_->setRequest(r);
                 if (!fromPanel)
                     session_->startSearch();
@@ -207,7 +211,7 @@ void MainWindow::wire()
         }
         session_->setFilter(f);
     });
-    connect(state_, &ExplorerState::algorithmChanged, this, [this](SearchAlgorithm a) {
+    connect(state_, &ExplorerState::algorithmChanged, this, [this](SearchAlgorithmChoice a) {
         panel_->setAlgorithm(a);
         session_->setAlgorithm(a);
     });
@@ -330,7 +334,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     state_->setRequest(panel_->request());
     state_->setFilter(panel_->filter());
     plot_->setBudgets(state_->budgets()); // the same request may meet another device cap
-    session_->start(state_->key());       // a new engine: score and search whatever changed
+    session_->start(state_->request(), state_->filter(),
+                    state_->algorithmChoice()); // a new engine: score and search whatever changed
     cardKey_.reset();
     card_->showMessage(tr("Searching..."));
     qualityMdape_ = qualityMdape;
@@ -368,9 +373,19 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         return;
     cardKey_ = key;
     if (!o.best) {
-        card_->showMessage(tr("No configuration meets this request: loosen a budget."));
+        // Which budget binds, read off the plotted points (the search waited for them: they
+        // are this request's).
+        const Budgets b = state_->budgets();
+        QString detail;
+        if (const PointSet* ps = plot_->pointSet(); ps && !ps->points.empty())
+            detail = infeasibilityText(budgetReach(std::span<const PlotPoint>(ps->points), b.ttftMs,
+                                                   b.tpotMs, b.memoryGiB),
+                                       b.ttftMs, b.tpotMs, b.memoryGiB, ps->points.size());
+        card_->showMessage(tr("No configuration meets this request."), detail);
         plot_->setRecommended(std::nullopt);
         plot_->setBestUniform(std::nullopt);
+        updateGauges();
+        updateStaleness();
         return;
     }
     CardContent c{
@@ -388,11 +403,21 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
                                         : std::nullopt);
     // An edit, a clicked point or a restored configuration stays: the recommendation is offered.
     editor_->showRecommendation(*o.best, modelName(o.best->model), stackFormats());
+    updateGauges();
+    updateStaleness();
 }
 
 void MainWindow::updateStaleness()
 {
-    card_->setStale(!(cardKey_ && state_->isCurrent(*cardKey_)));
+    const bool stale = !(cardKey_ && state_->isCurrent(*cardKey_));
+    card_->setStale(stale);
+    gauges_->setEnabled(!stale); // greyed with the card: an answer for an older request
+}
+
+void MainWindow::updateGauges()
+{
+    const std::optional<CardContent>& c = card_->content();
+    gauges_->setValues(state_->budgets(), c ? std::optional(c->prediction) : std::nullopt);
 }
 
 void MainWindow::selectPoint(std::uint32_t configId)

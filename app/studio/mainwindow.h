@@ -29,6 +29,7 @@ class RecentSessionsMenu;
 namespace acsel::gui
 {
 class BandEditor;
+class BudgetGauges;
 class CompareModel;
 class CompareTable;
 class FitQualityPlot;
@@ -75,6 +76,7 @@ private:
     void wire();
     void showOutcome(const acsel::gui::SearchOutcome& o, const acsel::studio::SearchKey& key);
     void updateStaleness();
+    void updateGauges(); // the card's answer against the current budgets
     void selectPoint(std::uint32_t configId);
     void showInEditor(const acsel::Config& c);
     std::vector<acsel::Format> stackFormats() const;
@@ -110,6 +112,7 @@ private:
     acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;
+    acsel::gui::BudgetGauges* gauges_ = nullptr;
     acsel::gui::BandEditor* editor_ = nullptr;
     acsel::gui::RecipeCard* card_ = nullptr;
     acsel::gui::CompareModel* compare_ = nullptr;

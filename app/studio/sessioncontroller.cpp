@@ -143,7 +143,7 @@ void SessionController::markChanged()
 SessionController::Baseline SessionController::current() const
 {
     const ExplorerState& st = *parts_.state;
-    Baseline b{st.request(), st.filter(), st.algorithm(), {}};
+    Baseline b{st.request(), st.filter(), st.algorithmChoice(), {}};
     for (const PinnedConfig& p : parts_.compare->pinned())
         b.pins.emplace_back(p.label, p.config);
     return b;
@@ -224,7 +224,7 @@ SessionDocument SessionController::capture() const
         d.filter.models.push_back(ws.models.at(static_cast<std::size_t>(m)).name);
     d.filter.formats = st.filter().formats;
     d.filter.scopes = st.filter().scopes;
-    d.searchAlgorithm = st.algorithm();
+    d.searchAlgorithm = st.algorithmChoice();
     const ViewSettings& v = st.view();
     d.view.latencyAxis = kSessionLatencyAxes[static_cast<int>(v.axis)];
     d.view.logX = v.logX;
@@ -320,7 +320,7 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
     };
     if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile)}, title, check))
         return false;
-    const SearchAlgorithm algorithm = doc.searchAlgorithm;
+    const SearchAlgorithmChoice algorithm = doc.searchAlgorithm;
     // Into the state: the panel, the plot and the explorer session follow it.
     ExplorerState& st = *parts_.state;
     st.setRequest(doc.request);

@@ -148,7 +148,7 @@ private:
     struct Baseline {
         acsel::Request request;
         acsel::gui::SpaceFilter filter;
-        acsel::gui::SearchAlgorithm algorithm{};
+        acsel::gui::SearchAlgorithmChoice algorithm;
         std::vector<std::pair<QString, acsel::Config>> pins;
         bool operator==(const Baseline&) const = default;
     };

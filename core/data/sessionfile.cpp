@@ -150,17 +150,18 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
     d.filter = parseFilter(f, j);
     // The saved spellings only, as the file has always been written ("bp" is the CLI's).
     const std::string algorithm = f.string(j, "search_algorithm", "");
-    std::optional<SearchAlgorithm> parsed;
-    std::string list;
+    bool known = algorithm == kAutomaticAlgorithm;
+    std::string list(kAutomaticAlgorithm);
     for (const SearchAlgorithmName& n : kSearchAlgorithms) {
-        if (algorithm == n.savedName)
-            parsed = n.algorithm;
-        list += (list.empty() ? "" : ", ") + std::string(n.savedName);
+        if (algorithm == n.savedName) {
+            d.searchAlgorithm = n.algorithm;
+            known = true;
+        }
+        list += ", " + std::string(n.savedName);
     }
-    if (!parsed)
+    if (!known)
         f.fail("/search_algorithm",
                "unknown value '" + algorithm + "' (expected one of: " + list + ")");
-    d.searchAlgorithm = *parsed;
     d.view = parseView(f, j);
     if (j.contains("edited"))
         d.edited = embeddedConfig(j["edited"], sessionFile, "/edited");
@@ -206,7 +207,8 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
     for (const Scope x : d.filter.scopes)
         scopes.push_back(toString(x));
     j["filter"] = {{"models", d.filter.models}, {"formats", formats}, {"scopes", scopes}};
-    j["search_algorithm"] = std::string(names(d.searchAlgorithm).savedName);
+    j["search_algorithm"] =
+        std::string(d.searchAlgorithm ? names(*d.searchAlgorithm).savedName : kAutomaticAlgorithm);
     j["view"] = {{"latency_axis", d.view.latencyAxis},
                  {"log_x", d.view.logX},
                  {"log_y", d.view.logY},

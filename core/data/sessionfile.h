@@ -50,8 +50,9 @@ struct SessionDocument {
     std::string fmcFile;
     Request request; // request.stack is the file's "stack"
     SessionFilter filter;
-    // Saved as its session spelling (kSearchAlgorithms' savedName: "band_pareto", ...).
-    SearchAlgorithm searchAlgorithm = SearchAlgorithm::BandPareto;
+    // Saved as its session spelling (kSearchAlgorithms' savedName: "band_pareto", ...), or
+    // "automatic" (nullopt: the serving mode's default searcher).
+    SearchAlgorithmChoice searchAlgorithm;
     SessionView view;
     std::optional<ConfigDocument> edited; // what the band editor showed
     std::vector<PinnedSessionConfig> pinned;

@@ -152,20 +152,26 @@ std::vector<std::string> caveats(const Engine& e, const Recommendation& r)
     std::vector<std::string> notes;
     if (e.qualitySynthetic())
         notes.push_back("RMQD predicted by a surrogate fitted on SYNTHETIC quality data");
-    const auto* engine = dynamic_cast<const WorkspaceEngine*>(&e);
-    if (engine && r.answer.config) {
-        const ModelArch& m =
-            engine->workspace().models[static_cast<std::size_t>(r.answer.config->model)];
-        if (engine->surrogate().extrapolatesModel(m.name))
-            notes.push_back(std::string(kExtrapolatedNote) + m.name +
-                            ": its predicted RMQD is the other models' trend over log(params), "
-                            "not its own; measure a few of its configurations (acsel rmqd) "
-                            "before trusting the answer");
-    }
+    if (r.answer.config)
+        if (std::string note = extrapolationNote(e, r.answer.config->model); !note.empty())
+            notes.push_back(std::move(note));
     return notes;
 }
 
 } // namespace
+
+std::string extrapolationNote(const Engine& e, int model)
+{
+    const auto* engine = dynamic_cast<const WorkspaceEngine*>(&e);
+    if (!engine)
+        return {};
+    const ModelArch& m = engine->workspace().models[static_cast<std::size_t>(model)];
+    if (!engine->surrogate().extrapolatesModel(m.name))
+        return {};
+    return std::string(kExtrapolatedNote) + m.name +
+           ": its predicted RMQD is the other models' trend over log(params), not its own; "
+           "measure a few of its configurations (acsel rmqd) before trusting the answer";
+}
 
 Recommendation recommend(const Engine& engine, const RecommendRequest& r,
                          const ProgressFn& progress, const std::atomic<bool>& stop)

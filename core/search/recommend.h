@@ -45,6 +45,13 @@ struct Recommendation {
 
 // How the note on an answer whose model has no quality rows begins (its model name follows).
 inline constexpr const char* kExtrapolatedNote = "the quality data has no rows of ";
+inline bool isExtrapolationNote(const std::string& note)
+{
+    return note.rfind(kExtrapolatedNote, 0) == 0;
+}
+// That note for a configuration of the model (Workspace::models index); empty when the quality
+// data has rows of it or the engine is not a WorkspaceEngine (no per-model surrogate).
+std::string extrapolationNote(const Engine& engine, int model);
 
 // Throws std::invalid_argument for an unknown stack.
 // The caveat on a model without quality rows needs WorkspaceEngine's surrogate; another

@@ -68,6 +68,15 @@ inline SearchAlgorithm defaultSearchAlgorithm(ServingMode mode)
     return mode == ServingMode::Static ? SearchAlgorithm::Exact : SearchAlgorithm::BandPareto;
 }
 
+// What a user asks for: one searcher, or (nullopt) the default of the request's serving mode,
+// as acsel search does without --algo. Sessions save nullopt as kAutomaticAlgorithm.
+using SearchAlgorithmChoice = std::optional<SearchAlgorithm>;
+inline constexpr std::string_view kAutomaticAlgorithm = "automatic";
+inline SearchAlgorithm resolvedAlgorithm(SearchAlgorithmChoice choice, ServingMode mode)
+{
+    return choice.value_or(defaultSearchAlgorithm(mode));
+}
+
 class Searcher;
 std::unique_ptr<Searcher> makeSearcher(SearchAlgorithm a); // searcher.h
 

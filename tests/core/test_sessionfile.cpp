@@ -87,6 +87,26 @@ private slots:
         QVERIFY(back.filter.scopes == std::vector<Scope>{Scope::Mlp});
     }
 
+    void automaticAlgorithmRoundTrips()
+    {
+        // The default: no searcher fixed, the serving mode's (acsel search without --algo).
+        SessionDocument s = fullSession("/data");
+        s.searchAlgorithm.reset();
+        QVERIFY(!SessionDocument{}.searchAlgorithm);
+        const std::string file = "/data/project/sessions/a.acsel-session";
+        const Json j = Json::parse(writeSessionJson(s, file, SessionPaths::Absolute));
+        QCOMPARE(j["search_algorithm"].get<std::string>(), std::string("automatic"));
+        const SessionDocument back = parseSessionJson(j, file);
+        QVERIFY(!back.searchAlgorithm);
+        QVERIFY(back == s);
+        // Each saved name still reads as its searcher.
+        for (const SearchAlgorithmName& n : kSearchAlgorithms) {
+            Json named = j;
+            named["search_algorithm"] = std::string(n.savedName);
+            QVERIFY(parseSessionJson(named, file).searchAlgorithm == n.algorithm);
+        }
+    }
+
     void relativePathsResolveAgainstTheSessionFolder()
     {
         QTemporaryDir tmp;
@@ -181,9 +201,10 @@ private slots:
         QTest::newRow("algorithm") << "/search_algorithm"
                                    << "\"greedy\""
                                    << "band_pareto";
-        QTest::newRow("algorithm by its CLI name") << "/search_algorithm"
-                                                   << "\"bp\""
-                                                   << "band_pareto, exact, hill_climb, random";
+        QTest::newRow("algorithm by its CLI name")
+            << "/search_algorithm"
+            << "\"bp\""
+            << "automatic, band_pareto, exact, hill_climb, random";
         QTest::newRow("format") << "/filter/formats/1"
                                 << "\"fp4\""
                                 << "nvfp4";

@@ -151,11 +151,13 @@ void TestEngineHooks::searchMatchesCoreSearcher()
                               {acsel::kAllScopes.begin(), acsel::kAllScopes.end()}};
     acsel::gui::SearchRunner runner;
     QSignalSpy done(&runner, &acsel::gui::SearchRunner::finished);
-    runner.start([&](const acsel::gui::SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
-        return std::any(hooks.search(q, f, acsel::gui::SearchAlgorithm::Exact, p, stop));
-    });
+    acsel::gui::SearchOutcome out;
+    runner.start<acsel::gui::SearchOutcome>(
+        [&](const acsel::gui::SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
+            return hooks.search(q, f, acsel::gui::SearchAlgorithm::Exact, p, stop);
+        },
+        [&out](int, const acsel::gui::SearchOutcome& o) { out = o; });
     QVERIFY(!done.isEmpty() || done.wait(20000)); // a fast job may finish inside start()
-    const auto out = std::any_cast<acsel::gui::SearchOutcome>(done.at(0).at(1).value<std::any>());
     acsel::SearchOptions o;
     o.models = f.models;
     o.formats = f.formats;

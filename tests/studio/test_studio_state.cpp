@@ -3,20 +3,26 @@
 // earlier request is shown stale (greyed, not pinnable); a hand edit in the band editor
 // survives a finished search (offered, Undo kept); Pin pins the recommendation; pins are
 // predicted again on every change and flagged when the stack cannot run them; Ctrl+Y redoes;
-// and marking the window modified without a session file warns nothing.
+// and marking the window modified without a session file warns nothing. Automatic searches
+// with acsel search's searcher for the serving mode, through the same recommend use case. The
+// budget gauges show the answer against each budget; with no answer the card says what binds.
 #include "app/studio/explorersession.h"
 #include "app/studio/explorerstate.h"
 #include "app/studio/mainwindow.h"
+#include "core/search/recommend.h"
 #include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
+#include "widgets/budgetgauges.h"
 #include "widgets/comparemodel.h"
 #include "widgets/paretoplot.h"
+#include "widgets/predictiontext.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
@@ -99,6 +105,90 @@ private slots:
         QVERIFY(banner->text().contains(QLatin1Char('\n')));
         toggle->click();
         QVERIFY(!banner->text().contains(QLatin1Char('\n')));
+    }
+
+    void automaticSearchesAsTheCliDoes()
+    {
+        // A new window searches with Automatic: the serving mode's searcher (acsel search
+        // without --algo), through core's recommend use case: the same answer, found here by
+        // calling it directly on an engine of the same workspace.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        auto* panel = w_->findChild<SloPanel*>();
+        QVERIFY(!state()->algorithmChoice() && !panel->algorithm());
+        const Request initial = state()->request();
+        QVERIFY(initial.mode == ServingMode::Static);
+        const auto engine = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {}).engine;
+        const std::atomic<bool> never{false};
+        for (const ServingMode mode : {ServingMode::Static, ServingMode::Continuous}) {
+            Request r = state()->request();
+            r.mode = mode;
+            if (mode == ServingMode::Continuous) { // the serving reserve: room for an answer
+                r.ttftBudgetMs *= 2;
+                r.tpotBudgetMs *= 2;
+            }
+            state()->setRequest(r);
+            QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+            const SearchAlgorithm expected =
+                mode == ServingMode::Static ? SearchAlgorithm::Exact : SearchAlgorithm::BandPareto;
+            QVERIFY(state()->algorithm() == expected);
+            QVERIFY(card()->content()->stats->algorithm == expected);
+            SearchOptions o;
+            o.models = state()->filter().models;
+            o.formats = state()->filter().formats;
+            o.scopes = state()->filter().scopes;
+            const Recommendation direct = recommend(*engine, {r, o, expected, 0, false}, {}, never);
+            QVERIFY(direct.answer.config);
+            QVERIFY(card()->content()->config == *direct.answer.config);
+            QVERIFY(direct.bestUniform && card()->content()->uniform &&
+                    *card()->content()->uniform == direct.bestUniform->config);
+        }
+        // A searcher chosen in the panel stays whatever the mode; Automatic again follows it.
+        auto* combo = panel->findChild<QComboBox*>(QStringLiteral("searchAlgorithm"));
+        QVERIFY(combo);
+        combo->setCurrentIndex(combo->findData(static_cast<int>(SearchAlgorithm::Exact)));
+        QVERIFY(state()->algorithmChoice() == SearchAlgorithm::Exact);
+        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact); // continuous, chosen
+        combo->setCurrentIndex(0);
+        QVERIFY(!state()->algorithmChoice());
+        QVERIFY(state()->algorithm() == SearchAlgorithm::BandPareto);
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+    }
+
+    void gaugesShowTheBudgetsAndNoAnswerSaysWhatBinds()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        auto* gauges = w_->findChild<BudgetGauges*>();
+        QVERIFY(gauges && gauges->isVisible());
+        // The answer against each budget, whatever the x axis.
+        const gui::Prediction& p = card()->content()->prediction;
+        const Budgets b = state()->budgets();
+        QCOMPARE(gauges->permille(BudgetGauges::Ttft),
+                 static_cast<int>(std::lround(p.ttftMs / b.ttftMs * 1000)));
+        QCOMPARE(gauges->permille(BudgetGauges::Memory),
+                 static_cast<int>(std::lround(p.memoryGiB / b.memoryGiB * 1000)));
+        // A TTFT budget nothing meets: the card says so and that TTFT binds, at the fastest
+        // plotted TTFT within the other two budgets.
+        const Request initial = state()->request();
+        Request r = initial;
+        r.ttftBudgetMs = 1;
+        state()->setRequest(r);
+        QVERIFY(!gauges->isEnabled()); // greyed with the stale card
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->isBusy() && !card()->content(), kSlowMs);
+        const QString detail = card()->findChild<QLabel*>(QStringLiteral("cardVerdict"))->text();
+        const PointSet* ps = w_->findChild<ParetoPlot*>()->pointSet();
+        const BudgetReach reach =
+            budgetReach(std::span<const PlotPoint>(ps->points), r.ttftBudgetMs, r.tpotBudgetMs,
+                        state()->budgets().memoryGiB);
+        QVERIFY(reach.ttftMs);
+        QVERIFY2(detail.contains(QStringLiteral("TTFT binds: within the TPOT and memory budgets "
+                                                "the best reaches %1")
+                                     .arg(formatMs(*reach.ttftMs))),
+                 qPrintable(detail));
+        QVERIFY(gauges->isEnabled());
+        QCOMPARE(gauges->text(BudgetGauges::Ttft), QStringLiteral("TTFT budget 1.00 ms"));
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 
     void aStaleAnswerIsGreyedAndNotPinnable()

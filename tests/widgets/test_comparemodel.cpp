@@ -1,5 +1,6 @@
 // CompareModel: QAbstractItemModelTester through pins and unpins, the four-pin limit, and the
-// bar fractions (value / column maximum, worked out by hand).
+// bar fractions (value / column maximum, worked out by hand), and the deltas against the
+// reference row (worked out by hand).
 #include "widgets/comparemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -39,6 +40,7 @@ private slots:
     void barsAreFractionsOfColumnMax();
     void extrapolatedRmqdIsMarked();
     void repredictedAndFlaggedWhenNotRunnable();
+    void deltasAreAgainstTheChosenReference();
 };
 
 void TestCompareModel::passesModelTester()
@@ -104,8 +106,9 @@ void TestCompareModel::extrapolatedRmqdIsMarked()
     QCOMPARE(changed.count(), 1); // the views show the mark at once
     QVERIFY2(rmqd(0, Qt::DisplayRole).endsWith(QLatin1Char('*')), qPrintable(rmqd(0, 0)));
     QCOMPARE(rmqd(0, Qt::ToolTipRole), QStringLiteral("no quality rows"));
-    QVERIFY(!rmqd(1, Qt::DisplayRole).endsWith(QLatin1Char('*')));
-    QVERIFY(rmqd(1, Qt::ToolTipRole).isEmpty());
+    QVERIFY(!rmqd(1, Qt::DisplayRole).contains(QLatin1Char('*')));
+    // Row 1's tooltip has only its delta to the reference (row 0), no caveat.
+    QCOMPARE(rmqd(1, Qt::ToolTipRole), QStringLiteral("+100.0 % against row 1 (small)"));
     // The numbers the bars use are unchanged.
     QCOMPARE(model.data(model.index(0, CompareModel::Rmqd), CompareModel::ValueRole).toDouble(),
              0.125);
@@ -147,6 +150,65 @@ void TestCompareModel::repredictedAndFlaggedWhenNotRunnable()
              1.0);
     QCOMPARE(model.data(model.index(1, CompareModel::Verdict)).toString(),
              QStringLiteral("admitted"));
+}
+
+void TestCompareModel::deltasAreAgainstTheChosenReference()
+{
+    CompareModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.referenceRow(), -1);
+    model.pin(pinned("A", 0, 100, 0.2));
+    model.pin(pinned("B", 4, 80, 0.1));
+    model.pin(pinned("C", 8, 120, 0.25));
+    const auto delta = [&](int row, int column) {
+        return model.data(model.index(row, column), CompareModel::DeltaRole);
+    };
+    // The first pin is the reference until another is chosen: no delta in its own row.
+    QCOMPARE(model.referenceRow(), 0);
+    QVERIFY(!delta(0, CompareModel::Ttft).isValid());
+    QCOMPARE(delta(1, CompareModel::Ttft).toDouble(), -0.2); // (80 - 100) / 100
+    QCOMPARE(delta(1, CompareModel::Rmqd).toDouble(), -0.5); // (0.1 - 0.2) / 0.2
+    QCOMPARE(delta(2, CompareModel::Ttft).toDouble(), 0.2);  // (120 - 100) / 100
+    QCOMPARE(delta(1, CompareModel::Tpot).toDouble(), 0.0);  // both 10 ms
+    QVERIFY(!delta(1, CompareModel::Recipe).isValid());
+    const auto text = [&](int row, int column) {
+        return model.data(model.index(row, column)).toString();
+    };
+    QVERIFY2(text(1, CompareModel::Ttft).endsWith(QStringLiteral("  \u221220.0 %")),
+             qPrintable(text(1, CompareModel::Ttft)));
+    QVERIFY2(text(2, CompareModel::Ttft).endsWith(QStringLiteral("  +20.0 %")),
+             qPrintable(text(2, CompareModel::Ttft)));
+    QVERIFY(text(1, CompareModel::Tpot).endsWith(QStringLiteral("  +0.0 %")));
+    QVERIFY(!text(0, CompareModel::Ttft).contains(QLatin1Char('%')));
+    QCOMPARE(model.headerData(0, Qt::Vertical).toString(), QStringLiteral("1 (ref)"));
+    QCOMPARE(model.headerData(1, Qt::Vertical).toString(), QStringLiteral("2"));
+    QVERIFY(model.data(model.index(1, CompareModel::Ttft), Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("against row 1 (A)")));
+
+    // B as the reference: A is 25 % slower than B, C 50 %.
+    model.setReferenceRow(1);
+    QCOMPARE(model.referenceRow(), 1);
+    QCOMPARE(delta(0, CompareModel::Ttft).toDouble(), 0.25);
+    QCOMPARE(delta(2, CompareModel::Ttft).toDouble(), 0.5);
+    QCOMPARE(delta(0, CompareModel::Rmqd).toDouble(), 1.0);
+    QVERIFY(!delta(1, CompareModel::Ttft).isValid());
+    QCOMPARE(model.headerData(1, Qt::Vertical).toString(), QStringLiteral("2 (ref)"));
+    // The reference follows its configuration when rows move.
+    model.unpin(0);
+    QCOMPARE(model.referenceRow(), 0); // B, now the first row
+    QCOMPARE(model.pinned()[0].label, QStringLiteral("B"));
+    QCOMPARE(delta(1, CompareModel::Ttft).toDouble(), 0.5);
+    // Unpinned, the first row takes over.
+    model.unpin(0);
+    QCOMPARE(model.referenceRow(), 0);
+    QCOMPARE(model.pinned()[0].label, QStringLiteral("C"));
+    QCOMPARE(model.headerData(0, Qt::Vertical).toString(), QStringLiteral("1")); // alone
+    // A pin its stack cannot run has no numbers, so no delta.
+    PinnedConfig nan = pinned("D", 12, std::nan(""), 0.3);
+    model.pin(nan);
+    QVERIFY(!delta(1, CompareModel::Ttft).isValid());
+    QCOMPARE(delta(1, CompareModel::Rmqd).toDouble(), (0.3 - 0.25) / 0.25);
 }
 
 QTEST_MAIN(TestCompareModel)

@@ -1,11 +1,12 @@
 // SearchRunner: a superseded job delivers nothing and the newer one delivers its result;
 // Cancel stops the work (the worker sees the flag) and nothing is delivered; failures and
-// progress reach the GUI thread.
+// progress reach the GUI thread; typed results reach their handlers in order.
 #include "widgets/searchrunner.h"
 
 #include <QSignalSpy>
 #include <QTest>
 #include <chrono>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -14,22 +15,31 @@ using acsel::gui::SearchRunner;
 namespace
 {
 // Runs until stopped or `steps` steps of 2 ms are done; returns `value` and records how it ended.
-SearchRunner::Work slowJob(int value, int steps, std::shared_ptr<std::atomic<int>> ended)
+SearchRunner::Work<int> slowJob(int value, int steps, std::shared_ptr<std::atomic<int>> ended)
 {
     return [value, steps, ended](const SearchRunner::ProgressFn& progress,
                                  const std::atomic<bool>& stop) {
         for (int i = 0; i < steps; ++i) {
             if (stop.load()) {
                 ended->store(-1);
-                return std::any(-value);
+                return -value;
             }
             progress(static_cast<double>(i) / steps);
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
         ended->store(1);
-        return std::any(value);
+        return value;
     };
 }
+
+// Records each delivered value with its job id.
+struct Delivered {
+    std::vector<std::pair<int, int>> values;
+    SearchRunner::Handler<int> handler()
+    {
+        return [this](int job, const int& v) { values.emplace_back(job, v); };
+    }
+};
 } // namespace
 
 class TestSearchRunner : public QObject
@@ -51,9 +61,10 @@ void TestSearchRunner::supersededDeliversOnlyNewer()
     QSignalSpy cancelled(&runner, &SearchRunner::cancelled);
     auto endedA = std::make_shared<std::atomic<int>>(0);
     auto endedB = std::make_shared<std::atomic<int>>(0);
-    const int a = runner.start(slowJob(1, 5000, endedA));
+    Delivered delivered;
+    const int a = runner.start(slowJob(1, 5000, endedA), delivered.handler());
     QTest::qWait(20);
-    const int b = runner.start(slowJob(2, 10, endedB));
+    const int b = runner.start(slowJob(2, 10, endedB), delivered.handler());
     QVERIFY(b > a);
     QCOMPARE(cancelled.count(), 1);
     QCOMPARE(cancelled.at(0).at(0).toInt(), a);
@@ -64,7 +75,7 @@ void TestSearchRunner::supersededDeliversOnlyNewer()
     QTest::qWait(50);                                    // its late result must not arrive
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.at(0).at(0).toInt(), b);
-    QCOMPARE(std::any_cast<int>(finished.at(0).at(1).value<std::any>()), 2);
+    QVERIFY((delivered.values == std::vector<std::pair<int, int>>{{b, 2}}));
     QVERIFY(!runner.isRunning());
 }
 
@@ -74,7 +85,8 @@ void TestSearchRunner::cancelStopsWork()
     QSignalSpy finished(&runner, &SearchRunner::finished);
     QSignalSpy cancelled(&runner, &SearchRunner::cancelled);
     auto ended = std::make_shared<std::atomic<int>>(0);
-    const int id = runner.start(slowJob(3, 5000, ended));
+    Delivered delivered;
+    const int id = runner.start(slowJob(3, 5000, ended), delivered.handler());
     QVERIFY(runner.isRunning());
     QTest::qWait(20);
     runner.cancel();
@@ -84,6 +96,7 @@ void TestSearchRunner::cancelStopsWork()
     QTRY_COMPARE_WITH_TIMEOUT(ended->load(), -1, 5000);
     QTest::qWait(50);
     QCOMPARE(finished.count(), 0);
+    QVERIFY(delivered.values.empty());
     runner.cancel(); // nothing running: no second report
     QCOMPARE(cancelled.count(), 1);
 }
@@ -92,10 +105,16 @@ void TestSearchRunner::failureIsReported()
 {
     SearchRunner runner;
     QSignalSpy failed(&runner, &SearchRunner::failed);
-    runner.start([](const SearchRunner::ProgressFn&, const std::atomic<bool>&) -> std::any {
-        throw std::runtime_error("no stack selected");
-    });
+    QSignalSpy finished(&runner, &SearchRunner::finished);
+    Delivered delivered;
+    runner.start<int>(
+        [](const SearchRunner::ProgressFn&, const std::atomic<bool>&) -> int {
+            throw std::runtime_error("no stack selected");
+        },
+        delivered.handler());
     QVERIFY(!failed.isEmpty() || failed.wait(5000));
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(delivered.values.empty());
     QCOMPARE(failed.at(0).at(1).toString(), QStringLiteral("no stack selected"));
 }
 
@@ -105,7 +124,7 @@ void TestSearchRunner::progressArrives()
     QSignalSpy progress(&runner, &SearchRunner::progressChanged);
     QSignalSpy finished(&runner, &SearchRunner::finished);
     auto ended = std::make_shared<std::atomic<int>>(0);
-    runner.start(slowJob(4, 100, ended));
+    runner.start(slowJob(4, 100, ended), SearchRunner::Handler<int>{});
     QVERIFY(!finished.isEmpty() || finished.wait(5000));
     QVERIFY(progress.count() >= 1);
     for (const QList<QVariant>& args : progress) {
@@ -117,21 +136,24 @@ void TestSearchRunner::progressArrives()
 void TestSearchRunner::partialResultsArriveInOrderBeforeTheResult()
 {
     SearchRunner runner;
-    std::vector<int> seen; // partial values, then the final one negated
-    connect(&runner, &SearchRunner::partialResult, this,
-            [&seen](int, const std::any& v) { seen.push_back(std::any_cast<int>(v)); });
+    // A non-trivial Result: values are moved through the channel, not shared.
+    std::vector<std::string> seen; // partial values, then the final one marked
+    bool finishedAfterResult = false;
     connect(&runner, &SearchRunner::finished, this,
-            [&seen](int, const std::any& v) { seen.push_back(-std::any_cast<int>(v)); });
-    const int id =
-        runner.start([](const SearchRunner::ProgressFn&, const SearchRunner::PublishFn& publish,
-                        const std::atomic<bool>&) {
+            [&] { finishedAfterResult = !seen.empty() && seen.back() == "result 4"; });
+    const int id = runner.start<std::string>(
+        [](const SearchRunner::ProgressFn&, const SearchRunner::PublishFn<std::string>& publish,
+           const std::atomic<bool>&) {
             for (int i = 1; i <= 3; ++i)
-                publish(std::any(i));
-            return std::any(4);
-        });
+                publish("partial " + std::to_string(i));
+            return std::string("4");
+        },
+        [&seen](int, const std::string& v) { seen.push_back("result " + v); },
+        [&seen](int, const std::string& v) { seen.push_back(v); });
     QVERIFY(id > 0);
     QTRY_COMPARE_WITH_TIMEOUT(seen.size(), std::size_t{4}, 5000);
-    QVERIFY(seen == std::vector<int>({1, 2, 3, -4}));
+    QVERIFY((seen == std::vector<std::string>{"partial 1", "partial 2", "partial 3", "result 4"}));
+    QVERIFY(finishedAfterResult);
     QVERIFY(!runner.isRunning());
 }
 
@@ -139,28 +161,32 @@ void TestSearchRunner::supersededJobPublishesNothing()
 {
     // The first job publishes only after it has been superseded: nothing of it may arrive.
     SearchRunner runner;
-    QSignalSpy partial(&runner, &SearchRunner::partialResult);
     QSignalSpy finished(&runner, &SearchRunner::finished);
     auto release = std::make_shared<std::atomic<bool>>(false);
     auto published = std::make_shared<std::atomic<bool>>(false);
-    runner.start([release, published](const SearchRunner::ProgressFn&,
-                                      const SearchRunner::PublishFn& publish,
-                                      const std::atomic<bool>&) {
-        while (!release->load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        publish(std::any(1));
-        published->store(true);
-        return std::any(2);
-    });
-    const int b = runner.start(
-        [](const SearchRunner::ProgressFn&, const std::atomic<bool>&) { return std::any(3); });
+    Delivered partial, results;
+    runner.start<int>(
+        [release, published](const SearchRunner::ProgressFn&,
+                             const SearchRunner::PublishFn<int>& publish,
+                             const std::atomic<bool>&) {
+            while (!release->load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            publish(1);
+            published->store(true);
+            return 2;
+        },
+        results.handler(), partial.handler());
+    const int b = runner.start<int>(
+        [](const SearchRunner::ProgressFn&, const std::atomic<bool>&) { return 3; },
+        results.handler());
     release->store(true);
     QVERIFY(!finished.isEmpty() || finished.wait(5000));
     QTRY_VERIFY_WITH_TIMEOUT(published->load(), 5000);
     QTest::qWait(50);
-    QCOMPARE(partial.count(), 0);
+    QVERIFY(partial.values.empty());
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.at(0).at(0).toInt(), b);
+    QVERIFY((results.values == std::vector<std::pair<int, int>>{{b, 3}}));
 }
 
 QTEST_MAIN(TestSearchRunner)

@@ -20,12 +20,13 @@ int main(int argc, char** argv)
     const QCoreApplication app(argc, argv);
     {
         acsel::gui::SearchRunner runner;
-        runner.start([](const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>&) {
-            while (!guiIncremented.load(std::memory_order_relaxed))
-                std::this_thread::yield();
-            ++unguarded;
-            return std::any();
-        });
+        runner.start<int>(
+            [](const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>&) {
+                while (!guiIncremented.load(std::memory_order_relaxed))
+                    std::this_thread::yield();
+                return ++unguarded;
+            },
+            {});
         ++unguarded;
         guiIncremented.store(true, std::memory_order_relaxed);
     } // the runner's destructor waits for the job
