@@ -159,10 +159,20 @@ void ExplorerSession::startSearch()
     kick_->start();
 }
 
+void ExplorerSession::firstFrameShown()
+{
+    if (!scoring_->isRunning() || firstFrameDrawn_)
+        return;
+    firstFrameDrawn_ = true;
+    if (searchQueued_)
+        kick_->start();
+}
+
 void ExplorerSession::startQueued()
 {
     if (rescoreQueued_) {
         rescoreQueued_ = false;
+        firstFrameDrawn_ = false;
         const SearchRunner::Handler<Scored> drawn = [this](int, const Scored& s) {
             emit pointsReady(s.points, s.seconds);
         };
@@ -193,8 +203,11 @@ void ExplorerSession::startQueued()
             },
             scored, drawn); // the uniform configurations first, a first frame
     }
-    // The search starts once the points are drawn: both compete for the same cores.
-    if (searchQueued_ && !scoring_->isRunning()) {
+    // The search starts once the first frame (the uniform configurations) is on screen: it then
+    // shares the cores with the rest of the scoring, and its answer (tens of milliseconds of
+    // Exact) arrives long before the millions of band points are scored. Not before: on two
+    // cores the first paint of the window would wait for it.
+    if (searchQueued_ && (!scoring_->isRunning() || firstFrameDrawn_)) {
         searchQueued_ = false;
         runSearch();
     }

@@ -37,7 +37,8 @@ public:
 
     // Work is queued, not started at once: the changes of one event-loop turn (opening a
     // workspace sets the request and the filter several times) start one job each, and the
-    // search waits for the scoring, so the frontier is drawn first.
+    // search waits for the scoring's first frame (the uniform configurations) to be shown (or
+    // the scoring to end), so a frontier is drawn first.
     // Re-scores the space when anything but the budgets changed (budgets only re-classify).
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
@@ -50,6 +51,8 @@ public:
     // Searches the current request (cancelling a running search); nothing to do when the
     // same request, filter and algorithm are being or have been searched.
     void startSearch();
+    // The window has drawn the first points of the running scoring: a queued search may start.
+    void firstFrameShown();
     // Full prediction for the band editor; empty without an engine.
     std::optional<acsel::gui::Prediction> predict(const acsel::Config& c) const;
 
@@ -77,6 +80,7 @@ private:
     QTimer* kick_ = nullptr; // zero-delay: starts the queued work on the next event-loop turn
     bool rescoreQueued_ = false;
     bool searchQueued_ = false;
+    bool firstFrameDrawn_ = false;      // of the running scoring
     std::optional<SearchKey> searched_; // of the running or delivered search
 };
 

@@ -235,6 +235,10 @@ void MainWindow::wire()
     connect(state_, &ExplorerState::keyChanged, this, &MainWindow::updateStaleness);
     connect(session_, &acsel::studio::ExplorerSession::pointsReady, this,
             [this](auto points, double) { plot_->setPoints(std::move(points)); });
+    connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, [this] {
+        if (plot_->pointSet())
+            session_->firstFrameShown();
+    });
     connect(session_, &acsel::studio::ExplorerSession::searchFinished, this,
             &MainWindow::showOutcome);
     connect(session_, &acsel::studio::ExplorerSession::searchFailed, this,
@@ -373,8 +377,8 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         return;
     cardKey_ = key;
     if (!o.best) {
-        // Which budget binds, read off the plotted points (the search waited for them: they
-        // are this request's).
+        // Which budget binds, read off the plotted points (this request's: the search waited
+        // for at least their first frame, the uniform configurations).
         const Budgets b = state_->budgets();
         QString detail;
         if (const PointSet* ps = plot_->pointSet(); ps && !ps->points.empty())
@@ -405,6 +409,7 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
     editor_->showRecommendation(*o.best, modelName(o.best->model), stackFormats());
     updateGauges();
     updateStaleness();
+    acsel::studio::startupMark("recommendation shown (card, star on the plot)");
 }
 
 void MainWindow::updateStaleness()
