@@ -5,15 +5,11 @@
 #pragma once
 
 #include "core/model/workspace.h"
-#include "core/search/workspaceengine.h"
 #include "explorerhooks.h"
 #include "explorerstate.h"
-#include "widgets/fitqualityplot.h"
 #include "widgets/searchrunner.h"
 
-#include <QElapsedTimer>
 #include <QObject>
-#include <QStringList>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -83,75 +79,5 @@ private:
     bool firstFrameDrawn_ = false;      // of the running scoring
     std::optional<SearchKey> searched_; // of the running or delivered search
 };
-
-// --startup-profile: once given the process clock, startupMark prints "<ms since start> ms
-// <what>" to stderr (from any thread); without it startupMark does nothing.
-void setStartupClock(const QElapsedTimer* sinceStart);
-void startupMark(const std::string& what);
-
-// A workspace with its real engine: the workspace (spec-only stacks join it), the engine over
-// it (FMC from fmcFile if given, the quality surrogate fitted on the workspace's quality set)
-// and the hooks the window runs. Throws LoadError (or another std::exception) on bad input.
-struct LoadedEngine {
-    std::shared_ptr<const acsel::WorkspaceEngine> engine;
-    std::shared_ptr<const acsel::Workspace> workspace; // aliases engine->workspace()
-    ExplorerHooks hooks;
-};
-LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
-                        const std::string& fmcFile);
-
-// The quality surrogate's MdAPE (percent) on the held-out rows of the workspace's quality set;
-// nullopt when the workspace names no quality set or it has no held-out row.
-std::optional<double> heldoutQualityMdape(const acsel::WorkspaceEngine& engine);
-
-// The measured end-to-end rows of the request's stack (AIC silicon CSV) against the engine's
-// raw estimates for them (the serving model of the request's mode), TTFT and TPOT, with the
-// stack's FMC line and MdAPE when a calibration is loaded. note says where the rows come from,
-// or why there are none (a malformed file is named there with its error).
-struct StackFits {
-    std::vector<acsel::gui::FitSeries> series; // empty: no measured row of the stack
-    std::string note;
-};
-StackFits stackFits(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
-// <tables dir>/silicon/dense_tp1.csv when it exists (the layout of ../shared/aic), else "".
-std::string siliconFileOf(const acsel::Workspace& ws);
-
-// What the banner above the plot says: synthetic quality, uncalibrated latency, missing
-// engine, then the workspace's own notes. Empty when there is nothing to say.
-// qualitySynthetic: the engine's flag (the data its surrogate was fitted on).
-QStringList bannerLines(const acsel::Workspace& ws, const ExplorerHooks& hooks, bool fmcLoaded,
-                        bool qualitySynthetic);
-
-// The warning shown over the plot when the request's stack has an FMC line fitted on the other
-// serving model than the request's (`acsel search` says the same on stderr): its calibrated
-// latencies then correct the wrong raw estimate. Empty when they match or nothing is loaded.
-QString servingModelMismatch(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
-
-// The warning shown with a configuration's prediction when the quality surrogate had no rows of
-// its model (`acsel search` warns the same): its RMQD is then the shared trend of the other
-// models. Empty when the model has rows (or the surrogate has no per-model offsets).
-QString rmqdExtrapolationNote(const acsel::WorkspaceEngine& engine, const std::string& model);
-
-// The note an exported configuration document carries on its predictions (as `acsel search
-// --json` writes it): synthetic quality data, and an extrapolated RMQD for a model without
-// quality rows. Empty when there is nothing to say.
-std::string predictionsNote(const acsel::WorkspaceEngine& engine, const std::string& model);
-
-// The banner's line naming every workspace model the surrogate has no rows of (their points'
-// RMQD on the plot is extrapolated). Empty when there is none.
-QString extrapolatedModelsLine(const acsel::WorkspaceEngine& engine);
-
-// The stack a new session starts on: the first of the preferred stacks the workspace has,
-// else the one with the most formats (ties: the first).
-std::string defaultStack(const acsel::Workspace& ws);
-
-// The Qwen3 models (else the first family), every format of the stack, every scope.
-acsel::gui::SpaceFilter defaultFilter(const acsel::Workspace& ws, const std::string& stack);
-
-// isl 1024, osl 256, concurrency 4, budgets 10 % above the predicted TTFT, TPOT and memory of
-// the largest filtered model quantized uniformly to fp8 (else int8) that fits the device, so
-// the frontier straddles them. Without a prediction hook, the Request defaults.
-acsel::Request defaultRequest(const acsel::Workspace& ws, const ExplorerHooks& hooks,
-                              const acsel::gui::SpaceFilter& filter, const std::string& stack);
 
 } // namespace acsel::studio

@@ -2,6 +2,7 @@
 #include "explorersession.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"
+#include "startupprofile.h"
 #include "studiosettings.h"
 #include "widgets/paretoplot.h"
 

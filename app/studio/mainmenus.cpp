@@ -2,6 +2,7 @@
 // SessionController's) and the export.
 #include "mainwindow.h"
 #include "recentsessionsmenu.h"
+#include "sessionnotes.h"
 #include "theme.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"

@@ -1,6 +1,8 @@
 // The window's text around the plot: the banner above it (provenance and caveats), the
 // status line below it (counts and timings) and the surrogate-fit tab.
+#include "engineloading.h"
 #include "mainwindow.h"
+#include "sessionnotes.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/slopanel.h"

@@ -2,6 +2,10 @@
 
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
+#include "engineloading.h"
+#include "sessiondefaults.h"
+#include "sessionnotes.h"
+#include "startupprofile.h"
 #include "studiosettings.h"
 #include "widgets/bandeditor.h"
 #include "widgets/budgetgauges.h"

@@ -4,8 +4,10 @@
 // without rows. The workspace is the
 // default one with a quality set made here from datasets/quality/demo_quality.json without the
 // rows of Qwen3-8B (SYNTHETIC, like the set it comes from; said in its provenance).
+#include "app/studio/engineloading.h"
 #include "app/studio/explorersession.h"
 #include "app/studio/mainwindow.h"
+#include "app/studio/sessionnotes.h"
 #include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/comparemodel.h"

@@ -6,6 +6,7 @@
 // and marking the window modified without a session file warns nothing. Automatic searches
 // with acsel search's searcher for the serving mode, through the same recommend use case. The
 // budget gauges show the answer against each budget; with no answer the card says what binds.
+#include "app/studio/engineloading.h"
 #include "app/studio/explorersession.h"
 #include "app/studio/explorerstate.h"
 #include "app/studio/mainwindow.h"

@@ -1,0 +1,194 @@
+#include "engineloading.h"
+
+#include "core/data/loaderror.h"
+#include "core/data/qualityset.h"
+#include "core/data/silicon.h"
+#include "core/data/workspacefile.h"
+#include "core/latency/fmc.h"
+#include "core/quality/qualityreport.h"
+#include "enginehooks.h"
+#include "startupprofile.h"
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+namespace acsel::studio
+{
+
+using namespace acsel::gui;
+using acsel::gui::Prediction; // not the gate's acsel::Prediction
+
+namespace
+{
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// The raw estimate's operator classes, plus what calibration and the serving model add on top
+// (so each column sums to the prediction shown above it).
+Breakdown operatorRows(const StepBreakdown& s, int bands, double predictedMs)
+{
+    Breakdown rows;
+    double sum = 0;
+    auto add = [&rows, &sum](std::string name, double ms) {
+        rows.emplace_back(std::move(name), ms);
+        sum += ms;
+    };
+    for (int b = 0; b < bands; ++b)
+        add("GEMMs, band " + std::to_string(b + 1), s.gemmByBand[static_cast<std::size_t>(b)]);
+    add("attention", s.attention);
+    add("norms, residuals, activation", s.memoryOps);
+    add("lm_head", s.lmHead);
+    add("embedding", s.embedding);
+    add("band-boundary conversions", s.conversion);
+    if (std::abs(predictedMs - sum) > 1e-6 * std::max(1.0, predictedMs))
+        rows.emplace_back("calibration and serving", predictedMs - sum);
+    return rows;
+}
+
+// The engine's operator and memory breakdowns in place of the gate's totals.
+void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, Prediction& p)
+{
+    const LatencyEstimate l = e.latencyEstimate(c, q);
+    p.ttftBreakdownMs = operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
+    p.tpotBreakdownMs = operatorRows(l.decode, c.recipe.size(), p.tpotMs);
+    const MemoryEstimate m = e.memoryEstimate(c, q);
+    p.memoryBreakdownGiB = {
+        {"decoder weights", m.weightBytes / kGiB}, {"embedding", m.embeddingBytes / kGiB},
+        {"lm_head", m.lmHeadBytes / kGiB},         {"KV cache", m.kvCacheBytes / kGiB},
+        {"activations", m.activationBytes / kGiB}, {"runtime", m.runtimeBytes / kGiB}};
+    if (m.servingReserveBytes > 0) // continuous batching: the KV pool's share for one request
+        p.memoryBreakdownGiB.push_back({"serving reserve", m.servingReserveBytes / kGiB});
+}
+} // namespace
+
+LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
+                        const std::string& fmcFile)
+{
+    EngineSources sources;
+    sources.fmcFile = fmcFile;
+    Workspace loaded = loadWorkspace(workspaceFile, tablesDir);
+    startupMark("workspace loaded (" + std::to_string(loaded.stacks.size()) + " stacks, " +
+                std::to_string(loaded.models.size()) + " models)");
+    auto engine = std::make_shared<const WorkspaceEngine>(std::move(loaded), sources);
+    startupMark("engine built (quality surrogate fitted, FMC read)");
+    std::shared_ptr<const Workspace> ws(engine, &engine->workspace());
+    ExplorerHooks hooks = makeEngineHooks(engine);
+    hooks.predict = [engine, gate = hooks.predict](const Config& c, const Request& q) {
+        Prediction p = gate(c, q);
+        addBreakdowns(*engine, c, q, p);
+        return p;
+    };
+    hooks.search = [engine, run = hooks.search](
+                       const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                       const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
+        SearchOutcome o = run(q, f, a, progress, stop);
+        if (o.best)
+            addBreakdowns(*engine, *o.best, q, o.bestPrediction);
+        if (o.bestUniform)
+            addBreakdowns(*engine, *o.bestUniform, q, o.bestUniformPrediction);
+        return o;
+    };
+    return {engine, std::move(ws), std::move(hooks)};
+}
+
+std::optional<double> heldoutQualityMdape(const WorkspaceEngine& engine)
+{
+    const Workspace& ws = engine.workspace();
+    if (ws.qualityFile.empty())
+        return std::nullopt;
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    std::vector<double> predicted, measured;
+    for (const QualityRow& row : set.rows)
+        if (row.split == Split::Heldout) {
+            predicted.push_back(
+                engine.surrogate().predict(ws.models[static_cast<std::size_t>(row.model)],
+                                           row.recipe, row.algorithm, row.lmHeadQuantized, row.kv));
+            measured.push_back(row.rmqd);
+        }
+    startupMark("held-out quality MdAPE computed");
+    if (measured.empty())
+        return std::nullopt;
+    return mdapePercent(predicted, measured);
+}
+
+std::string siliconFileOf(const Workspace& ws)
+{
+    if (ws.tablesDir.empty())
+        return {};
+    const std::filesystem::path file =
+        std::filesystem::path(ws.tablesDir) / "silicon" / "dense_tp1.csv";
+    std::error_code ec;
+    return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
+}
+
+StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
+{
+    const Workspace& ws = engine.workspace();
+    StackFits out;
+    const std::string file = siliconFileOf(ws);
+    if (file.empty()) {
+        out.note = "No measured latency rows: the tables folder has no silicon/dense_tp1.csv.";
+        return out;
+    }
+    const auto stack = ws.findStack(q.stack);
+    std::vector<SiliconRow> rows;
+    try {
+        rows = loadSiliconCsv(file);
+    } catch (const LoadError& e) {
+        out.note = std::string("Cannot read the measured latency rows: ") + e.what();
+        return out;
+    }
+    FitSeries ttft, tpot;
+    int skipped = 0;
+    for (const SiliconRow& row : rows) {
+        SiliconMapping m = mapSiliconRow(ws, row);
+        if (!m.ok || !stack || m.stack != *stack)
+            continue;
+        // As the latency study: fp8 checkpoints are served with an fp8 KV cache.
+        const Format f = m.config.recipe[0].format;
+        if ((f == Format::Fp8 || f == Format::Fp8Block) &&
+            ws.stacks[static_cast<std::size_t>(*stack)].kvFp8)
+            m.config.kv = KvFormat::Fp8;
+        m.request.mode = q.mode;
+        try {
+            const LatencyEstimate e = engine.latencyEstimate(m.config, m.request);
+            ttft.estimatedMs.push_back(e.ttftMs);
+            tpot.estimatedMs.push_back(e.tpotMs);
+            ttft.measuredMs.push_back(row.ttftMs);
+            tpot.measuredMs.push_back(row.tpotMs);
+        } catch (const std::invalid_argument&) {
+            ++skipped; // e.g. not one request fits in memory under this serving model
+        }
+    }
+    const std::string where = "Measured rows: " + file + " (AIC silicon, " +
+                              (q.mode == ServingMode::Static ? "static" : "continuous") +
+                              " serving estimates)";
+    if (ttft.measuredMs.empty()) {
+        out.note = "No measured latency rows for " + q.stack + " in " + file + ".";
+        return out;
+    }
+    out.note = where + (skipped ? "; " + std::to_string(skipped) + " row(s) not predictable."
+                                : std::string("."));
+    const Calibration cal = engine.calibration(q.stack);
+    const bool calibrated = !cal.identity();
+    for (auto [series, metric, gamma, delta] :
+         {std::tuple{&ttft, "TTFT", cal.gammaTtft, cal.deltaTtft},
+          std::tuple{&tpot, "TPOT", cal.gammaTpot, cal.deltaTpot}}) {
+        series->label = q.stack + " " + metric;
+        series->rawMdapePercent = mdape(series->estimatedMs, series->measuredMs);
+        series->calibrated = calibrated;
+        series->gamma = gamma;
+        series->delta = delta;
+        if (calibrated) {
+            std::vector<double> fitted;
+            for (const double est : series->estimatedMs)
+                fitted.push_back(std::exp(delta) * std::pow(est, gamma));
+            series->mdapePercent = mdape(fitted, series->measuredMs);
+        }
+    }
+    out.series = {std::move(ttft), std::move(tpot)};
+    startupMark("measured rows estimated for the fit plot");
+    return out;
+}
+
+} // namespace acsel::studio
