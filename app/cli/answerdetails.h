@@ -1,8 +1,9 @@
 // How the CLI prints one answer, shared by search, recommend and predict --config: the request
 // line (with the GPU's memory and the cap it puts on the budget), the configuration in words,
-// the predicted throughput and the breakdowns the GUI's band editor shows.
+// the predicted throughput; the breakdowns' rows are app/common/breakdownrows.h's.
 #pragma once
 
+#include "app/common/breakdownrows.h"
 #include "core/data/configjson.h"
 #include "core/latency/memorymodel.h"
 #include "core/latency/opmodel.h"
@@ -18,7 +19,9 @@
 namespace acsel::cli
 {
 
-using BreakdownRows = std::vector<std::pair<std::string, double>>;
+using app::BreakdownRows;
+using app::memoryRows;
+using app::operatorRows;
 
 // "Qwen3-32B, batch 8, 0-18 bf16 | 19-63 fp8/full, max, KV bf16"
 std::string describeConfig(const Workspace& ws, const Config& c);
@@ -32,11 +35,5 @@ Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& n
 
 // "  throughput: 46.2 tokens/s per user, 369.6 tokens/s per GPU, 1.44 requests/s"
 void printThroughput(std::ostream& out, const Throughput& t);
-
-// The raw estimate's operator classes and, when calibration or the serving model changes the
-// total, a "calibration and serving" row, so the rows sum to predictedMs (as the band editor).
-BreakdownRows operatorRows(const StepBreakdown& s, int bands, double predictedMs);
-// The memory estimate's parts in GiB (the serving reserve only when there is one).
-BreakdownRows memoryRows(const MemoryEstimate& m);
 
 } // namespace acsel::cli

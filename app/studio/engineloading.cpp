@@ -1,5 +1,6 @@
 #include "engineloading.h"
 
+#include "app/common/breakdownrows.h"
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
 #include "core/data/silicon.h"
@@ -9,7 +10,6 @@
 #include "enginehooks.h"
 #include "startupprofile.h"
 
-#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -21,43 +21,14 @@ using acsel::gui::Prediction; // not the gate's acsel::Prediction
 
 namespace
 {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-// The raw estimate's operator classes, plus what calibration and the serving model add on top
-// (so each column sums to the prediction shown above it).
-Breakdown operatorRows(const StepBreakdown& s, int bands, double predictedMs)
-{
-    Breakdown rows;
-    double sum = 0;
-    auto add = [&rows, &sum](std::string name, double ms) {
-        rows.emplace_back(std::move(name), ms);
-        sum += ms;
-    };
-    for (int b = 0; b < bands; ++b)
-        add("GEMMs, band " + std::to_string(b + 1), s.gemmByBand[static_cast<std::size_t>(b)]);
-    add("attention", s.attention);
-    add("norms, residuals, activation", s.memoryOps);
-    add("lm_head", s.lmHead);
-    add("embedding", s.embedding);
-    add("band-boundary conversions", s.conversion);
-    if (std::abs(predictedMs - sum) > 1e-6 * std::max(1.0, predictedMs))
-        rows.emplace_back("calibration and serving", predictedMs - sum);
-    return rows;
-}
 
 // The engine's operator and memory breakdowns in place of the gate's totals.
 void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, Prediction& p)
 {
     const LatencyEstimate l = e.latencyEstimate(c, q);
-    p.ttftBreakdownMs = operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
-    p.tpotBreakdownMs = operatorRows(l.decode, c.recipe.size(), p.tpotMs);
-    const MemoryEstimate m = e.memoryEstimate(c, q);
-    p.memoryBreakdownGiB = {
-        {"decoder weights", m.weightBytes / kGiB}, {"embedding", m.embeddingBytes / kGiB},
-        {"lm_head", m.lmHeadBytes / kGiB},         {"KV cache", m.kvCacheBytes / kGiB},
-        {"activations", m.activationBytes / kGiB}, {"runtime", m.runtimeBytes / kGiB}};
-    if (m.servingReserveBytes > 0) // continuous batching: the KV pool's share for one request
-        p.memoryBreakdownGiB.push_back({"serving reserve", m.servingReserveBytes / kGiB});
+    p.ttftBreakdownMs = app::operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
+    p.tpotBreakdownMs = app::operatorRows(l.decode, c.recipe.size(), p.tpotMs);
+    p.memoryBreakdownGiB = app::memoryRows(e.memoryEstimate(c, q));
 }
 } // namespace
 
