@@ -5,6 +5,7 @@
 #include "sessionnotes.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
+#include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 
 #include <QLabel>
@@ -88,13 +89,19 @@ void MainWindow::updateEditorCaveat(const acsel::Config& c)
 void MainWindow::updateStatus()
 {
     const ScoredView& v = plot_->scored();
+    // How long the search behind the card's answer took (its wall time).
+    const std::optional<CardContent>& card = card_->content();
+    const QString answer = card && card->stats
+                               ? tr(" · answer %1 ms").arg(card->stats->seconds * 1000, 0, 'f', 0)
+                               : QString();
     counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 "
-                        "ms, replot %5 ms")
+                        "ms, replot %5 ms%6")
                          .arg(v.x.size())
                          .arg(v.feasibleCount)
                          .arg(v.frontier.size())
                          .arg(rescoreMs_, 0, 'f', 1)
-                         .arg(plot_->customPlot()->replotTime(), 0, 'f', 1));
+                         .arg(plot_->customPlot()->replotTime(), 0, 'f', 1)
+                         .arg(answer));
 }
 
 void MainWindow::updateFits()

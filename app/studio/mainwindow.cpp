@@ -113,6 +113,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     buildMenus();
     wire();
     counts_ = new QLabel(this);
+    counts_->setObjectName(QStringLiteral("statusCounts"));
     statusBar()->addWidget(counts_, 1);
     editorCaveat_ = new QLabel(this);
     editorCaveat_->setObjectName(QStringLiteral("editorRmqdCaveat"));
@@ -413,6 +414,7 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
     editor_->showRecommendation(*o.best, modelName(o.best->model), stackFormats());
     updateGauges();
     updateStaleness();
+    updateStatus(); // the answer's time
     acsel::studio::startupMark("recommendation shown (card, star on the plot)");
 }
 

@@ -133,6 +133,11 @@ private slots:
                 mode == ServingMode::Static ? SearchAlgorithm::Exact : SearchAlgorithm::BandPareto;
             QVERIFY(state()->algorithm() == expected);
             QVERIFY(card()->content()->stats->algorithm == expected);
+            // The status line says how long the answer took (the search's wall time).
+            const QString status = w_->findChild<QLabel*>(QStringLiteral("statusCounts"))->text();
+            QVERIFY2(status.contains(QStringLiteral(" · answer %1 ms")
+                                         .arg(card()->content()->stats->seconds * 1000, 0, 'f', 0)),
+                     qPrintable(status));
             SearchOptions o;
             o.models = state()->filter().models;
             o.formats = state()->filter().formats;
