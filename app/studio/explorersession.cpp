@@ -106,9 +106,11 @@ void ExplorerSession::startSearch()
     kick_->start();
 }
 
-void ExplorerSession::firstFrameShown()
+void ExplorerSession::firstFrameShown(const PointSet* shown)
 {
-    if (!scoring_->isRunning() || firstFrameDrawn_)
+    // Only the running scoring's own points count: a replot of the last request's points
+    // (a hover, a budget move) says nothing about this one.
+    if (!scoring_->isRunning() || firstFrameDrawn_ || !shown || shown != published_)
         return;
     firstFrameDrawn_ = true;
     if (searchQueued_)
@@ -120,7 +122,9 @@ void ExplorerSession::startQueued()
     if (rescoreQueued_) {
         rescoreQueued_ = false;
         firstFrameDrawn_ = false;
+        published_ = nullptr; // the window still shows the last scoring's points
         const SearchRunner::Handler<Scored> drawn = [this](int, const Scored& s) {
+            published_ = s.points.get();
             emit pointsReady(s.points, s.seconds);
         };
         const SearchRunner::Handler<Scored> scored = [this, drawn](int job, const Scored& s) {

@@ -47,8 +47,9 @@ public:
     // Searches the current request (cancelling a running search); nothing to do when the
     // same request, filter and algorithm are being or have been searched.
     void startSearch();
-    // The window has drawn the first points of the running scoring: a queued search may start.
-    void firstFrameShown();
+    // The window has drawn these points: when they are the running scoring's first ones, a
+    // queued search may start.
+    void firstFrameShown(const acsel::gui::PointSet* shown);
     // Full prediction for the band editor; empty without an engine.
     std::optional<acsel::gui::Prediction> predict(const acsel::Config& c) const;
 
@@ -76,8 +77,9 @@ private:
     QTimer* kick_ = nullptr; // zero-delay: starts the queued work on the next event-loop turn
     bool rescoreQueued_ = false;
     bool searchQueued_ = false;
-    bool firstFrameDrawn_ = false;      // of the running scoring
-    std::optional<SearchKey> searched_; // of the running or delivered search
+    bool firstFrameDrawn_ = false;                    // of the running scoring
+    const acsel::gui::PointSet* published_ = nullptr; // its last points handed to the window
+    std::optional<SearchKey> searched_;               // of the running or delivered search
 };
 
 } // namespace acsel::studio

@@ -240,10 +240,8 @@ void MainWindow::wire()
     connect(state_, &ExplorerState::keyChanged, this, &MainWindow::updateStaleness);
     connect(session_, &acsel::studio::ExplorerSession::pointsReady, this,
             [this](auto points, double) { plot_->setPoints(std::move(points)); });
-    connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, [this] {
-        if (plot_->pointSet())
-            session_->firstFrameShown();
-    });
+    connect(plot_->customPlot(), &QCustomPlot::afterReplot, this,
+            [this] { session_->firstFrameShown(plot_->pointSet()); });
     connect(session_, &acsel::studio::ExplorerSession::searchFinished, this,
             &MainWindow::showOutcome);
     connect(session_, &acsel::studio::ExplorerSession::searchFailed, this,
