@@ -22,6 +22,12 @@ namespace acsel::gui
 
 namespace
 {
+// A quantized lm_head runs at the last band's format, so that band must not be bf16.
+bool lmHeadQuantizable(const BandRecipe& r)
+{
+    return r.size() > 0 && r[r.size() - 1].format != Format::Bf16;
+}
+
 // A change of the settings row: batch, KV format, algorithm, lm_head.
 class SettingsCommand : public QUndoCommand
 {
@@ -195,9 +201,7 @@ void BandEditor::showSettings()
     for (const Algorithm a : ConfigSpace::fittingAlgorithms(config_.recipe))
         algorithm_->addItem(fromView(toString(a)), static_cast<int>(a));
     algorithm_->setCurrentIndex(algorithm_->findData(static_cast<int>(config_.algorithm)));
-    const bool quantizable = config_.recipe.size() > 0 &&
-                             config_.recipe[config_.recipe.size() - 1].format != Format::Bf16;
-    lmHead_->setEnabled(quantizable);
+    lmHead_->setEnabled(lmHeadQuantizable(config_.recipe));
     lmHead_->setChecked(config_.lmHeadQuantized);
     for (QWidget* w : std::initializer_list<QWidget*>{batch_, kv_, algorithm_})
         w->setEnabled(loaded_);
@@ -269,8 +273,7 @@ void BandEditor::onRecipeChanged(const BandRecipe& r)
     const std::vector<Algorithm> fits = ConfigSpace::fittingAlgorithms(r);
     if (!fits.empty() && std::find(fits.begin(), fits.end(), config_.algorithm) == fits.end())
         config_.algorithm = fits.front();
-    // A quantized lm_head runs at the last band's format: not with a bf16 last band.
-    if (r.size() > 0 && r[r.size() - 1].format == Format::Bf16)
+    if (!lmHeadQuantizable(r))
         config_.lmHeadQuantized = false;
     showSettings();
     if (predictor_ && r.size() > 0) {

@@ -62,6 +62,13 @@ void CompareModel::setReferenceRow(int row)
     if (row < 0 || row >= rowCount() || row == referenceRow())
         return;
     reference_ = pinned_[static_cast<std::size_t>(row)].config;
+    everyRowChanged();
+}
+
+void CompareModel::everyRowChanged()
+{
+    if (pinned_.empty())
+        return;
     emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
 }
@@ -219,7 +226,7 @@ void CompareModel::pin(const PinnedConfig& p)
     for (std::size_t i = 0; i < pinned_.size(); ++i)
         if (pinned_[i].config == p.config) {
             pinned_[i] = p;
-            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+            everyRowChanged();
             emit pinnedChanged();
             return;
         }
@@ -234,8 +241,7 @@ void CompareModel::pin(const PinnedConfig& p)
     endInsertRows();
     // Bars are relative to the column's largest value, deltas to the reference: every row
     // may change.
-    emit dataChanged(index(0, 0), index(row, ColumnCount - 1));
-    emit headerDataChanged(Qt::Vertical, 0, row);
+    everyRowChanged();
     emit pinnedChanged();
 }
 
@@ -246,10 +252,7 @@ void CompareModel::unpin(int row)
     beginRemoveRows({}, row, row);
     pinned_.erase(pinned_.begin() + row);
     endRemoveRows();
-    if (!pinned_.empty()) { // bars, deltas and the reference may all change
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
-    }
+    everyRowChanged(); // bars, deltas and the reference may all change
     emit pinnedChanged();
 }
 

@@ -66,6 +66,8 @@ private:
     double value(const PinnedConfig& p, int column) const;
     double columnMax(int column) const;
     std::optional<double> delta(int row, int column) const;
+    // Every cell and row header: bars, deltas and the reference mark depend on all rows.
+    void everyRowChanged();
 
     QString rmqdCaveat(const PinnedConfig& p) const;
 

@@ -4,6 +4,7 @@
 // one to loosen. Exact over the points it is given (the GUI gives it the plotted ones).
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <span>
 
@@ -34,11 +35,11 @@ BudgetReach budgetReach(std::span<const Point> points, double ttftBudgetMs, doub
         const auto mem = static_cast<double>(p.memoryGiB);
         const bool t = ttft <= ttftBudgetMs, d = tpot <= tpotBudgetMs, m = mem <= memBudgetGiB;
         r.anyFeasible = r.anyFeasible || (t && d && m);
-        if (d && m && ttft == ttft)
+        if (d && m && !std::isnan(ttft))
             lower(r.ttftMs, ttft);
-        if (t && m && tpot == tpot)
+        if (t && m && !std::isnan(tpot))
             lower(r.tpotMs, tpot);
-        if (t && d && mem == mem)
+        if (t && d && !std::isnan(mem))
             lower(r.memoryGiB, mem);
     }
     return r;
