@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 namespace acsel
 {
@@ -57,6 +59,41 @@ std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o)
     return out;
 }
 
+int searchThreads(const SearchOptions& o)
+{
+    return o.threads > 0 ? o.threads
+                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+namespace
+{
+
+SoftScore minOf(const SoftScore& a, const SoftScore& b)
+{
+    return {std::min(a.rawTtft, b.rawTtft), std::min(a.rawTpot, b.rawTpot),
+            std::min(a.memoryBytes, b.memoryBytes)};
+}
+SoftScore maxOf(const SoftScore& a, const SoftScore& b)
+{
+    return {std::max(a.rawTtft, b.rawTtft), std::max(a.rawTpot, b.rawTpot),
+            std::max(a.memoryBytes, b.memoryBytes)};
+}
+
+// `pick` (minOf, maxOf) over the uniform estimates of a context's band choices.
+template <class Uniforms, class Pick>
+SoftScore componentwise(const Uniforms& uniform, const std::vector<FormatScope>& choices, Pick pick)
+{
+    std::optional<SoftScore> out;
+    for (const FormatScope& c : choices) {
+        const auto& u = uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
+        const SoftScore s{u.ttft, u.tpot, u.memory};
+        out = out ? pick(*out, s) : s;
+    }
+    return out.value_or(SoftScore{});
+}
+
+} // namespace
+
 FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOptions& o) : request_(q)
 {
     const Workspace& ws = e.workspace();
@@ -103,6 +140,11 @@ FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOption
                     u = {raw.ttft, raw.tpot, e.memoryBytes(cfg, q)};
                     ++uniformEstimates_;
                 }
+                t.lowest = componentwise(t.uniform, cs.bandChoices(), minOf);
+                const SoftScore high = componentwise(t.uniform, cs.bandChoices(), maxOf);
+                const bool firstContext = tables_.empty();
+                lowest_ = firstContext ? t.lowest : minOf(lowest_, t.lowest);
+                highest_ = firstContext ? high : maxOf(highest_, high);
                 tables_.push_back(t);
             }
         }
@@ -160,9 +202,10 @@ LatencyScreen::LatencyScreen(const Calibration& c, double ttftLimitMs, double tp
         return;
     if (c.identity()) {
         // calibrated == raw bit for bit (exp(0) * pow(x, 1) == x): compare with the budget
-        // itself; exp(log(budget)) can land an ulp below it and prune a candidate at the budget.
-        rawTtft_ = ttftLimitMs;
-        rawTpot_ = tpotLimitMs;
+        // itself (exp(log(budget)) can land an ulp below it and prune a candidate at the
+        // budget), widened only by FracMix's own rounding.
+        rawTtft_ = ttftLimitMs * (1 + kSoftRounding);
+        rawTpot_ = tpotLimitMs * (1 + kSoftRounding);
         return;
     }
     rawTtft_ = rawLimit(ttftLimitMs, c.gammaTtft, c.deltaTtft);

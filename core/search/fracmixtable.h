@@ -27,10 +27,16 @@ struct SoftScore {
     double memoryBytes = 0;
 };
 
+// FracMix and the full estimate of one recipe can agree mathematically (a uniform recipe, a
+// band boundary without conversion, memory) and still differ in the last bits (relative
+// 1e-15), FracMix above: the screens pass this much above a limit, so that no candidate the
+// full gate admits at the limit is lost (the few extra ones are only full-gated).
+inline constexpr double kSoftRounding = 1e-12;
+
 // Latency limits applied to FracMix scores without calibrating each candidate: with a monotone
 // FMC, calibrated <= limit exactly when raw <= FMC^-1(limit). Sound: every score whose
 // calibrated value the gate would find within the limit passes (without a calibration the
-// limit is compared exactly; with one, the inverse is widened past its rounding).
+// limit is widened by kSoftRounding; with one, the inverse is widened past its rounding).
 class LatencyScreen
 {
 public:
@@ -59,10 +65,21 @@ public:
     const Stack& stack() const { return *stack_; }
     const Calibration& calibration() const { return calibration_; }
     double memoryBudget() const { return memoryBudget_; } // min(request budget, device), bytes
+    // The memory budget as the screens apply it to FracMix (kSoftRounding above).
+    double memoryScreen() const { return memoryBudget_ * (1 + kSoftRounding); }
     double deviceCapacity() const { return deviceCapacity_; }
     const std::vector<SearchContext>& contexts() const { return contexts_; }
     const ConfigSpace& space(int context) const;
     std::int64_t uniformEstimates() const { return uniformEstimates_; }
+    // The componentwise lowest and highest uniform estimate over every context, and the lowest
+    // of one context: a recipe's soft score mixes its context's uniform estimates, so it lies
+    // within them.
+    const SoftScore& lowestUniform() const { return lowest_; }
+    const SoftScore& highestUniform() const { return highest_; }
+    const SoftScore& lowestUniform(int context) const
+    {
+        return tables_[static_cast<std::size_t>(context)].lowest;
+    }
     // Legal recipes over every context: the size of the space a searcher explores.
     std::int64_t recipeCount() const;
 
@@ -89,6 +106,7 @@ private:
         int layers = 0;
         std::array<Uniform, kChoiceSlots> uniform{};
         std::array<int, kAlgorithmCount> quality{}; // index into qualityTerms_
+        SoftScore lowest;
     };
 
     Request request_;
@@ -102,6 +120,7 @@ private:
     std::vector<int> spaceOfContext_;
     std::vector<SurrogateTerms> qualityTerms_;
     std::int64_t uniformEstimates_ = 0;
+    SoftScore lowest_, highest_;
 };
 
 // Resolved lists from the options and the stack (defaults filled in, batches >= concurrency).
@@ -109,5 +128,7 @@ std::vector<int> searchModels(const Workspace& ws, const SearchOptions& o);
 std::vector<int> searchBatches(const Request& q, const SearchOptions& o);
 std::vector<KvFormat> searchKvFormats(const Stack& s, const SearchOptions& o);
 std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o);
+// SearchOptions::threads, 0 resolved to one per hardware thread.
+int searchThreads(const SearchOptions& o);
 
 } // namespace acsel

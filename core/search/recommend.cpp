@@ -198,4 +198,31 @@ Recommendation recommend(const Engine& engine, const RecommendRequest& r,
     return out;
 }
 
+std::optional<RecommendIndex> RecommendIndex::build(const Engine& engine, const Request& q,
+                                                    const SearchOptions& o,
+                                                    const ProgressFn& progress,
+                                                    const std::atomic<bool>& stop)
+{
+    SearchOptions uniform = o;
+    uniform.maxBands = 1;
+    std::optional<BudgetIndex> u = BudgetIndex::build(engine, q, uniform, {}, stop);
+    if (!u)
+        return std::nullopt;
+    std::optional<BudgetIndex> bands = BudgetIndex::build(engine, q, o, progress, stop);
+    if (!bands)
+        return std::nullopt;
+    return RecommendIndex(std::move(*bands), std::move(*u));
+}
+
+Recommendation RecommendIndex::recommend(const Engine& engine, const Request& q) const
+{
+    Recommendation out;
+    out.answer = bands_.answer(q);
+    const SearchResult u = uniform_.answer(q);
+    if (u.config)
+        out.bestUniform = Alternative{*u.config, u.gate};
+    out.notes = caveats(engine, out);
+    return out;
+}
+
 } // namespace acsel

@@ -3,6 +3,7 @@
 // out. acsel search and acsel recommend print it; the GUI shows it.
 #pragma once
 
+#include "core/search/budgetindex.h"
 #include "core/search/searchalgorithm.h"
 #include "core/search/searcher.h"
 #include "core/search/workspaceengine.h"
@@ -58,5 +59,28 @@ std::string extrapolationNote(const Engine& engine, int model);
 // engine gets only the synthetic-data one.
 Recommendation recommend(const Engine& engine, const RecommendRequest& r,
                          const ProgressFn& progress, const std::atomic<bool>& stop);
+
+// recommend() of an Exact request without alternatives, for any budgets of one workload, from
+// two budget indexes built once (budgetindex.h): one of the request's space, one of its
+// uniform configurations. Same answer, best uniform and notes; no enumeration per query.
+class RecommendIndex
+{
+public:
+    // Empty when cancelled; throws std::invalid_argument where !BudgetIndex::applies.
+    static std::optional<RecommendIndex> build(const Engine& engine, const Request& q,
+                                               const SearchOptions& o, const ProgressFn& progress,
+                                               const std::atomic<bool>& stop);
+    bool answers(const Engine& engine, const Request& q) const { return bands_.answers(engine, q); }
+    // Precondition: answers(engine, q).
+    Recommendation recommend(const Engine& engine, const Request& q) const;
+    const BudgetIndex& bands() const { return bands_; }
+
+private:
+    RecommendIndex(BudgetIndex bands, BudgetIndex uniform)
+        : bands_(std::move(bands)), uniform_(std::move(uniform))
+    {
+    }
+    BudgetIndex bands_, uniform_;
+};
 
 } // namespace acsel

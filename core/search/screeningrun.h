@@ -25,10 +25,7 @@ class ScreeningRun
 public:
     ScreeningRun(std::string algorithm, const Engine& e, const Request& q, const SearchOptions& o,
                  const ProgressFn& progress, const std::atomic<bool>& stop)
-        : engine_(e), progress_(progress), stop_(stop), table_(e, q, o),
-          threads_(o.threads > 0
-                       ? o.threads
-                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency())))
+        : engine_(e), progress_(progress), stop_(stop), table_(e, q, o), threads_(searchThreads(o))
     {
         result_.algorithm = std::move(algorithm);
     }
@@ -38,10 +35,10 @@ public:
     bool cancelled() const { return result_.cancelled; }
 
     // Calls keep(context, recipe, soft score) for every legal recipe of every context whose
-    // exact memory fits the budget and whose FracMix latency passes `screen` (nullptr: no
-    // latency screen). Counts recipes and soft scores (a later pass over the same space with
-    // `count` false does not: the space is searched once, however often it is walked); stops,
-    // cancelled, when `stop` is raised (checked every 4096 recipes). Progress runs from 0 to
+    // memory fits the budget (FracMixTable::memoryScreen) and whose FracMix latency passes `screen`
+    // (nullptr: no latency screen). Counts recipes and soft scores (a later pass over the same
+    // space with `count` false does not: the space is searched once, however often it is walked);
+    // stops, cancelled, when `stop` is raised (checked every 4096 recipes). Progress runs from 0 to
     // `progressShare` (0: none reported). On this thread.
     template <class Keep>
     void forEachScreenedRecipe(const LatencyScreen* screen, double progressShare, Keep&& keep,
@@ -55,7 +52,9 @@ public:
     // the calling one included; contexts are handed out one at a time, so the threads stay
     // balanced). Thread i calls only keepers[i], a copy of `prototype`, so a keeper needs no
     // lock; the caller merges them, in a way that must not depend on which thread walked which
-    // context. Progress is reported from the calling thread only.
+    // context. A keeper with `bool skipsContext(int)` is asked first for each context; a
+    // context it skips is counted but not walked. Progress is reported from the calling thread
+    // only.
     template <class Keeper>
     std::vector<Keeper> forEachScreenedRecipeInParallel(const LatencyScreen* screen,
                                                         double progressShare,
@@ -146,18 +145,24 @@ private:
         // never runs backwards.
         const bool report = progress_ && progressShare > 0;
         std::atomic<int> nextContext{0}, doneContexts{0};
-        std::atomic<std::int64_t> walked{0};
+        std::atomic<std::int64_t> walked{0}, skipped{0};
         std::atomic<bool> incomplete{false};
+        const double memoryScreen = table_.memoryScreen();
         auto work = [&](int thread) {
             auto& keep = keeperOf(thread);
             std::int64_t n = 0;
             for (int c; (c = nextContext.fetch_add(1)) < contexts;) {
+                if constexpr (requires { keep.skipsContext(c); })
+                    if (keep.skipsContext(c)) { // none of its recipes can be kept
+                        skipped += table_.space(c).recipeCount();
+                        ++doneContexts;
+                        continue;
+                    }
                 const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
                     if ((++n & 4095) == 0 && stop_.load(std::memory_order_relaxed))
                         return false;
                     const SoftScore s = table_.soft(c, r);
-                    if (s.memoryBytes <= table_.memoryBudget() &&
-                        (screen == nullptr || screen->passes(s)))
+                    if (s.memoryBytes <= memoryScreen && (screen == nullptr || screen->passes(s)))
                         keep(c, r, s);
                     return true;
                 });
@@ -181,7 +186,7 @@ private:
         if (report)
             progress_(progressShare);
         if (count) {
-            result_.candidates += walked.load();
+            result_.candidates += walked.load() + skipped.load();
             result_.softEvaluations += walked.load();
         }
     }

@@ -7,54 +7,21 @@
 #include "core/search/recommend.h"
 #include "core/search/rmqdorder.h"
 #include "core/search/tierule.h"
-#include "toyengine.h"
+#include "variantengine.h"
 
 #include <QTest>
 #include <random>
 
 using namespace acsel;
+using acsel::test::kAmpere;
+using acsel::test::kBlackwell;
 using acsel::test::ToyEngine;
+using acsel::test::VariantEngine;
 
 namespace
 {
 
-const std::vector<Format> kBlackwell{Format::Nvfp4, Format::Fp8, Format::Bf16};
-const std::vector<Format> kAmpere{Format::Int4Wo, Format::Int8Wo, Format::Int8, Format::Bf16};
 const std::atomic<bool> kNoStop{false};
-
-// Variants of the toy engine: `flatBatch` predicts every batch at the latency of the
-// concurrency (so batches tie in latency and RMQD and differ in memory); `continuous` adds to
-// continuous requests a queueing term that is not additive over layers (a step function of
-// the weight memory), so FracMix is no lower bound there, as in the real serving model.
-class VariantEngine final : public ToyEngine
-{
-public:
-    VariantEngine(std::vector<Format> formats, bool flatBatch)
-        : ToyEngine(std::move(formats), {4, 5}), flatBatch_(flatBatch)
-    {
-    }
-    LatencyMs rawLatency(const Config& c, const Request& q) const override
-    {
-        Config at = c;
-        if (flatBatch_)
-            at.batch = q.concurrency;
-        LatencyMs t = ToyEngine::rawLatency(at, q);
-        if (q.mode == ServingMode::Continuous) {
-            const double weights = memoryBytes(at, q) / 1e8;
-            const double queue = 0.5 * (weights - std::floor(weights));
-            t.ttft *= 1 + queue;
-            t.tpot *= 1 + 0.5 * queue;
-        }
-        return t;
-    }
-    bool fracMixIsLowerBound(const Request& q) const override
-    {
-        return q.mode == ServingMode::Static;
-    }
-
-private:
-    bool flatBatch_;
-};
 
 // The best admitted configuration by answerPrecedes over every (context, recipe, fitting
 // algorithm), each through the full gate.
@@ -117,6 +84,7 @@ class TestSearchExact : public QObject
     Q_OBJECT
 private slots:
     void screenPassesAtTheBudget();
+    void screenPassesFracMixRoundedAboveTheEstimate();
     void exactEqualsBruteForceOnRandomRequests();
     void tieGoesToLowerLatencyThenMemory();
     void continuousTieGoesToTheSmallerBatch();
@@ -136,7 +104,8 @@ void TestSearchExact::screenPassesAtTheBudget()
         belowByRounding += std::exp(std::log(ms)) < ms;
         const LatencyScreen identity(Calibration{}, ms, ms);
         QVERIFY(identity.passes({ms, ms, 0}));
-        QVERIFY(!identity.passes({std::nextafter(ms, 1e300), ms, 0}));
+        QVERIFY(identity.passes({std::nextafter(ms, 1e300), ms, 0})); // FracMix's rounding
+        QVERIFY(!identity.passes({ms * (1 + 1e-10), ms, 0}));
         // With a calibration, a raw value whose calibrated value is the budget passes.
         const LatencyMs cal = toy.apply({ms, ms});
         QVERIFY(LatencyScreen(toy, cal.ttft, cal.tpot).passes({ms, ms, 0}));
@@ -144,6 +113,47 @@ void TestSearchExact::screenPassesAtTheBudget()
     }
     qInfo("exp(log(x)) < x for %d of 20000 budgets", belowByRounding);
     QVERIFY(belowByRounding > 0);
+}
+
+// A band boundary without a conversion (bf16 next to weight-only int4) makes FracMix equal to
+// the full estimate mathematically, yet its sum rounds above it for some recipes; with the
+// budget exactly at such a recipe's estimate the screen pruned the answer (found by the budget
+// index's comparison with Exact).
+void TestSearchExact::screenPassesFracMixRoundedAboveTheEstimate()
+{
+    VariantEngine e(kAmpere, false);
+    e.cal = Calibration{};
+    SearchOptions o;
+    o.batches = {1};
+    o.formats = {Format::Int4Wo};
+    o.scopes = {Scope::Mlp};
+    Request q;
+    q.stack = "toygpu/toy";
+    q.ttftBudgetMs = q.tpotBudgetMs = q.memBudgetGiB = 1e9;
+    const FracMixTable table(e, q, o);
+    int roundedAbove = 0, checked = 0;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        table.space(c).forEachRecipe([&](const BandRecipe& r) {
+            const SoftScore s = table.soft(c, r);
+            const Config cfg = table.config(c, r, ConfigSpace::fittingAlgorithms(r).front());
+            const Prediction p = fullGate(e, cfg, q).prediction;
+            if (!(s.rawTtft > p.rawTtftMs || s.rawTpot > p.rawTpotMs ||
+                  s.memoryBytes > p.memoryBytes))
+                return true;
+            ++roundedAbove;
+            Request at = q;
+            at.ttftBudgetMs = p.ttftMs;
+            at.tpotBudgetMs = p.tpotMs;
+            at.memBudgetGiB = p.memoryBytes / kGiB;
+            const SearchResult exact = ExactSearch().run(e, at, o, {}, kNoStop);
+            QTest::qVerify(sameKey(keyOf(e, at, o, exact), bruteForceBest(e, at, o)), "exact",
+                           r.describe().c_str(), __FILE__, __LINE__);
+            ++checked;
+            return true;
+        });
+    qInfo("FracMix rounded above the estimate on %d recipes", roundedAbove);
+    QVERIFY(roundedAbove > 0);
+    QCOMPARE(checked, roundedAbove);
 }
 
 void TestSearchExact::exactEqualsBruteForceOnRandomRequests()

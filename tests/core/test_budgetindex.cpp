@@ -1,0 +1,264 @@
+// The budget index (issue 15): built once per workload, it answers any budgets with Exact's
+// answer (checked against ExactSearch and a brute-force full gate of every configuration), and
+// its dominance grid never claims a dominating point that is not there.
+#include "core/search/budgetindex.h"
+#include "core/search/dominancegrid.h"
+#include "core/search/exactsearch.h"
+#include "core/search/fracmixtable.h"
+#include "core/search/recommend.h"
+#include "core/search/tierule.h"
+#include "variantengine.h"
+
+#include <QTest>
+#include <random>
+
+using namespace acsel;
+using acsel::test::kAmpere;
+using acsel::test::kBlackwell;
+using acsel::test::VariantEngine;
+
+namespace
+{
+
+const std::atomic<bool> kNoStop{false};
+
+struct Point {
+    double x, y, z;
+};
+
+template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
+{
+    return v[static_cast<std::size_t>(rng() % v.size())];
+}
+
+// Every full-gated prediction of the workload (budgets aside), to place budgets on.
+std::vector<Prediction> predictionsOf(const Engine& e, Request q, const SearchOptions& o)
+{
+    q.ttftBudgetMs = q.tpotBudgetMs = q.memBudgetGiB = 1e9;
+    const FracMixTable table(e, q, o);
+    std::vector<Prediction> out;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        table.space(c).forEachRecipe([&](const BandRecipe& r) {
+            out.push_back(
+                fullGate(e, table.config(c, r, ConfigSpace::fittingAlgorithms(r).front()), q)
+                    .prediction);
+            return true;
+        });
+    return out;
+}
+
+// The best admitted configuration by answerPrecedes over every (context, recipe, fitting
+// algorithm), each through the full gate.
+std::optional<AnswerKey> bruteForceBest(const Engine& e, const Request& q, const SearchOptions& o)
+{
+    const FracMixTable table(e, q, o);
+    std::optional<AnswerKey> best;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        table.space(c).forEachRecipe([&](const BandRecipe& r) {
+            for (Algorithm a : ConfigSpace::fittingAlgorithms(r)) {
+                const Config cfg = table.config(c, r, a);
+                const GateResult g = fullGate(e, cfg, q);
+                if (!g.admitted())
+                    continue;
+                const AnswerKey k = answerKey(table.quality(c, a, r), g.prediction, cfg, q);
+                if (!best || answerPrecedes(k, *best))
+                    best = k;
+            }
+        });
+    return best;
+}
+
+} // namespace
+
+class TestBudgetIndex : public QObject
+{
+    Q_OBJECT
+private slots:
+    void gridNeverClaimsAMissingPoint();
+    void answersAsExactOnRandomWorkloads();
+    void recommendIndexAsRecommend();
+    void sameMembersOnAnyThreadCount();
+    void answersOnlyItsWorkload();
+    void refusesContinuousBatching();
+};
+
+// Against a brute-force scan: a "dominated" answer always has a point strictly below in x and
+// y and no higher in z; a point well below (two bins: a bin spans at most 1/16 of an octave's
+// mantissa here, a ratio of 1.0625) is always found.
+void TestBudgetIndex::gridNeverClaimsAMissingPoint()
+{
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> logValue(0, std::log(1000.0));
+    DominanceGrid grid(1, 1000, 1, 1000, 256);
+    std::vector<Point> added;
+    int claimed = 0;
+    for (int i = 0; i < 4000; ++i) {
+        const Point q{std::exp(logValue(rng)), std::exp(logValue(rng)), std::exp(logValue(rng))};
+        if (i % 4 == 0) {
+            grid.add(q.x, q.y, q.z);
+            added.push_back(q);
+            continue;
+        }
+        bool below = false, wellBelow = false;
+        for (const Point& p : added) {
+            below = below || (p.x < q.x && p.y < q.y && p.z <= q.z);
+            wellBelow = wellBelow || (p.x * 1.15 < q.x && p.y * 1.15 < q.y && p.z <= q.z);
+        }
+        const bool dominated = grid.dominated(q.x, q.y, q.z);
+        QVERIFY(!dominated || below);
+        QVERIFY(!wellBelow || dominated);
+        claimed += dominated;
+    }
+    QVERIFY(claimed > 100);
+    // Values outside the bins: nothing lies below the lowest; the highest bin holds points.
+    QVERIFY(!grid.dominated(0.5, 2000, 2000));
+    grid.add(5000, 5000, 1);
+    QVERIFY(!grid.dominated(6000, 6000, 1));
+}
+
+// 64 workloads (Ampere/Blackwell formats, with/without a calibration, batches tied in latency
+// or not, 1-3 bands), 5 budget triples each: exactly at a configuration's prediction, loosened,
+// and one that admits nothing. The index's answer is ExactSearch's configuration with the same
+// prediction, and the brute force's answer.
+void TestBudgetIndex::answersAsExactOnRandomWorkloads()
+{
+    std::mt19937_64 rng(2027);
+    int queries = 0, answered = 0, smaller = 0;
+    for (int i = 0; i < 64; ++i) {
+        const std::vector<Format>& formats = rng() % 2 ? kAmpere : kBlackwell;
+        VariantEngine e(formats, rng() % 3 == 0);
+        if (rng() % 2)
+            e.cal = Calibration{};
+        SearchOptions o;
+        o.batches = {1, 4, 8};
+        o.maxBands = 1 + static_cast<int>(rng() % 3);
+        o.formats = {pick(rng, formats), pick(rng, formats)};
+        Request q;
+        q.stack = "toygpu/toy";
+        q.isl = 256;
+        q.osl = 64;
+        q.concurrency = pick(rng, std::vector<int>{1, 2, 4});
+        const std::optional<BudgetIndex> index = BudgetIndex::build(e, q, o, {}, kNoStop);
+        QVERIFY(index.has_value());
+        smaller += index->members() * 4 < static_cast<std::size_t>(index->stats().candidates);
+        const std::vector<Prediction> predictions = predictionsOf(e, q, o);
+        for (int k = 0; k < 5; ++k) {
+            const Prediction& p = pick(rng, predictions);
+            const double loosen = k == 0 ? 1.0 : 1.0 + 0.5 * static_cast<double>(rng() % 3);
+            q.ttftBudgetMs = p.ttftMs * (k == 4 ? 1e-3 : loosen);
+            q.tpotBudgetMs = p.tpotMs * (rng() % 2 ? 1.0 : loosen);
+            q.memBudgetGiB = p.memoryBytes / kGiB * (rng() % 2 ? 1.0 : 1.3);
+            QVERIFY(index->answers(e, q));
+            const SearchResult fromIndex = index->answer(q);
+            const SearchResult exact = ExactSearch().run(e, q, o, {}, kNoStop);
+            const QString where = QString("workload %1, budgets %2").arg(i).arg(k);
+            QVERIFY2(fromIndex.config == exact.config, qPrintable(where));
+            QCOMPARE(fromIndex.candidates, exact.candidates);
+            if (exact.config) {
+                const Prediction& a = fromIndex.gate.prediction;
+                const Prediction& b = exact.gate.prediction;
+                QVERIFY(fromIndex.gate.admitted());
+                QVERIFY2(a.ttftMs == b.ttftMs && a.tpotMs == b.tpotMs &&
+                             a.memoryBytes == b.memoryBytes && a.rmqd == b.rmqd,
+                         qPrintable(where));
+                const std::optional<AnswerKey> brute = bruteForceBest(e, q, o);
+                QVERIFY(brute && brute->config == *fromIndex.config);
+                ++answered;
+            }
+            ++queries;
+        }
+    }
+    QCOMPARE(queries, 320);
+    QVERIFY(answered > 200 && answered < queries);
+    QVERIFY(smaller > 32); // the index holds a small share of the candidates
+}
+
+// The recommend use case from the indexes: the same answer, best uniform and notes as
+// recommend() run on each budget triple.
+void TestBudgetIndex::recommendIndexAsRecommend()
+{
+    std::mt19937_64 rng(99);
+    for (int i = 0; i < 12; ++i) {
+        const VariantEngine e(i % 2 ? kAmpere : kBlackwell, i % 3 == 0);
+        Request q;
+        q.stack = "toygpu/toy";
+        q.concurrency = 1 + i % 3;
+        SearchOptions o;
+        o.batches = {1, 4};
+        const std::optional<RecommendIndex> index = RecommendIndex::build(e, q, o, {}, kNoStop);
+        QVERIFY(index.has_value());
+        const std::vector<Prediction> predictions = predictionsOf(e, q, o);
+        for (int k = 0; k < 3; ++k) {
+            const Prediction& p = pick(rng, predictions);
+            q.ttftBudgetMs = p.ttftMs;
+            q.tpotBudgetMs = p.tpotMs * (1 + 0.2 * k);
+            q.memBudgetGiB = p.memoryBytes / kGiB;
+            const Recommendation fromIndex = index->recommend(e, q);
+            const Recommendation direct =
+                recommend(e, {q, o, SearchAlgorithm::Exact, 0, false}, {}, kNoStop);
+            QVERIFY(fromIndex.answer.config == direct.answer.config);
+            QCOMPARE(fromIndex.bestUniform.has_value(), direct.bestUniform.has_value());
+            if (direct.bestUniform)
+                QVERIFY(fromIndex.bestUniform->config == direct.bestUniform->config);
+            QVERIFY(fromIndex.notes == direct.notes);
+        }
+    }
+}
+
+void TestBudgetIndex::sameMembersOnAnyThreadCount()
+{
+    const VariantEngine e(kBlackwell, false);
+    Request q;
+    q.stack = "toygpu/toy";
+    q.concurrency = 2;
+    SearchOptions o;
+    o.batches = {2, 4, 8};
+    std::size_t members = 0;
+    for (int threads : {1, 2, 5}) {
+        o.threads = threads;
+        const std::optional<BudgetIndex> index = BudgetIndex::build(e, q, o, {}, kNoStop);
+        QVERIFY(index.has_value());
+        if (members == 0)
+            members = index->members();
+        QCOMPARE(index->members(), members);
+    }
+}
+
+void TestBudgetIndex::answersOnlyItsWorkload()
+{
+    const VariantEngine e(kAmpere, false);
+    Request q;
+    q.stack = "toygpu/toy";
+    std::vector<double> progress;
+    const std::optional<BudgetIndex> index = BudgetIndex::build(
+        e, q, {}, [&](double x) { progress.push_back(x); }, kNoStop);
+    QVERIFY(index.has_value());
+    QVERIFY(!progress.empty() && progress.back() == 1.0);
+    QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+    Request budgets = q;
+    budgets.ttftBudgetMs = 3;
+    budgets.tpotBudgetMs = 0.5;
+    budgets.memBudgetGiB = 1;
+    QVERIFY(index->answers(e, budgets));
+    Request other = q;
+    other.isl = 2048;
+    QVERIFY(!index->answers(e, other));
+    VariantEngine recalibrated(kAmpere, false);
+    recalibrated.cal.deltaTtft = 0.25;
+    QVERIFY(!index->answers(recalibrated, q)); // another engine and calibration
+    const std::atomic<bool> stopped{true};
+    QVERIFY(!BudgetIndex::build(e, q, {}, {}, stopped).has_value());
+}
+
+void TestBudgetIndex::refusesContinuousBatching()
+{
+    const VariantEngine e(kAmpere, false);
+    Request q;
+    q.stack = "toygpu/toy";
+    q.mode = ServingMode::Continuous;
+    QVERIFY(!BudgetIndex::applies(e, q));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BudgetIndex::build(e, q, {}, {}, kNoStop));
+}
+
+QTEST_GUILESS_MAIN(TestBudgetIndex)
+#include "test_budgetindex.moc"
