@@ -129,18 +129,12 @@ std::shared_ptr<const PointSet> score(const Engine& e, const Request& q, const S
     return pointSetOf(e, f.models, ex);
 }
 
-// The core recommend use case (what acsel search runs): the searcher's answer and the best
-// uniform configuration; the caveats are the card's and the banner's (rmqdExtrapolationNote).
-SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
-                     const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop)
+// The card's outcome of a recommendation.
+SearchOutcome outcomeOf(const Engine& e, const Recommendation& rec, const Request& q,
+                        SearchAlgorithm a)
 {
     SearchOutcome out;
     out.stats.algorithm = a;
-    if (emptySelection(f))
-        return out;
-    const Recommendation rec = recommend(e, {q, optionsOf(f), a, 0, false}, progress, stop);
-    if (stop.load())
-        return out;
     const SearchResult& r = rec.answer;
     out.best = r.config;
     if (r.config)
@@ -154,6 +148,40 @@ SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, Se
     out.stats.gated = r.fullEvaluations;
     out.stats.seconds = r.wallSeconds;
     return out;
+}
+
+// The core recommend use case (what acsel search runs): the searcher's answer and the best
+// uniform configuration; the caveats are the card's and the banner's (rmqdExtrapolationNote).
+SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                     const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop)
+{
+    SearchOutcome out;
+    out.stats.algorithm = a;
+    if (emptySelection(f))
+        return out;
+    const Recommendation rec = recommend(e, {q, optionsOf(f), a, 0, false}, progress, stop);
+    if (stop.load())
+        return out;
+    return outcomeOf(e, rec, q, a);
+}
+
+// The answerer of the request's workload from core's RecommendIndex: the same answer and best
+// uniform as search() with Exact, for any budgets, in microseconds.
+ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, const Request& q,
+                                           const SpaceFilter& f, SearchAlgorithm a,
+                                           const std::atomic<bool>& stop)
+{
+    if (a != SearchAlgorithm::Exact || emptySelection(f) || !BudgetIndex::applies(*e, q))
+        return {};
+    std::optional<RecommendIndex> built = RecommendIndex::build(*e, q, optionsOf(f), {}, stop);
+    if (!built)
+        return {};
+    auto index = std::make_shared<const RecommendIndex>(std::move(*built));
+    return [e, index](const Request& r) -> std::optional<SearchOutcome> {
+        if (!index->answers(*e, r))
+            return std::nullopt;
+        return outcomeOf(*e, index->recommend(*e, r), r, SearchAlgorithm::Exact);
+    };
 }
 } // namespace
 
@@ -171,6 +199,10 @@ ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t 
     h.search = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                         const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
         return search(*engine, q, f, a, p, stop);
+    };
+    h.indexBudgets = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                              const std::atomic<bool>& stop) {
+        return indexBudgets(engine, q, f, a, stop);
     };
     return h;
 }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace acsel::studio
 {
@@ -32,6 +33,17 @@ struct ExplorerHooks {
         const acsel::Request&, const acsel::gui::SpaceFilter&, acsel::gui::SearchAlgorithm,
         const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>
         search;
+
+    // Answers any budgets of one workload at once (the outcome `search` gives for them), or
+    // nullopt for a request of another workload. Called in the GUI thread.
+    using BudgetAnswerer =
+        std::function<std::optional<acsel::gui::SearchOutcome>(const acsel::Request&)>;
+    // Builds the answerer of the request's workload (filter, searcher, everything but the
+    // budgets); empty where no exact index exists (a searcher other than Exact, continuous
+    // batching) or when stopped. On a worker thread, as `search`.
+    std::function<BudgetAnswerer(const acsel::Request&, const acsel::gui::SpaceFilter&,
+                                 acsel::gui::SearchAlgorithm, const std::atomic<bool>& stop)>
+        indexBudgets;
 
     bool connected() const { return scoreSpace && predict && search; }
 };

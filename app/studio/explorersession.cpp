@@ -23,11 +23,17 @@ bool sameSpace(const Request& a, const Request& b)
     return a.stack == b.stack && a.isl == b.isl && a.osl == b.osl &&
            a.concurrency == b.concurrency && a.mode == b.mode;
 }
+
+// Everything but the budgets: what one budget index answers.
+bool sameWorkload(const SearchKey& a, const SearchKey& b)
+{
+    return sameSpace(a.request, b.request) && a.filter == b.filter && a.algorithm == b.algorithm;
+}
 } // namespace
 
 ExplorerSession::ExplorerSession(QObject* parent)
     : QObject(parent), scoring_(new SearchRunner(this)), search_(new SearchRunner(this)),
-      kick_(new QTimer(this))
+      indexing_(new SearchRunner(this)), kick_(new QTimer(this))
 {
     kick_->setSingleShot(true);
     kick_->setInterval(0);
@@ -41,15 +47,21 @@ ExplorerSession::ExplorerSession(QObject* parent)
         searched_.reset(); // the same request may be tried again
         emit searchFailed(m);
     });
+    // A failed or cancelled build leaves no answerer; budget changes are searched as before.
+    connect(indexing_, &SearchRunner::failed, this, [this] { indexed_.reset(); });
+    connect(indexing_, &SearchRunner::cancelled, this, [this] { indexed_.reset(); });
 }
 
 void ExplorerSession::setWorkspace(std::shared_ptr<const Workspace> ws, ExplorerHooks hooks)
 {
     scoring_->cancel();
     search_->cancel();
+    indexing_->cancel();
     kick_->stop();
     rescoreQueued_ = searchQueued_ = false;
     searched_.reset();
+    indexed_.reset();
+    answerer_ = {};
     ws_ = std::move(ws);
     hooks_ = std::move(hooks);
 }
@@ -58,13 +70,17 @@ void ExplorerSession::setRequest(const Request& r)
 {
     const bool rescore = !sameSpace(r, request_);
     request_ = r;
+    dropIndexOfAnotherWorkload();
     if (rescore)
         queueRescore();
+    else if (searched_ != key())
+        answerFromIndex(); // a budget moved: answered while the hand still moves
 }
 
 void ExplorerSession::setFilter(const SpaceFilter& f)
 {
     filter_ = f;
+    dropIndexOfAnotherWorkload();
     queueRescore();
     startSearch();
 }
@@ -72,6 +88,7 @@ void ExplorerSession::setFilter(const SpaceFilter& f)
 void ExplorerSession::setAlgorithm(SearchAlgorithmChoice a)
 {
     algorithm_ = a;
+    dropIndexOfAnotherWorkload();
     startSearch();
 }
 
@@ -81,6 +98,7 @@ void ExplorerSession::start(const Request& r, const SpaceFilter& f, SearchAlgori
     filter_ = f;
     algorithm_ = a;
     searched_.reset();
+    dropIndexOfAnotherWorkload();
     queueRescore();
     startSearch();
 }
@@ -100,6 +118,8 @@ void ExplorerSession::startSearch()
         return;
     if (!searchQueued_ && searched_ == key())
         return; // e.g. the panel settling on the request the workspace opened with
+    if (answerFromIndex())
+        return;
     search_->cancel();
     searched_.reset();
     searchQueued_ = true;
@@ -130,6 +150,7 @@ void ExplorerSession::startQueued()
         const SearchRunner::Handler<Scored> scored = [this, drawn](int job, const Scored& s) {
             drawn(job, s);
             startQueued(); // a search waiting for the points
+            QTimer::singleShot(0, this, &ExplorerSession::startIndexIfIdle);
         };
         scoring_->start<Scored>(
             [score = hooks_.scoreSpace, r = request_, f = filter_](
@@ -176,7 +197,61 @@ void ExplorerSession::runSearch()
             startupMark("search done: " + std::to_string(o.stats.candidates) + " candidates");
             return o;
         },
-        [this, key](int, const SearchOutcome& o) { emit searchFinished(o, key); });
+        [this, key](int, const SearchOutcome& o) {
+            emit searchFinished(o, key);
+            QTimer::singleShot(0, this, &ExplorerSession::startIndexIfIdle);
+        });
+}
+
+bool ExplorerSession::answerFromIndex()
+{
+    if (!answerer_ || !indexed_ || !sameWorkload(*indexed_, key()))
+        return false;
+    const std::optional<SearchOutcome> outcome = answerer_(request_);
+    if (!outcome)
+        return false;
+    search_->cancel();
+    searchQueued_ = false;
+    searched_ = key();
+    emit searchFinished(*outcome, *searched_);
+    return true;
+}
+
+bool ExplorerSession::answersBudgetsAtOnce() const
+{
+    return answerer_ && indexed_ && sameWorkload(*indexed_, key());
+}
+
+void ExplorerSession::startIndexIfIdle()
+{
+    // After the scoring and the search: the index takes a second or two of both cores.
+    if (!hooks_.indexBudgets || !searched_ || scoring_->isRunning() || search_->isRunning() ||
+        searchQueued_ || rescoreQueued_ || (indexed_ && sameWorkload(*indexed_, *searched_)))
+        return;
+    answerer_ = {};
+    indexing_->start<ExplorerHooks::BudgetAnswerer>(
+        [build = hooks_.indexBudgets, key = *searched_](const SearchRunner::ProgressFn&,
+                                                        const std::atomic<bool>& stop) {
+            startupMark("budget index started");
+            ExplorerHooks::BudgetAnswerer a = build(key.request, key.filter, key.algorithm, stop);
+            startupMark("budget index built");
+            return a;
+        },
+        [this](int, const ExplorerHooks::BudgetAnswerer& a) {
+            answerer_ = a;
+            if (answerer_)
+                emit budgetIndexReady();
+        });
+    indexed_ = searched_; // after start(): superseding a running build reports it cancelled
+}
+
+void ExplorerSession::dropIndexOfAnotherWorkload()
+{
+    if (indexed_ && !sameWorkload(*indexed_, key())) {
+        indexing_->cancel();
+        indexed_.reset();
+        answerer_ = {};
+    }
 }
 
 SearchKey ExplorerSession::key() const

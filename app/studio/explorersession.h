@@ -50,6 +50,8 @@ public:
     // The window has drawn these points: when they are the running scoring's first ones, a
     // queued search may start.
     void firstFrameShown(const acsel::gui::PointSet* shown);
+    // Whether budget changes of the current workload are answered from its index.
+    bool answersBudgetsAtOnce() const;
     // Full prediction for the band editor; empty without an engine.
     std::optional<acsel::gui::Prediction> predict(const acsel::Config& c) const;
 
@@ -60,12 +62,19 @@ signals:
     void searchFinished(const acsel::gui::SearchOutcome& outcome,
                         const acsel::studio::SearchKey& key);
     void searchFailed(const QString& message);
+    // The searched workload's budget index is built: budget changes are answered at once.
+    void budgetIndexReady();
 
 private:
     void queueRescore();
     void startQueued();
     void runSearch();
     SearchKey key() const;
+    // The outcome for the current request from the index, shown at once; false without one.
+    bool answerFromIndex();
+    // Once nothing else runs, builds the last searched workload's index (if it has none).
+    void startIndexIfIdle();
+    void dropIndexOfAnotherWorkload();
 
     std::shared_ptr<const acsel::Workspace> ws_;
     ExplorerHooks hooks_;
@@ -74,12 +83,17 @@ private:
     acsel::gui::SearchAlgorithmChoice algorithm_; // Automatic
     acsel::gui::SearchRunner* scoring_ = nullptr;
     acsel::gui::SearchRunner* search_ = nullptr;
+    acsel::gui::SearchRunner* indexing_ = nullptr;
     QTimer* kick_ = nullptr; // zero-delay: starts the queued work on the next event-loop turn
     bool rescoreQueued_ = false;
     bool searchQueued_ = false;
     bool firstFrameDrawn_ = false;                    // of the running scoring
     const acsel::gui::PointSet* published_ = nullptr; // its last points handed to the window
     std::optional<SearchKey> searched_;               // of the running or delivered search
+    // The budget index: the workload it is (being) built for and, once built, its answerer
+    // (empty where the workload has none).
+    std::optional<SearchKey> indexed_;
+    ExplorerHooks::BudgetAnswerer answerer_;
 };
 
 } // namespace acsel::studio

@@ -15,6 +15,17 @@
 
 using namespace acsel::gui;
 
+namespace
+{
+// Milliseconds with two significant digits below 10 ms (an index answer takes microseconds:
+// "0.014"), whole ones above.
+QString answerMs(double seconds)
+{
+    const double ms = seconds * 1000;
+    return ms >= 10 ? QString::number(ms, 'f', 0) : QString::number(ms, 'g', 2);
+}
+} // namespace
+
 void MainWindow::updateBanner()
 {
     QStringList lines = acsel::studio::bannerLines(*ws_, session_->hooks(), !fmcFile_.isEmpty(),
@@ -91,9 +102,8 @@ void MainWindow::updateStatus()
     const ScoredView& v = plot_->scored();
     // How long the search behind the card's answer took (its wall time).
     const std::optional<CardContent>& card = card_->content();
-    const QString answer = card && card->stats
-                               ? tr(" · answer %1 ms").arg(card->stats->seconds * 1000, 0, 'f', 0)
-                               : QString();
+    const QString answer =
+        card && card->stats ? tr(" · answer %1 ms").arg(answerMs(card->stats->seconds)) : QString();
     counts_->setText(tr("%1 configurations scored, %2 feasible, %3 on the frontier · re-score %4 "
                         "ms, replot %5 ms%6")
                          .arg(v.x.size())
