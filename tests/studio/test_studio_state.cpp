@@ -251,8 +251,9 @@ private slots:
     {
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
         compare()->clear();
-        Request r = state()->request();
-        r.ttftBudgetMs *= 0.8;
+        const Request initial = state()->request();
+        Request r = initial;
+        r.osl *= 2; // a new workload: searched (a budget move may be answered at once)
         state()->setRequest(r);
         // At once, before the new search answers: the old answer is marked, not current.
         QVERIFY(card()->isStale());
@@ -266,6 +267,8 @@ private slots:
         action("pinRecommendationAction")->trigger();
         QCOMPARE(compare()->rowCount(), 1);
         compare()->clear();
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 
     void aHandEditSurvivesASearch()
