@@ -1,6 +1,7 @@
 // The budget index (issue 15): built once per workload, it answers any budgets with Exact's
 // answer (checked against ExactSearch and a brute-force full gate of every configuration), and
 // its dominance grid never claims a dominating point that is not there.
+#include "bruteforce.h"
 #include "core/search/budgetindex.h"
 #include "core/search/dominancegrid.h"
 #include "core/search/exactsearch.h"
@@ -13,6 +14,7 @@
 #include <random>
 
 using namespace acsel;
+using acsel::test::bruteForceBest;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
 using acsel::test::VariantEngine;
@@ -45,27 +47,6 @@ std::vector<Prediction> predictionsOf(const Engine& e, Request q, const SearchOp
             return true;
         });
     return out;
-}
-
-// The best admitted configuration by answerPrecedes over every (context, recipe, fitting
-// algorithm), each through the full gate.
-std::optional<AnswerKey> bruteForceBest(const Engine& e, const Request& q, const SearchOptions& o)
-{
-    const FracMixTable table(e, q, o);
-    std::optional<AnswerKey> best;
-    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
-        table.space(c).forEachRecipe([&](const BandRecipe& r) {
-            for (Algorithm a : ConfigSpace::fittingAlgorithms(r)) {
-                const Config cfg = table.config(c, r, a);
-                const GateResult g = fullGate(e, cfg, q);
-                if (!g.admitted())
-                    continue;
-                const AnswerKey k = answerKey(table.quality(c, a, r), g.prediction, cfg, q);
-                if (!best || answerPrecedes(k, *best))
-                    best = k;
-            }
-        });
-    return best;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Exact search against a brute-force reference on randomised small requests (static and
 // continuous, with and without a calibration, budgets exactly at a candidate's prediction),
 // with the answer order of tierule.h, and the regression cases of issue 15.
+#include "bruteforce.h"
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
@@ -13,6 +14,7 @@
 #include <random>
 
 using namespace acsel;
+using acsel::test::bruteForceBest;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
 using acsel::test::ToyEngine;
@@ -22,27 +24,6 @@ namespace
 {
 
 const std::atomic<bool> kNoStop{false};
-
-// The best admitted configuration by answerPrecedes over every (context, recipe, fitting
-// algorithm), each through the full gate.
-std::optional<AnswerKey> bruteForceBest(const Engine& e, const Request& q, const SearchOptions& o)
-{
-    const FracMixTable table(e, q, o);
-    std::optional<AnswerKey> best;
-    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
-        table.space(c).forEachRecipe([&](const BandRecipe& r) {
-            for (Algorithm a : ConfigSpace::fittingAlgorithms(r)) {
-                const Config cfg = table.config(c, r, a);
-                const GateResult g = fullGate(e, cfg, q);
-                if (!g.admitted())
-                    continue;
-                const AnswerKey k = answerKey(table.quality(c, a, r), g.prediction, cfg, q);
-                if (!best || answerPrecedes(k, *best))
-                    best = k;
-            }
-        });
-    return best;
-}
 
 std::optional<AnswerKey> keyOf(const Engine& e, const Request& q, const SearchOptions& o,
                                const SearchResult& r)
