@@ -41,6 +41,9 @@ class LatencyScreen
 {
 public:
     LatencyScreen(const Calibration& c, double ttftLimitMs, double tpotLimitMs);
+    // Whether passes() compares raw scores with raw limits (a monotone FMC): then a score
+    // above a failing one fails too.
+    bool monotone() const { return monotone_; }
     bool passes(const SoftScore& s) const
     {
         if (monotone_)

@@ -152,12 +152,14 @@ private:
             auto& keep = keeperOf(thread);
             std::int64_t n = 0;
             for (int c; (c = nextContext.fetch_add(1)) < contexts;) {
+                bool skip = cornerFails(c, screen, memoryScreen);
                 if constexpr (requires { keep.skipsContext(c); })
-                    if (keep.skipsContext(c)) { // none of its recipes can be kept
-                        skipped += table_.space(c).recipeCount();
-                        ++doneContexts;
-                        continue;
-                    }
+                    skip = skip || keep.skipsContext(c);
+                if (skip) { // none of its recipes can be kept
+                    skipped += table_.space(c).recipeCount();
+                    ++doneContexts;
+                    continue;
+                }
                 const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
                     if ((++n & 4095) == 0 && stop_.load(std::memory_order_relaxed))
                         return false;
@@ -189,6 +191,18 @@ private:
             result_.candidates += walked.load() + skipped.load();
             result_.softEvaluations += walked.load();
         }
+    }
+
+    // Whether the context's lowest corner (each uniform minimum, less FracMix's rounding)
+    // already fails the memory screen or a monotone latency screen: every recipe of it
+    // mixes its uniform estimates, so lies above that corner, and fails too.
+    bool cornerFails(int c, const LatencyScreen* screen, double memoryScreen) const
+    {
+        const SoftScore& low = table_.lowestUniform(c);
+        const double shrink = 1 - kSoftRounding;
+        return low.memoryBytes * shrink > memoryScreen ||
+               (screen && screen->monotone() &&
+                !screen->passes({low.rawTtft * shrink, low.rawTpot * shrink, 0}));
     }
 
     Stopwatch clock_; // first: the wall time includes the table build
