@@ -205,7 +205,7 @@ void ExplorerSession::runSearch()
 
 bool ExplorerSession::answerFromIndex()
 {
-    if (!answerer_ || !indexed_ || !sameWorkload(*indexed_, key()))
+    if (!answersBudgetsAtOnce())
         return false;
     const std::optional<SearchOutcome> outcome = answerer_(request_);
     if (!outcome)

@@ -9,17 +9,14 @@
 #include <limits>
 #include <stdexcept>
 #include <thread>
-#include <tuple>
 
 namespace acsel
 {
 namespace
 {
 
-// Candidates a round holds (64 B each: about 16 MB), unless one RMQD bin alone has more, and
-// the most a round plans for (below).
+// Candidates a round holds (64 B each: about 16 MB), unless one RMQD bin alone has more.
 constexpr std::int64_t kRound = std::int64_t{1} << 18;
-constexpr std::int64_t kMaxPlan = kRound * 4;
 
 Request withoutBudgets(Request q)
 {
@@ -44,13 +41,8 @@ bool walkOrder(const ScoredCandidate& a, const ScoredCandidate& b)
         return a.rmqd < b.rmqd;
     if (a.context != b.context)
         return a.context < b.context;
-    if (a.recipe.size() != b.recipe.size())
-        return a.recipe.size() < b.recipe.size();
-    for (int i = 0; i < a.recipe.size(); ++i) {
-        const Band &x = a.recipe[i], &y = b.recipe[i];
-        if (std::tie(x.end, x.format, x.scope) != std::tie(y.end, y.format, y.scope))
-            return std::tie(x.end, x.format, x.scope) < std::tie(y.end, y.format, y.scope);
-    }
+    if (recipePrecedes(a.recipe, b.recipe) || recipePrecedes(b.recipe, a.recipe))
+        return recipePrecedes(a.recipe, b.recipe);
     return a.algorithm < b.algorithm;
 }
 
@@ -160,12 +152,18 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         }
         return false;
     };
+    // Whether a member beats a candidate with these memory and raw latencies (its FracMix
+    // bound or its full estimate), compared after the shrink.
+    const auto dominated = [&](double rmqd, const Config& c, double memory, double ttft,
+                               double tpot) {
+        memory *= shrink;
+        ttft *= shrink;
+        tpot *= shrink;
+        return grid.dominated(memory, ttft, tpot) || pendingDominates(rmqd, c, memory, ttft, tpot);
+    };
     const auto boundDominated = [&](const ScoredCandidate& s, const Config& cfg) {
         const SoftScore soft = table.soft(s.context, s.recipe);
-        const double memory = soft.memoryBytes * shrink, ttft = soft.rawTtft * shrink,
-                     tpot = soft.rawTpot * shrink;
-        return grid.dominated(memory, ttft, tpot) ||
-               pendingDominates(s.rmqd, cfg, memory, ttft, tpot);
+        return dominated(s.rmqd, cfg, soft.memoryBytes, soft.rawTtft, soft.rawTpot);
     };
     // `gated`: the candidate's full gate when it was computed ahead (nullptr: not yet).
     const auto consider = [&](const ScoredCandidate& s, const GateResult* gated) {
@@ -185,9 +183,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         if (!gated->admitted()) // larger than the device or not exportable: never an answer
             return;
         const Prediction& p = gated->prediction;
-        if (grid.dominated(p.memoryBytes * shrink, p.rawTtftMs * shrink, p.rawTpotMs * shrink) ||
-            pendingDominates(s.rmqd, cfg, p.memoryBytes * shrink, p.rawTtftMs * shrink,
-                             p.rawTpotMs * shrink))
+        if (dominated(s.rmqd, cfg, p.memoryBytes, p.rawTtftMs, p.rawTpotMs))
             return;
         pending.push_back(index.members_.size());
         index.members_.push_back({cfg, s.rmqd, p});
@@ -236,7 +232,6 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // The first walk only counts per bin; each later one keeps the next round's bins (up to
     // kRound candidates, or one bin) and counts the rest again, fewer as the members grow.
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
-    std::int64_t planned = 0;
     for (int floorBin = -1, cutBin = -1;;) {
         const bool first = index.stats_.walks == 0;
         std::vector<RoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
@@ -264,12 +259,11 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         std::sort(ready.begin(), ready.end(), walkOrder);
         if (!decide(ready))
             return std::nullopt;
-        const std::int64_t target = kRound;
         floorBin = cutBin;
-        planned = 0;
+        std::int64_t planned = 0;
         for (int bin = cutBin + 1; bin < kRmqdBins; ++bin) {
             const std::int64_t n = above[static_cast<std::size_t>(bin)];
-            if (n > 0 && planned > 0 && planned + n > target)
+            if (n > 0 && planned > 0 && planned + n > kRound)
                 break;
             planned += n;
             cutBin = bin;
@@ -287,10 +281,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
 
 bool BudgetIndex::answers(const Engine& e, const Request& q) const
 {
-    const Calibration c = e.calibration(q.stack);
     return &e.workspace() == workspace_ && withoutBudgets(q) == workload_ &&
-           c.gammaTtft == calibration_.gammaTtft && c.deltaTtft == calibration_.deltaTtft &&
-           c.gammaTpot == calibration_.gammaTpot && c.deltaTpot == calibration_.deltaTpot;
+           e.calibration(q.stack) == calibration_;
 }
 
 SearchResult BudgetIndex::answer(const Request& q) const
@@ -299,8 +291,7 @@ SearchResult BudgetIndex::answer(const Request& q) const
     SearchResult r;
     r.algorithm = "exact";
     r.candidates = stats_.candidates;
-    const double memoryBudget =
-        std::min(q.memBudgetGiB * 1024.0 * 1024.0 * 1024.0, deviceCapacity_);
+    const double memoryBudget = memoryBudgetBytes(q, deviceCapacity_);
     std::optional<AnswerKey> best;
     const Member* chosen = nullptr;
     for (const Member& m : members_) {

@@ -33,6 +33,7 @@ struct Calibration {
     }
     // Monotone increasing maps keep a lower bound a lower bound after calibration.
     bool monotone() const { return gammaTtft > 0 && gammaTpot > 0; }
+    bool operator==(const Calibration&) const = default;
 };
 
 // Index of a band's (format, scope) choice in fixed per-choice tables.

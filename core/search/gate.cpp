@@ -23,9 +23,14 @@ std::string_view toString(GateVerdict v)
     return "?";
 }
 
+double memoryBudgetBytes(const Request& q, double capacityBytes)
+{
+    return std::min(q.memBudgetGiB * 1024.0 * 1024.0 * 1024.0, capacityBytes);
+}
+
 double memoryBudgetBytes(const Request& q, const Platform& p)
 {
-    return std::min(q.memBudgetGiB * 1024.0 * 1024.0 * 1024.0, p.memCapacityBytes);
+    return memoryBudgetBytes(q, p.memCapacityBytes);
 }
 
 namespace

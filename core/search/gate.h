@@ -26,6 +26,8 @@ struct GateResult {
     bool admitted() const { return verdict == GateVerdict::Admitted; }
 };
 
+// min(request budget, device capacity), bytes.
+double memoryBudgetBytes(const Request& q, double capacityBytes);
 double memoryBudgetBytes(const Request& q, const Platform& p);
 
 // The full gate on one configuration. Memory is checked first: a configuration that does not

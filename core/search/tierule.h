@@ -32,19 +32,29 @@ inline AnswerKey answerKey(double rmqd, const Prediction& p, const Config& c, co
             c.recipe.size(), c};
 }
 
+// A fixed total order of recipes: fewer bands first, then the bands' ends, formats, scopes.
+inline bool recipePrecedes(const BandRecipe& a, const BandRecipe& b)
+{
+    if (a.size() != b.size())
+        return a.size() < b.size();
+    for (int i = 0; i < a.size(); ++i) {
+        const Band &x = a[i], &y = b[i];
+        if (std::tie(x.end, x.format, x.scope) != std::tie(y.end, y.format, y.scope))
+            return std::tie(x.end, x.format, x.scope) < std::tie(y.end, y.format, y.scope);
+    }
+    return false;
+}
+
 // A fixed total order of configurations (the tie rule's last resort).
 inline bool configPrecedes(const Config& a, const Config& b)
 {
     const auto head = [](const Config& c) {
-        return std::make_tuple(c.model, c.batch, c.kv, c.lmHeadQuantized, c.recipe.size());
+        return std::make_tuple(c.model, c.batch, c.kv, c.lmHeadQuantized);
     };
     if (head(a) != head(b))
         return head(a) < head(b);
-    for (int i = 0; i < a.recipe.size(); ++i) {
-        const Band &x = a.recipe[i], &y = b.recipe[i];
-        if (std::tie(x.end, x.format, x.scope) != std::tie(y.end, y.format, y.scope))
-            return std::tie(x.end, x.format, x.scope) < std::tie(y.end, y.format, y.scope);
-    }
+    if (recipePrecedes(a.recipe, b.recipe) || recipePrecedes(b.recipe, a.recipe))
+        return recipePrecedes(a.recipe, b.recipe);
     return a.algorithm < b.algorithm;
 }
 
