@@ -1,8 +1,8 @@
 #include "widgets/bandeditor.h"
 
 #include "core/model/configspace.h"
+#include "viewmodel/predictiontext.h"
 #include "widgets/bandstrip.h"
-#include "widgets/predictiontext.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -8,7 +8,7 @@
 // change one undo step on the same stack as the band edits.
 #pragma once
 
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <QWidget>
 #include <functional>

@@ -1,7 +1,7 @@
 #include "widgets/bandstrip.h"
 
+#include "viewmodel/bandedits.h"
 #include "widgets/bandeditcommands.h"
-#include "widgets/bandedits.h"
 #include "widgets/plotcolours.h"
 
 #include <QContextMenuEvent>

@@ -1,6 +1,6 @@
 #include "widgets/budgetgauges.h"
 
-#include "widgets/predictiontext.h"
+#include "viewmodel/predictiontext.h"
 
 #include <QHBoxLayout>
 #include <QProgressBar>

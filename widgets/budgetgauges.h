@@ -3,8 +3,8 @@
 // budget is full and says by how much; without a recommendation the gauges show the budgets.
 #pragma once
 
-#include "widgets/explorertypes.h"
-#include "widgets/plotscoring.h"
+#include "viewmodel/explorertypes.h"
+#include "viewmodel/plotscoring.h"
 
 #include <QWidget>
 #include <array>

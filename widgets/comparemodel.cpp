@@ -1,6 +1,6 @@
 #include "widgets/comparemodel.h"
 
-#include "widgets/predictiontext.h"
+#include "viewmodel/predictiontext.h"
 
 #include <QColor>
 #include <QStringList>

@@ -6,7 +6,7 @@
 // e.g. "12.3 ms  -8.1 %" (negative: lower, which is better for every metric).
 #pragma once
 
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <QAbstractTableModel>
 #include <functional>

@@ -5,8 +5,8 @@
 // and pinned configurations marked. Hover shows the configuration, click selects it.
 #pragma once
 
-#include "widgets/plotdata.h"
-#include "widgets/plotscoring.h"
+#include "viewmodel/plotdata.h"
+#include "viewmodel/plotscoring.h"
 
 #include <QVector>
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "widgets/recipecard.h"
 
-#include "widgets/predictiontext.h"
+#include "viewmodel/predictiontext.h"
 #include "widgets/warningstyle.h"
 
 #include <QHBoxLayout>

@@ -4,7 +4,7 @@
 // with the deltas.
 #pragma once
 
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <QWidget>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "widgets/searchprogress.h"
 
-#include "widgets/searchrunner.h"
+#include "viewmodel/searchrunner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,7 +1,7 @@
 #include "widgets/slopanel.h"
 
+#include "viewmodel/predictiontext.h"
 #include "widgets/budgetslider.h"
-#include "widgets/predictiontext.h"
 
 #include <QComboBox>
 #include <QFormLayout>

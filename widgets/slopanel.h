@@ -6,7 +6,7 @@
 
 #include "core/model/config.h"
 #include "core/model/workspace.h"
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <QWidget>
 

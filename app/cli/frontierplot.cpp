@@ -1,7 +1,7 @@
 #include "app/cli/frontierplot.h"
 
 #include "core/search/explorer.h"
-#include "widgets/explorerpoints.h"
+#include "viewmodel/explorerpoints.h"
 #include "widgets/paretoplot.h"
 
 #include <QApplication>

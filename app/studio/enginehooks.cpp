@@ -4,8 +4,8 @@
 #include "core/search/gate.h"
 #include "core/search/recommend.h"
 #include "core/search/searchalgorithm.h"
-#include "widgets/explorerpoints.h"
-#include "widgets/predictiontext.h"
+#include "viewmodel/explorerpoints.h"
+#include "viewmodel/predictiontext.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "explorerhooks.h"
-#include "widgets/explorerpoints.h"
+#include "viewmodel/explorerpoints.h"
 
 #include <cstddef>
 #include <memory>

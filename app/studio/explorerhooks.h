@@ -4,9 +4,9 @@
 #pragma once
 
 #include "core/model/config.h"
-#include "widgets/explorertypes.h"
-#include "widgets/plotdata.h"
-#include "widgets/searchrunner.h"
+#include "viewmodel/explorertypes.h"
+#include "viewmodel/plotdata.h"
+#include "viewmodel/searchrunner.h"
 
 #include <atomic>
 #include <functional>

@@ -7,7 +7,7 @@
 #include "core/model/workspace.h"
 #include "explorerhooks.h"
 #include "explorerstate.h"
-#include "widgets/searchrunner.h"
+#include "viewmodel/searchrunner.h"
 
 #include <QObject>
 #include <QTimer>

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "core/model/workspace.h"
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
+#include "viewmodel/plotscoring.h"
 #include "widgets/paretoplot.h"
-#include "widgets/plotscoring.h"
 
 #include <QObject>
 

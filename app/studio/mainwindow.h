@@ -8,8 +8,8 @@
 #include "explorerstate.h"
 #include "sessioncontroller.h"
 #include "theme.h"
+#include "viewmodel/explorertypes.h"
 #include "widgets/bandeditor.h"
-#include "widgets/explorertypes.h"
 
 #include <QMainWindow>
 #include <QPalette>

@@ -7,7 +7,7 @@
 
 #include "core/data/sessionfile.h"
 #include "core/model/workspace.h"
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <QObject>
 #include <QString>

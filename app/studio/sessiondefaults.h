@@ -3,7 +3,7 @@
 
 #include "core/model/workspace.h"
 #include "explorerhooks.h"
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <string>
 

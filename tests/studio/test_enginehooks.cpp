@@ -7,11 +7,11 @@
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/searcher.h"
+#include "viewmodel/predictiontext.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/budgetslider.h"
 #include "widgets/paretoplot.h"
-#include "widgets/predictiontext.h"
 #include "widgets/slopanel.h"
 
 #include <QSignalSpy>

@@ -13,12 +13,12 @@
 #include "app/studio/mainwindow.h"
 #include "core/search/recommend.h"
 #include "studiofixtures.h"
+#include "viewmodel/predictiontext.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/budgetgauges.h"
 #include "widgets/comparemodel.h"
 #include "widgets/paretoplot.h"
-#include "widgets/predictiontext.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 

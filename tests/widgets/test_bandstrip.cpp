@@ -4,8 +4,8 @@
 // settings row (batch, KV format, calibration algorithm, lm_head) edits the configuration in
 // undo steps of the same stack.
 #include "core/model/configspace.h"
+#include "viewmodel/bandedits.h"
 #include "widgets/bandeditor.h"
-#include "widgets/bandedits.h"
 #include "widgets/bandstrip.h"
 
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 // BudgetGauges: each gauge is the prediction's share of its budget (per mille, worked out by
 // hand), says the value and the budget, is full and says by how much when over, and shows the
 // budgets alone without a prediction. infeasibilityText names the binding budgets.
+#include "viewmodel/predictiontext.h"
 #include "widgets/budgetgauges.h"
-#include "widgets/predictiontext.h"
 
 #include <QApplication>
 #include <QTest>

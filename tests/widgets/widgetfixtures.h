@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/model/workspace.h"
-#include "widgets/plotdata.h"
+#include "viewmodel/plotdata.h"
 
 #include <cmath>
 #include <memory>

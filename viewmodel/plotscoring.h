@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/search/latencyaxis.h"
-#include "widgets/plotdata.h"
+#include "viewmodel/plotdata.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "widgets/searchrunner.h"
+#include "viewmodel/searchrunner.h"
 
-#include "widgets/pooltask.h"
+#include "viewmodel/pooltask.h"
 
 #include <QFutureWatcher>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "widgets/pooltask.h"
+#include "viewmodel/pooltask.h"
 
 #include <QRunnable>
 #include <QThreadPool>

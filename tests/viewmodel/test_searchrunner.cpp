@@ -1,7 +1,7 @@
 // SearchRunner: a superseded job delivers nothing and the newer one delivers its result;
 // Cancel stops the work (the worker sees the flag) and nothing is delivered; failures and
 // progress reach the GUI thread; typed results reach their handlers in order.
-#include "widgets/searchrunner.h"
+#include "viewmodel/searchrunner.h"
 
 #include <QSignalSpy>
 #include <QTest>

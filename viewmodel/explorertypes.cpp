@@ -1,4 +1,4 @@
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 namespace acsel::gui
 {

@@ -1,4 +1,4 @@
-#include "widgets/bandedits.h"
+#include "viewmodel/bandedits.h"
 
 #include "core/model/configspace.h"
 

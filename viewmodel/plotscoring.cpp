@@ -1,4 +1,4 @@
-#include "widgets/plotscoring.h"
+#include "viewmodel/plotscoring.h"
 
 #include "core/search/paretofront.h"
 

@@ -1,4 +1,4 @@
-#include "widgets/plotdata.h"
+#include "viewmodel/plotdata.h"
 
 namespace acsel::gui
 {

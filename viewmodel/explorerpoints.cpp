@@ -1,4 +1,4 @@
-#include "widgets/explorerpoints.h"
+#include "viewmodel/explorerpoints.h"
 
 #include "core/search/explorer.h"
 

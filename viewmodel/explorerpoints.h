@@ -4,7 +4,7 @@
 // draw the same cloud.
 #pragma once
 
-#include "widgets/plotdata.h"
+#include "viewmodel/plotdata.h"
 
 #include <cstddef>
 #include <memory>

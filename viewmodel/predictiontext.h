@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/search/budgetreach.h"
-#include "widgets/explorertypes.h"
+#include "viewmodel/explorertypes.h"
 
 #include <QString>
 

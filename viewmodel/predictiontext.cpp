@@ -1,4 +1,4 @@
-#include "widgets/predictiontext.h"
+#include "viewmodel/predictiontext.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -2,7 +2,7 @@
 // deliberate data race between the GUI thread and a SearchRunner job, i.e. code running in a
 // pooled worker thread. Its test passes only when ThreadSanitizer reports the race and names this
 // file, so a suppression in .ci/tsan.supp wide enough to hide worker code fails it.
-#include "widgets/searchrunner.h"
+#include "viewmodel/searchrunner.h"
 
 #include <QCoreApplication>
 #include <thread>
