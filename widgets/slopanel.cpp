@@ -52,13 +52,12 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     mode_->addItem(tr("Continuous batching"));
     algorithm_ = new QComboBox(this);
     algorithm_->setObjectName(QStringLiteral("searchAlgorithm"));
-    // Item 0: the serving mode's searcher, as acsel search picks it without --algo.
+    // Item 0: the default searcher, as acsel search picks it without --algo.
     algorithm_->addItem(tr("Automatic"));
     algorithm_->setItemData(
         0,
-        tr("Exact for static batching (exact, and the fastest there), BandPareto for "
-           "continuous batching (where Exact cannot prune by latency); what acsel search uses "
-           "without --algo"),
+        tr("Exact: the predicted optimum, and the fastest searcher on static and continuous "
+           "batching; what acsel search uses without --algo"),
         Qt::ToolTipRole);
     for (const SearchAlgorithmName& n : kSearchAlgorithms)
         algorithm_->addItem(QString::fromLatin1(toDisplayString(n.algorithm)),

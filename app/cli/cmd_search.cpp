@@ -45,9 +45,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
     specs.push_back({"request", "FILE", "request JSON {schema_version, stack, request, models?}"});
-    specs.push_back(
-        {"algo", "NAME",
-         searchAlgorithmChoices() + " (default: exact for static serving, bp for continuous)"});
+    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default: exact)"});
     specs.push_back({"stack", "ID", "stack (overrides the request file)"});
     // Without a request file the request starts from the Request defaults: say which.
     const Request d;

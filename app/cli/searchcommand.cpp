@@ -95,9 +95,8 @@ void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
 
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io)
 {
-    const auto algorithm = run.algorithm.empty()
-                               ? std::optional(defaultSearchAlgorithm(run.request.mode))
-                               : parseSearchAlgorithm(run.algorithm);
+    const auto algorithm = run.algorithm.empty() ? std::optional(kDefaultSearchAlgorithm)
+                                                 : parseSearchAlgorithm(run.algorithm);
     if (!algorithm)
         throw app::UsageError("acsel search: unknown --algo '" + run.algorithm + "' (expected " +
                               searchAlgorithmChoices() + ")");

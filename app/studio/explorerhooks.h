@@ -39,8 +39,8 @@ struct ExplorerHooks {
     using BudgetAnswerer =
         std::function<std::optional<acsel::gui::SearchOutcome>(const acsel::Request&)>;
     // Builds the answerer of the request's workload (filter, searcher, everything but the
-    // budgets); empty where no exact index exists (a searcher other than Exact, continuous
-    // batching) or when stopped. On a worker thread, as `search`.
+    // budgets); empty where no exact index exists (a searcher other than Exact, a
+    // non-monotone calibration) or when stopped. On a worker thread, as `search`.
     std::function<BudgetAnswerer(const acsel::Request&, const acsel::gui::SpaceFilter&,
                                  acsel::gui::SearchAlgorithm, const std::atomic<bool>& stop)>
         indexBudgets;

@@ -256,7 +256,7 @@ void ExplorerSession::dropIndexOfAnotherWorkload()
 
 SearchKey ExplorerSession::key() const
 {
-    return {request_, filter_, resolvedAlgorithm(algorithm_, request_.mode)};
+    return {request_, filter_, resolvedAlgorithm(algorithm_)};
 }
 
 std::optional<Prediction> ExplorerSession::predict(const Config& c) const

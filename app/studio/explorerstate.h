@@ -45,13 +45,9 @@ public:
 
     const acsel::Request& request() const { return request_; }
     const acsel::gui::SpaceFilter& filter() const { return filter_; }
-    // What the user chose (nullopt: Automatic) and the searcher that choice runs for the
-    // request's serving mode.
+    // What the user chose (nullopt: Automatic) and the searcher that choice runs.
     acsel::gui::SearchAlgorithmChoice algorithmChoice() const { return algorithm_; }
-    acsel::gui::SearchAlgorithm algorithm() const
-    {
-        return acsel::resolvedAlgorithm(algorithm_, request_.mode);
-    }
+    acsel::gui::SearchAlgorithm algorithm() const { return acsel::resolvedAlgorithm(algorithm_); }
     const ViewSettings& view() const { return view_; }
     SearchKey key() const { return {request_, filter_, algorithm()}; }
     bool isCurrent(const SearchKey& k) const { return k == key(); }

@@ -24,6 +24,14 @@ public:
     {
         return base_.memoryBytes(c, q);
     }
+    std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override
+    {
+        return base_.runningRule(c, q);
+    }
+    LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const override
+    {
+        return base_.rawLatencyAt(c, q, running);
+    }
     bool fracMixIsLowerBound(const Request& q) const override
     {
         return base_.fracMixIsLowerBound(q);

@@ -42,12 +42,24 @@ double kvBytesFullLength(const ModelArch& arch, const Config& config, const Requ
     return (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
 }
 
+namespace
+{
+
+// The memory left next to the weights, the step's activations and the runtime.
+double freeBytes(const ModelArch& arch, const Config& config, const Request& request,
+                 const Platform& platform, const ServingDefaults& defaults)
+{
+    const MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
+    return platform.memCapacityBytes - m.weightBytes - m.embeddingBytes - m.lmHeadBytes -
+           stepActivationBytes(arch, defaults) - m.runtimeBytes;
+}
+
+} // namespace
+
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,
                       const Platform& platform, const ServingDefaults& defaults)
 {
-    const MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
-    const double free = platform.memCapacityBytes - m.weightBytes - m.embeddingBytes -
-                        m.lmHeadBytes - stepActivationBytes(arch, defaults) - m.runtimeBytes;
+    const double free = freeBytes(arch, config, request, platform, defaults);
     KvCapacity k;
     k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
     const double perToken = kvBytesPerToken(arch, config.kv);
@@ -255,9 +267,45 @@ LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& ar
     return estimateWithSlots(costs, arch, config, request, d, kv, slots).latency;
 }
 
-bool fracMixLowerBoundHolds(const Request& request)
+int RunningRule::slotsAt(double totalBytes) const
 {
-    return request.mode == ServingMode::Static;
+    const double available = std::max(0.0, kvMemoryFraction * (freeAtZeroTotal - totalBytes));
+    return static_cast<int>(std::min(std::floor(available / bytesPerRequest), 1e9));
+}
+
+int RunningRule::runningAt(double totalBytes) const
+{
+    const double available = std::max(0.0, kvMemoryFraction * (freeAtZeroTotal - totalBytes));
+    const int slots = slotsAt(totalBytes);
+    const bool holdsOneRequest = slots >= 1 && available >= bytesFullLength;
+    return holdsOneRequest ? std::min(limit, slots) : limit;
+}
+
+RunningRule runningRule(const ModelArch& arch, const Config& config, const Request& request,
+                        const Platform& platform)
+{
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const double free = freeBytes(arch, config, request, platform, d);
+    const KvCapacity kv = kvCapacity(arch, config, request, platform, d);
+    RunningRule rule;
+    rule.limit = std::min(request.concurrency, config.batch);
+    rule.freeAtZeroTotal = free + estimateMemory(arch, config, request, platform).total();
+    rule.kvMemoryFraction = d.kvMemoryFraction;
+    rule.bytesPerRequest = kv.bytesPerRequest;
+    rule.bytesFullLength = kv.bytesFullLength;
+    return rule;
+}
+
+LatencyEstimate estimateServingAt(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                  const Request& request, int running)
+{
+    requirePositive(config, request);
+    if (running < 1 || running > std::min(request.concurrency, config.batch))
+        throw std::invalid_argument("running requests must be within 1 and min(concurrency, "
+                                    "batch)");
+    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
+    return estimateWithSlots(costs, arch, config, request, d, kv, running).latency;
 }
 
 } // namespace acsel

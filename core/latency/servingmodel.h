@@ -115,14 +115,37 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
 LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& arch,
                                        const Config& config, const Request& request);
 
-// Whether FracMix (the layer-fraction mix of uniform estimates) is a lower bound of the full
-// band estimate in this mode. Static: yes (the estimate is additive over layers plus
-// non-negative band-boundary conversions, with a bf16 lm_head). Continuous: no. The KV slot
-// count depends on the weight memory through a floor, and the queueing delay is a nonlinear
-// (convex, then zero) function of it: a band recipe whose weights sit between two uniform
-// ones can queue more than their layer-fraction mix. The step costs themselves stay additive
-// over layers, so only the queueing term breaks the bound; callers must gate continuous
-// requests with the full estimate, not FracMix.
-bool fracMixLowerBoundHolds(const Request& request);
+// How the requests run at once follow a configuration's memory within one context (model,
+// batch, KV format, request). Its KV pool is kvMemoryFraction x max(0, free), free = capacity -
+// weights - embeddings - lm_head - step activations - runtime, and its memory total
+// (estimateMemory, continuous) is those same weight terms plus terms that do not depend on
+// them, so free = freeAtZeroTotal - total: n follows the total alone, falling as it grows.
+struct RunningRule {
+    int limit = 1;              // min(concurrency, Config::batch)
+    double freeAtZeroTotal = 0; // free + total: the same for every configuration of the context
+    double kvMemoryFraction = 0.9;
+    double bytesPerRequest = 1; // KvCapacity::bytesPerRequest
+    double bytesFullLength = 1; // KvCapacity::bytesFullLength
+    // The requests of isl + osl tokens its KV pool holds at memory total `totalBytes` (>= 0).
+    int slotsAt(double totalBytes) const;
+    // The n estimateServingLatency uses for a configuration of memory total `totalBytes`:
+    // min(limit, slotsAt), or limit when its pool cannot hold one request (estimateMemory's
+    // total then exceeds the device).
+    int runningAt(double totalBytes) const;
+};
+RunningRule runningRule(const ModelArch& arch, const Config& config, const Request& request,
+                        const Platform& platform);
+
+// The continuous estimate with n given (1 <= running <= min(concurrency, batch)) instead of
+// derived from the memory. The KV slot count is the only term that depends on the weights
+// other than through the step costs (a floor of the memory left): at a fixed n, the chunk
+// count, the shares of mixed steps, the backlog and queueing factors depend on n, isl, osl and
+// the backend only, so TTFT and TPOT are non-negative combinations of step costs. A step's
+// cost is additive over layers plus non-negative band-boundary conversions, as in static
+// batching; so the FracMix mix of uniform estimates at a recipe's own n (RunningRule) is a
+// lower bound of its estimate, while a mix of uniform estimates at their own n is not (a
+// recipe between two uniform ones can run fewer requests than either mix suggests).
+LatencyEstimate estimateServingAt(const OpCosts& costs, const ModelArch& arch, const Config& config,
+                                  const Request& request, int running);
 
 } // namespace acsel

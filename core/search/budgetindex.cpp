@@ -110,7 +110,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
 {
     if (!applies(e, q))
         throw std::invalid_argument("no budget index for this request: FracMix is no lower "
-                                    "bound of its latency (continuous batching or a "
+                                    "bound of its latency (an engine without that bound or a "
                                     "non-monotone calibration)");
     BudgetIndex index;
     index.workspace_ = &e.workspace();

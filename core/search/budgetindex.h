@@ -10,8 +10,9 @@
 // admitted(f) and f comes first, so the answer, the first admitted configuration in the
 // answer order, is always a member. Members are full-gated once, while building; a query
 // scans them in RMQD order and stops after the first admitted one's RMQD: no enumeration, no
-// full gate. Needs FracMix to be a lower bound (static batching) and a monotone calibration:
-// `applies`.
+// full gate. Needs FracMix to be a lower bound (Engine::fracMixIsLowerBound: static
+// batching, and continuous batching at each recipe's running count) and a monotone
+// calibration: `applies`.
 #pragma once
 
 #include "core/search/searcher.h"

@@ -2,6 +2,7 @@
 // so the searchers are tested against small hand-made engines and run on the real one.
 #pragma once
 
+#include "core/latency/servingmodel.h"
 #include "core/model/config.h"
 #include "core/model/workspace.h"
 #include "core/quality/ridgesurrogate.h"
@@ -9,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace acsel
@@ -52,9 +54,23 @@ public:
     // conversion costs (>= 0), so the FracMix mix of uniform estimates is a lower bound.
     virtual LatencyMs rawLatency(const Config& c, const Request& q) const = 0;
     virtual double memoryBytes(const Config& c, const Request& q) const = 0;
-    // True when rawLatency is never below the FracMix mix of uniform estimates for the same
-    // request (additive over layers plus non-negative conversions); ExactSearch then prunes
-    // with FracMix without losing the optimum.
+    // Continuous batching (servingmodel.h): how the requests run at once follow the memory
+    // total within the context of `c` (model, batch, KV format), and the estimate at a given
+    // number of them. FracMixTable then mixes uniform estimates at each recipe's own number;
+    // nullopt (the default, and for static batching): it mixes rawLatency as it is.
+    virtual std::optional<RunningRule> runningRule(const Config&, const Request&) const
+    {
+        return std::nullopt;
+    }
+    virtual LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const
+    {
+        (void)running;
+        return rawLatency(c, q);
+    }
+    // True when rawLatency is never below FracMixTable's soft latency for the same request:
+    // the mix of uniform estimates (additive over layers plus non-negative conversions), at the
+    // recipe's own running count where runningRule gives one. ExactSearch then prunes with
+    // FracMix without losing the optimum.
     virtual bool fracMixIsLowerBound(const Request& q) const = 0;
     virtual Calibration calibration(const std::string& stackId) const = 0;
     virtual double rmqd(const Config& c) const = 0;

@@ -79,18 +79,28 @@ SoftScore maxOf(const SoftScore& a, const SoftScore& b)
             std::max(a.memoryBytes, b.memoryBytes)};
 }
 
-// `pick` (minOf, maxOf) over the uniform estimates of a context's band choices.
-template <class Uniforms, class Pick>
-SoftScore componentwise(const Uniforms& uniform, const std::vector<FormatScope>& choices, Pick pick)
+// `pick` (minOf, maxOf) over the uniform estimates of a context's band choices: their memory,
+// and their latency at their own running count or (atRunning) at every count tabulated.
+template <class Uniforms, class Running, class Pick>
+SoftScore componentwise(const Uniforms& uniform, const Running& atRunning,
+                        const std::vector<FormatScope>& choices, Pick pick)
 {
     std::optional<SoftScore> out;
+    auto take = [&](const SoftScore& s) { out = out ? pick(*out, s) : s; };
     for (const FormatScope& c : choices) {
-        const auto& u = uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
-        const SoftScore s{u.ttft, u.tpot, u.memory};
-        out = out ? pick(*out, s) : s;
+        const auto slot = static_cast<std::size_t>(choiceSlot(c.format, c.scope));
+        const auto& u = uniform[slot];
+        if (atRunning.empty())
+            take({u.ttft, u.tpot, u.memory});
+        for (const auto& at : atRunning)
+            take({at[slot].ttft, at[slot].tpot, u.memory});
     }
     return out.value_or(SoftScore{});
 }
+
+// Relative slack on a memory total when reading its running count: the mix and the engine's
+// own total differ in the last bits, so a total at a slot boundary reads both counts.
+constexpr double kRunningSlack = 1e-9;
 
 } // namespace
 
@@ -129,19 +139,27 @@ FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOption
                 ContextTable t;
                 t.layers = arch.layers;
                 t.quality = quality;
+                Config cfg;
+                cfg.model = m;
+                cfg.batch = b;
+                cfg.kv = kv;
+                t.running = e.runningRule(cfg, q);
                 for (const FormatScope& c : cs.bandChoices()) {
-                    Config cfg;
-                    cfg.model = m;
-                    cfg.batch = b;
-                    cfg.kv = kv;
                     cfg.recipe = BandRecipe::uniform(arch.layers, c.format, c.scope);
-                    const LatencyMs raw = e.rawLatency(cfg, q);
                     auto& u = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
-                    u = {raw.ttft, raw.tpot, e.memoryBytes(cfg, q)};
+                    u.memory = e.memoryBytes(cfg, q);
+                    if (t.running)
+                        continue;
+                    const LatencyMs raw = e.rawLatency(cfg, q);
+                    u.ttft = raw.ttft;
+                    u.tpot = raw.tpot;
                     ++uniformEstimates_;
                 }
-                t.lowest = componentwise(t.uniform, cs.bandChoices(), minOf);
-                const SoftScore high = componentwise(t.uniform, cs.bandChoices(), maxOf);
+                if (t.running)
+                    tabulateRunning(e, cs, cfg, t);
+                t.lowest = componentwise(t.uniform, t.atRunning, cs.bandChoices(), minOf);
+                const SoftScore high =
+                    componentwise(t.uniform, t.atRunning, cs.bandChoices(), maxOf);
                 const bool firstContext = tables_.empty();
                 lowest_ = firstContext ? t.lowest : minOf(lowest_, t.lowest);
                 highest_ = firstContext ? high : maxOf(highest_, high);
@@ -149,6 +167,63 @@ FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOption
             }
         }
     }
+}
+
+void FracMixTable::tabulateRunning(const Engine& e, const ConfigSpace& cs, const Config& sample,
+                                   ContextTable& t)
+{
+    // A recipe's memory total lies within its context's uniform totals (it mixes them), and
+    // its running count falls as the total grows: tabulate every count in between. Below
+    // one slot a recipe cannot hold a request and fails the memory budget; it reads count 1.
+    double lowest = 0, highest = 0;
+    bool first = true;
+    for (const FormatScope& c : cs.bandChoices()) {
+        const double m = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))].memory;
+        lowest = first ? m : std::min(lowest, m);
+        highest = first ? m : std::max(highest, m);
+        first = false;
+    }
+    const RunningRule& rule = *t.running;
+    const auto clampCount = [&](int n) { return std::clamp(n, 1, rule.limit); };
+    t.firstRunning = clampCount(rule.slotsAt(highest * (1 + kRunningSlack)));
+    const int last = clampCount(rule.slotsAt(lowest * (1 - kRunningSlack)));
+    Config cfg = sample;
+    for (int n = t.firstRunning; n <= last; ++n) {
+        RunningLatency& at = t.atRunning.emplace_back();
+        for (const FormatScope& c : cs.bandChoices()) {
+            cfg.recipe = BandRecipe::uniform(t.layers, c.format, c.scope);
+            at[static_cast<std::size_t>(choiceSlot(c.format, c.scope))] =
+                e.rawLatencyAt(cfg, request_, n);
+            ++uniformEstimates_;
+        }
+    }
+}
+
+void FracMixTable::mixAtRunning(const ContextTable& t, const BandRecipe& r, SoftScore& s) const
+{
+    const RunningRule& rule = *t.running;
+    const auto last = static_cast<int>(t.atRunning.size()) - 1;
+    const auto row = [&](double total) {
+        return static_cast<std::size_t>(
+            std::clamp(rule.runningAt(total) - t.firstRunning, 0, last));
+    };
+    const std::size_t lo = row(s.memoryBytes * (1 + kRunningSlack));
+    const std::size_t hi = row(s.memoryBytes * (1 - kRunningSlack));
+    const double invLayers = 1.0 / t.layers;
+    double ttft = 0, tpot = 0, ttftHi = 0, tpotHi = 0;
+    for (const Band& b : r) {
+        const auto slot = static_cast<std::size_t>(choiceSlot(b.format, b.scope));
+        const double share = b.layers() * invLayers;
+        ttft += share * t.atRunning[lo][slot].ttft;
+        tpot += share * t.atRunning[lo][slot].tpot;
+        if (hi != lo) {
+            ttftHi += share * t.atRunning[hi][slot].ttft;
+            tpotHi += share * t.atRunning[hi][slot].tpot;
+        }
+    }
+    // At a slot boundary, the lower of the two counts' mixes: a bound for either.
+    s.rawTtft = hi != lo ? std::min(ttft, ttftHi) : ttft;
+    s.rawTpot = hi != lo ? std::min(tpot, tpotHi) : tpot;
 }
 
 const ConfigSpace& FracMixTable::space(int context) const
@@ -176,6 +251,8 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
         s.rawTpot += share * u.tpot;
         s.memoryBytes += share * u.memory;
     }
+    if (t.running)
+        mixAtRunning(t, r, s);
     return s;
 }
 

@@ -1,7 +1,9 @@
 // The per-request table of whole-model uniform estimates (docs/METHOD.md 3, FracMix), built once,
 // and the cheap scores of any band recipe derived from it:
 //  - latency: the layer-fraction mix of uniform raw estimates (a lower bound of the full
-//    estimate, which adds only band-boundary conversions);
+//    estimate, which adds only band-boundary conversions); in continuous batching, of the
+//    uniform estimates at the recipe's own running count (Engine::runningRule), which its
+//    exact memory gives;
 //  - memory: the same mix, exact (memory is additive over layers);
 //  - RMQD: the surrogate's decomposition, exact, O(bands).
 // A context is one (model, batch, KV format); recipes vary within it.
@@ -11,6 +13,7 @@
 #include "core/search/searcher.h"
 
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace acsel
@@ -105,12 +108,22 @@ private:
     struct Uniform {
         double ttft = 0, tpot = 0, memory = 0;
     };
+    using RunningLatency = std::array<LatencyMs, kChoiceSlots>;
     struct ContextTable {
         int layers = 0;
-        std::array<Uniform, kChoiceSlots> uniform{};
+        std::array<Uniform, kChoiceSlots> uniform{}; // latency unused when `running` is set
+        // Continuous batching: the rule and the uniform latencies at firstRunning + i running
+        // requests, for every count a recipe of the context can run.
+        std::optional<RunningRule> running;
+        int firstRunning = 1;
+        std::vector<RunningLatency> atRunning;
         std::array<int, kAlgorithmCount> quality{}; // index into qualityTerms_
         SoftScore lowest;
     };
+    // The latency mix of r at its own running count (memoryBytes already mixed into s).
+    void mixAtRunning(const ContextTable& t, const BandRecipe& r, SoftScore& s) const;
+    void tabulateRunning(const Engine& e, const ConfigSpace& cs, const Config& sample,
+                         ContextTable& t);
 
     Request request_;
     const Stack* stack_ = nullptr;

@@ -59,22 +59,17 @@ inline std::string searchAlgorithmChoices()
     return out;
 }
 
-// The default where none is asked for (acsel bench search --suite, docs/SEARCH.md): Exact for
-// static serving, where it is exact and faster than BandPareto on every case of the suite;
-// BandPareto for continuous serving, where FracMix is no latency bound, so Exact prunes by
-// memory only and full-gates some 490k candidates (4 s on Qwen3-8B, jetson_agx_thor).
-inline SearchAlgorithm defaultSearchAlgorithm(ServingMode mode)
-{
-    return mode == ServingMode::Static ? SearchAlgorithm::Exact : SearchAlgorithm::BandPareto;
-}
+// The default where none is asked for (acsel bench search --suite, docs/SEARCH.md): Exact,
+// exact and faster than BandPareto on every case of the suite, static and continuous batching.
+inline constexpr SearchAlgorithm kDefaultSearchAlgorithm = SearchAlgorithm::Exact;
 
-// What a user asks for: one searcher, or (nullopt) the default of the request's serving mode,
-// as acsel search does without --algo. Sessions save nullopt as kAutomaticAlgorithm.
+// What a user asks for: one searcher, or (nullopt) the default, as acsel search does without
+// --algo. Sessions save nullopt as kAutomaticAlgorithm.
 using SearchAlgorithmChoice = std::optional<SearchAlgorithm>;
 inline constexpr std::string_view kAutomaticAlgorithm = "automatic";
-inline SearchAlgorithm resolvedAlgorithm(SearchAlgorithmChoice choice, ServingMode mode)
+inline SearchAlgorithm resolvedAlgorithm(SearchAlgorithmChoice choice)
 {
-    return choice.value_or(defaultSearchAlgorithm(mode));
+    return choice.value_or(kDefaultSearchAlgorithm);
 }
 
 class Searcher;

@@ -119,12 +119,32 @@ double WorkspaceEngine::memoryBytes(const Config& c, const Request& q) const
     return memoryEstimate(c, q).total();
 }
 
-bool WorkspaceEngine::fracMixIsLowerBound(const Request& q) const
+std::optional<RunningRule> WorkspaceEngine::runningRule(const Config& c, const Request& q) const
+{
+    if (q.mode == ServingMode::Static)
+        return std::nullopt;
+    return acsel::runningRule(ws_.models[static_cast<std::size_t>(c.model)], c, q,
+                              ws_.platformOf(stackOf(q)));
+}
+
+LatencyMs WorkspaceEngine::rawLatencyAt(const Config& c, const Request& q, int running) const
+{
+    if (q.mode == ServingMode::Static)
+        return rawLatency(c, q);
+    const auto stack = ws_.findStack(q.stack);
+    if (!stack)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    const LatencyEstimate e = estimateServingAt(
+        opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c, q, running);
+    return {e.ttftMs, e.tpotMs};
+}
+
+bool WorkspaceEngine::fracMixIsLowerBound(const Request&) const
 {
     // Static batching: the band estimate is the FracMix mix plus non-negative conversions
-    // (with a bf16 lm_head, which the search space keeps). Continuous batching: KV slots and
-    // queueing depend on the weights nonlinearly, so no bound.
-    return fracMixLowerBoundHolds(q);
+    // (with a bf16 lm_head, which the search space keeps). Continuous batching: the same at a
+    // fixed running count, which runningRule gives FracMixTable (servingmodel.h).
+    return true;
 }
 
 Calibration WorkspaceEngine::calibration(const std::string& stackId) const

@@ -34,6 +34,8 @@ public:
     const Workspace& workspace() const override { return ws_; }
     LatencyMs rawLatency(const Config& c, const Request& q) const override;
     double memoryBytes(const Config& c, const Request& q) const override;
+    std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override;
+    LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const override;
     bool fracMixIsLowerBound(const Request& q) const override;
     Calibration calibration(const std::string& stackId) const override;
     double rmqd(const Config& c) const override;

@@ -8,6 +8,7 @@
 #include "core/search/fracmixtable.h"
 #include "core/search/recommend.h"
 #include "core/search/tierule.h"
+#include "servingengine.h"
 #include "variantengine.h"
 
 #include <QTest>
@@ -17,6 +18,9 @@ using namespace acsel;
 using acsel::test::bruteForceBest;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
+using acsel::test::keyOf;
+using acsel::test::sameKey;
+using acsel::test::ServingEngine;
 using acsel::test::VariantEngine;
 
 namespace
@@ -60,7 +64,8 @@ private slots:
     void recommendIndexAsRecommend();
     void sameMembersOnAnyThreadCount();
     void answersOnlyItsWorkload();
-    void refusesContinuousBatching();
+    void answersContinuousWorkloadsAsExact();
+    void refusesAnEngineWithoutALatencyBound();
 };
 
 // Against a brute-force scan: a "dominated" answer always has a point strictly below in x and
@@ -231,7 +236,47 @@ void TestBudgetIndex::answersOnlyItsWorkload()
     QVERIFY(!BudgetIndex::build(e, q, {}, {}, stopped).has_value());
 }
 
-void TestBudgetIndex::refusesContinuousBatching()
+// Continuous batching with the real serving model on KV-starved toy devices (the running
+// count varies within contexts): 16 workloads x 4 budget triples, the index gives Exact's
+// configuration and the brute force's answer.
+void TestBudgetIndex::answersContinuousWorkloadsAsExact()
+{
+    std::mt19937_64 rng(2028);
+    int answered = 0;
+    for (int i = 0; i < 16; ++i) {
+        const char* backend = test::kBackends[rng() % 3];
+        const int concurrency = 2 + static_cast<int>(rng() % 18);
+        const int isl = 128 << (rng() % 3), osl = 64 << (rng() % 2);
+        ServingEngine e(test::deviceFor(backend, concurrency, isl, osl, test::kSlack[rng() % 3]),
+                        backend);
+        if (rng() % 2)
+            e.cal = Calibration{};
+        Request q = test::continuous(e.workspace().stacks[0].id, concurrency, isl, osl);
+        SearchOptions o;
+        o.batches = {concurrency, concurrency + 1};
+        const std::optional<BudgetIndex> index = BudgetIndex::build(e, q, o, {}, kNoStop);
+        QVERIFY(index.has_value());
+        const std::vector<Prediction> predictions = predictionsOf(e, q, o);
+        for (int k = 0; k < 4; ++k) {
+            const Prediction& p = pick(rng, predictions);
+            const double loosen = k == 0 ? 1.0 : 1.0 + 0.5 * static_cast<double>(rng() % 3);
+            q.ttftBudgetMs = p.ttftMs * loosen;
+            q.tpotBudgetMs = p.tpotMs * (rng() % 2 ? 1.0 : loosen);
+            q.memBudgetGiB = p.memoryBytes / kGiB * (rng() % 2 ? 1.0 : 1.3);
+            const SearchResult fromIndex = index->answer(q);
+            const SearchResult exact = ExactSearch().run(e, q, o, {}, kNoStop);
+            const QString where = QString("workload %1, budgets %2").arg(i).arg(k);
+            QVERIFY2(fromIndex.config == exact.config, qPrintable(where));
+            QVERIFY2(sameKey(keyOf(e, q, o, fromIndex), bruteForceBest(e, q, o)),
+                     qPrintable(where));
+            answered += fromIndex.config.has_value();
+        }
+    }
+    QVERIFY(answered > 32);
+}
+
+// The toy variant's continuous latency is no FracMix bound (and it has no running rule).
+void TestBudgetIndex::refusesAnEngineWithoutALatencyBound()
 {
     const VariantEngine e(kAmpere, false);
     Request q;

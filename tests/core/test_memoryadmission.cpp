@@ -84,7 +84,12 @@ public:
     {
         return estimateMemory(tiny(), c, q, costs_.platform()).total();
     }
-    bool fracMixIsLowerBound(const Request& q) const override { return fracMixLowerBoundHolds(q); }
+    // No running rule: its continuous FracMix mixes uniform estimates at their own KV slots,
+    // no bound.
+    bool fracMixIsLowerBound(const Request& q) const override
+    {
+        return q.mode == ServingMode::Static;
+    }
     Calibration calibration(const std::string&) const override { return {}; }
     double rmqd(const Config&) const override { return 0; }
     SurrogateTerms qualityTerms(int, Algorithm, bool, KvFormat) const override { return {}; }

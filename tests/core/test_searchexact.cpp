@@ -17,6 +17,8 @@ using namespace acsel;
 using acsel::test::bruteForceBest;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
+using acsel::test::keyOf;
+using acsel::test::sameKey;
 using acsel::test::ToyEngine;
 using acsel::test::VariantEngine;
 
@@ -24,34 +26,6 @@ namespace
 {
 
 const std::atomic<bool> kNoStop{false};
-
-std::optional<AnswerKey> keyOf(const Engine& e, const Request& q, const SearchOptions& o,
-                               const SearchResult& r)
-{
-    if (!r.config)
-        return std::nullopt;
-    const FracMixTable table(e, q, o);
-    int context = -1;
-    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
-        const SearchContext& s = table.contexts()[static_cast<std::size_t>(c)];
-        if (s.model == r.config->model && s.batch == r.config->batch && s.kv == r.config->kv)
-            context = c;
-    }
-    if (context < 0)
-        return std::nullopt;
-    const GateResult g = fullGate(e, *r.config, q);
-    if (!g.admitted())
-        return std::nullopt;
-    return answerKey(table.quality(context, r.config->algorithm, r.config->recipe), g.prediction,
-                     *r.config, q);
-}
-
-bool sameKey(const std::optional<AnswerKey>& a, const std::optional<AnswerKey>& b)
-{
-    if (a.has_value() != b.has_value())
-        return false;
-    return !a || (!answerPrecedes(*a, *b) && !answerPrecedes(*b, *a));
-}
 
 template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
 {

@@ -1,7 +1,8 @@
 // The continuous-batching model (docs/SERVING.md): concurrency 1 with ample memory equals the
 // static estimate exactly; the KV slot count by hand; queueing zero while the requests fit and
 // growing linearly with the excess (closed-loop Little's law); monotone in concurrency and
-// isl, and in osl in the direction each regime fixes; the FracMix lower-bound flag per mode.
+// isl, and in osl in the direction each regime fixes; the estimate at a given running count and
+// the rule that gives a configuration's count from its memory total.
 #include "core/latency/memorymodel.h"
 #include "core/latency/servingmodel.h"
 #include "latencyfixtures.h"
@@ -277,12 +278,49 @@ private slots:
         QVERIFY(long64 < short64);
     }
 
-    void fracMixBoundOnlyForStatic()
+    // At its own running count, estimateServingAt is the serving estimate; at a smaller count
+    // the steps carry fewer tokens (TPOT no higher) and, above the running requests, more
+    // requests wait for a slot.
+    void estimateAtRunningCount()
     {
-        Request r = request(4, 100, 10);
-        QVERIFY(!fracMixLowerBoundHolds(r));
-        r.mode = ServingMode::Static;
-        QVERIFY(fracMixLowerBoundHolds(r));
+        const ModelArch a = test::tinyArch(6);
+        const FakeCosts costs(kAmple);
+        const Request r = request(8, 256, 64);
+        const ServingEstimate own = estimateServing(costs, a, config(64), r);
+        QCOMPARE(own.running, 8);
+        const LatencyEstimate at = estimateServingAt(costs, a, config(64), r, 8);
+        QCOMPARE(at.ttftMs, own.latency.ttftMs);
+        QCOMPARE(at.tpotMs, own.latency.tpotMs);
+        const LatencyEstimate fewer = estimateServingAt(costs, a, config(64), r, 3);
+        QVERIFY(fewer.tpotMs <= at.tpotMs);
+        QVERIFY(fewer.ttftMs > at.ttftMs); // 5 of 8 clients queue
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 estimateServingAt(costs, a, config(64), r, 9));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 estimateServingAt(costs, a, config(64), r, 0));
+    }
+
+    // The running rule reads the serving model's count from the memory total alone.
+    void runningRuleByHand()
+    {
+        const ModelArch a = test::tinyArch(6);
+        const Request probe = request(1, 256, 64);
+        const FakeCosts big(kAmple);
+        const KvCapacity one =
+            kvCapacity(a, config(64), probe, big.platform(), servingDefaults("vllm"));
+        const double fixedBytes = kAmple - one.availableBytes / 0.9;
+        const FakeCosts costs(fixedBytes + 10.5 * one.bytesPerRequest / 0.9);
+        const Request r = request(30, 256, 64);
+        const RunningRule rule = runningRule(a, config(64), r, costs.platform());
+        QCOMPARE(rule.limit, 30);
+        const double total = estimateMemory(a, config(64), r, costs.platform()).total();
+        QCOMPARE(rule.slotsAt(total), 10);
+        QCOMPARE(rule.runningAt(total), estimateServing(costs, a, config(64), r).running);
+        // One request's bytes more: one slot fewer; the pool empty: the limit (lifted).
+        QCOMPARE(rule.slotsAt(total + one.bytesPerRequest / 0.9), 9);
+        QCOMPARE(rule.runningAt(total + 20 * one.bytesPerRequest / 0.9), 30);
+        const RunningRule batch8 = runningRule(a, config(8), r, costs.platform());
+        QCOMPARE(batch8.limit, 8);
     }
 
     void backendDefaults()

@@ -111,7 +111,7 @@ private slots:
 
     void automaticSearchesAsTheCliDoes()
     {
-        // A new window searches with Automatic: the serving mode's searcher (acsel search
+        // A new window searches with Automatic: the default searcher, Exact (acsel search
         // without --algo), through core's recommend use case: the same answer, found here by
         // calling it directly on an engine of the same workspace.
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
@@ -130,8 +130,7 @@ private slots:
             }
             state()->setRequest(r);
             QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
-            const SearchAlgorithm expected =
-                mode == ServingMode::Static ? SearchAlgorithm::Exact : SearchAlgorithm::BandPareto;
+            const SearchAlgorithm expected = SearchAlgorithm::Exact; // in both modes
             QVERIFY(state()->algorithm() == expected);
             QVERIFY(card()->content()->stats->algorithm == expected);
             // The status line says how long the answer took (the search's wall time).
@@ -152,28 +151,44 @@ private slots:
             QVERIFY(direct.bestUniform && card()->content()->uniform &&
                     *card()->content()->uniform == direct.bestUniform->config);
         }
-        // A searcher chosen in the panel stays whatever the mode; Automatic again follows it.
+        // A searcher chosen in the panel stays whatever the mode; Automatic is Exact again.
         auto* combo = panel->findChild<QComboBox*>(QStringLiteral("searchAlgorithm"));
         QVERIFY(combo);
-        combo->setCurrentIndex(combo->findData(static_cast<int>(SearchAlgorithm::Exact)));
-        QVERIFY(state()->algorithmChoice() == SearchAlgorithm::Exact);
-        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact); // continuous, chosen
+        combo->setCurrentIndex(combo->findData(static_cast<int>(SearchAlgorithm::BandPareto)));
+        QVERIFY(state()->algorithmChoice() == SearchAlgorithm::BandPareto);
+        QVERIFY(state()->algorithm() == SearchAlgorithm::BandPareto); // continuous, chosen
         combo->setCurrentIndex(0);
         QVERIFY(!state()->algorithmChoice());
-        QVERIFY(state()->algorithm() == SearchAlgorithm::BandPareto);
+        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact);
         state()->setRequest(initial);
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 
+    void budgetMovesAreAnsweredAtOnceFromTheIndex_data()
+    {
+        QTest::addColumn<bool>("continuousBatching");
+        QTest::newRow("static") << false;
+        QTest::newRow("continuous") << true;
+    }
     void budgetMovesAreAnsweredAtOnceFromTheIndex()
     {
         // Once the searched workload's budget index is built (after the search and the
         // scoring), a budget move is answered before control returns to the event loop: what
         // the card shows while a slider is dragged. The same answer as recommend() run directly.
+        QFETCH(bool, continuousBatching);
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        const Request start = state()->request();
+        if (continuousBatching) {
+            Request r = start;
+            r.mode = ServingMode::Continuous;
+            r.ttftBudgetMs *= 2; // the serving reserve: room for an answer
+            r.tpotBudgetMs *= 2;
+            state()->setRequest(r);
+            QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        }
         auto* session = w_->findChild<studio::ExplorerSession*>();
         QVERIFY(session);
-        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact); // static: Automatic is Exact
+        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact); // Automatic is Exact
         QTRY_VERIFY_WITH_TIMEOUT(session->answersBudgetsAtOnce(), kSlowMs);
         const auto engine = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {}).engine;
         SearchOptions o;
@@ -207,7 +222,7 @@ private slots:
         QVERIFY(!session->answersBudgetsAtOnce());
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
         QVERIFY(card()->content()->stats->gated > 0);
-        state()->setRequest(initial);
+        state()->setRequest(start);
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 

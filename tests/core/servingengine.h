@@ -1,0 +1,126 @@
+// The toy engine with the real continuous serving model (test_servingbound, test_budgetindex):
+// the toy models, recipes and quality, latency and memory from core/latency on closed-form
+// operator costs, on devices small enough that the KV pool limits the running requests.
+#pragma once
+
+#include "core/latency/memorymodel.h"
+#include "core/latency/servingmodel.h"
+#include "latencyfixtures.h"
+#include "toyengine.h"
+
+#include <algorithm>
+#include <string>
+
+namespace acsel::test
+{
+
+// Closed-form operator costs: a GEMM reads its weights at the format's bits and does work;
+// attention grows with the context and the batch.
+class FormatCosts final : public FakeCostsBase
+{
+public:
+    explicit FormatCosts(double capacityBytes) : FakeCostsBase(capacityBytes, 2e8) {}
+    bool supports(Format) const override { return true; }
+    double gemmMs(Format f, double m, double n, double k) const override
+    {
+        const double bits = facts(f).effectiveBits;
+        return 2e-10 * m * n * k * (bits < 16 ? 0.6 : 1.0) + 1e-7 * n * k * bits / 16 + 2e-3;
+    }
+    double contextAttentionMs(double b, double isl, int heads, int, int, KvFormat kv) const override
+    {
+        return 1e-7 * b * isl * isl * heads * (kv == KvFormat::Fp8 ? 0.7 : 1.0);
+    }
+    double generationAttentionMs(double b, double kvLen, int, int, int, KvFormat) const override
+    {
+        return 2e-6 * b * kvLen + 1e-3;
+    }
+};
+
+// The toy engine's models, recipes and quality with the real serving model and memory model
+// on FormatCosts, on a device small enough that the KV pool limits the running requests.
+class ServingEngine final : public ToyEngine
+{
+public:
+    ServingEngine(double capacityBytes, const std::string& backend)
+        : ToyEngine({Format::Int4Wo, Format::Fp8, Format::Bf16}, {4, 5}), costs_(capacityBytes)
+    {
+        ws_ = ToyEngine::workspace();
+        ws_.platforms[0] = costs_.platform();
+        ws_.stacks[0].id = "fake/" + backend;
+        ws_.stacks[0].backend = backend;
+    }
+    const Workspace& workspace() const override { return ws_; }
+    LatencyMs rawLatency(const Config& c, const Request& q) const override
+    {
+        const LatencyEstimate e = estimateServingLatency(costs_, arch(c), c, q);
+        return {e.ttftMs, e.tpotMs};
+    }
+    double memoryBytes(const Config& c, const Request& q) const override
+    {
+        return estimateMemory(arch(c), c, q, costs_.platform()).total();
+    }
+    std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override
+    {
+        return acsel::runningRule(arch(c), c, q, costs_.platform());
+    }
+    LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const override
+    {
+        const LatencyEstimate e = estimateServingAt(costs_, arch(c), c, q, running);
+        return {e.ttftMs, e.tpotMs};
+    }
+    // False: Exact prunes by memory only (the comparison of full gates).
+    bool bounded = true;
+    bool fracMixIsLowerBound(const Request&) const override { return bounded; }
+    // The running count of a configuration, as the serving model derives it.
+    int running(const Config& c, const Request& q) const
+    {
+        const ServingDefaults d = servingDefaults(backendOf(q.stack));
+        const KvCapacity kv = kvCapacity(arch(c), c, q, costs_.platform(), d);
+        const int kvSlots = kv.holdsOneRequest() ? kv.requestsThatFit : c.batch;
+        return std::min({q.concurrency, c.batch, kvSlots});
+    }
+
+private:
+    const ModelArch& arch(const Config& c) const
+    {
+        return ws_.models[static_cast<std::size_t>(c.model)];
+    }
+    FormatCosts costs_;
+    Workspace ws_;
+};
+
+inline Request continuous(const std::string& stack, int concurrency, int isl, int osl)
+{
+    Request q;
+    q.stack = stack;
+    q.isl = isl;
+    q.osl = osl;
+    q.concurrency = concurrency;
+    q.mode = ServingMode::Continuous;
+    q.memBudgetGiB = 1e6; // the device is the limit
+    q.ttftBudgetMs = 1e12;
+    q.tpotBudgetMs = 1e12;
+    return q;
+}
+
+// A configuration fits a continuous request only if its static footprint (Config::batch full
+// KV caches) does (memorymodel.h), so its KV pool holds at least ~0.9 x batch requests: the
+// running count varies within a context only when batch = concurrency and the pool is near
+// that footprint. These devices hold the larger toy model's bf16 uniform with `slack` to spare;
+// its lighter recipes run more requests, up to the concurrency.
+
+inline const char* const kBackends[] = {"trtllm", "other", "vllm"};
+inline constexpr double kSlack[] = {1.0, 1.02, 1.06};
+
+inline double deviceFor(const char* backend, int concurrency, int isl, int osl, double slack)
+{
+    const ServingEngine ample(1e13, backend);
+    const Request q = continuous(ample.workspace().stacks[0].id, concurrency, isl, osl);
+    Config bf16;
+    bf16.model = 1;
+    bf16.batch = concurrency;
+    bf16.recipe = BandRecipe::uniform(ample.workspace().models[1].layers, Format::Bf16);
+    return ample.memoryBytes(bf16, q) * slack;
+}
+
+} // namespace acsel::test
