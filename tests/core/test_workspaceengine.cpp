@@ -1,5 +1,6 @@
 // The real engine on the real tables: FracMix is exact for memory and a lower bound for latency
-// (static batching), the surrogate's fast path equals its prediction, and BandPareto's answer
+// (static batching, and continuous batching where the running count varies within a context),
+// the surrogate's fast path equals its prediction, and BandPareto's answer
 // passes the full gate and never beats Exact.
 #include "core/data/workspacefile.h"
 #include "core/latency/servingmodel.h"
@@ -20,6 +21,7 @@ class TestWorkspaceEngine : public QObject
 private slots:
     void initTestCase();
     void fracMixBoundsOnRealTables();
+    void continuousFracMixBoundsOnRealTables();
     void searchersOnRealTables();
     void staticBatchNeverPredictedFaster();
 
@@ -82,6 +84,49 @@ void TestWorkspaceEngine::fracMixBoundsOnRealTables()
         });
     QVERIFY(checked > 500);
     QVERIFY(strict > 0);
+}
+
+// Llama-3.1-70B on h100_sxm/trtllm at concurrency 8 (batch 8, 512-token prompts): the KV pool
+// next to the weights holds 2 to 8 requests depending on the recipe, so a recipe's running
+// count differs from its uniform parts'. FracMix at the recipe's own count (Engine::runningRule)
+// stays a lower bound of the serving estimate on a sample of every context's recipes.
+void TestWorkspaceEngine::continuousFracMixBoundsOnRealTables()
+{
+    SearchOptions o;
+    o.models = {*engine_->workspace().findModel("Llama-3.1-70B")};
+    o.batches = {8};
+    Request q = request();
+    q.mode = ServingMode::Continuous;
+    q.concurrency = 8;
+    q.isl = 512;
+    q.memBudgetGiB = 1e6;
+    const FracMixTable table(*engine_, q, o);
+    std::mt19937_64 rng(6);
+    int checked = 0, counts = 0;
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
+        int fewest = q.concurrency, most = 0;
+        table.space(c).forEachRecipe([&](const BandRecipe& r) {
+            if (rng() % 211 != 0)
+                return true;
+            const Config cfg = table.config(c, r, table.bestQuality(c, r).first);
+            const SoftScore s = table.soft(c, r);
+            if (s.memoryBytes > table.deviceCapacity())
+                return true; // never admitted
+            const int n = engine_->runningRule(cfg, q)->runningAt(s.memoryBytes);
+            fewest = std::min(fewest, n);
+            most = std::max(most, n);
+            const LatencyMs full = engine_->rawLatency(cfg, q);
+            [&] {
+                QVERIFY(s.rawTtft <= full.ttft * (1 + 1e-12));
+                QVERIFY(s.rawTpot <= full.tpot * (1 + 1e-12));
+            }();
+            ++checked;
+            return !QTest::currentTestFailed();
+        });
+        counts += most - fewest;
+    }
+    QVERIFY(checked > 500);
+    QVERIFY2(counts >= 4, "the running count must vary within the contexts");
 }
 
 void TestWorkspaceEngine::searchersOnRealTables()
