@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace acsel::studio
 {
@@ -173,7 +174,12 @@ ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, cons
 {
     if (a != SearchAlgorithm::Exact || emptySelection(f) || !BudgetIndex::applies(*e, q))
         return {};
-    std::optional<RecommendIndex> built = RecommendIndex::build(*e, q, optionsOf(f), {}, stop);
+    std::optional<RecommendIndex> built;
+    try {
+        built = RecommendIndex::build(*e, q, optionsOf(f), {}, stop);
+    } catch (const std::length_error&) {
+        return {}; // too large to index (a 1024-layer model): budgets are searched on release
+    }
     if (!built)
         return {};
     auto index = std::make_shared<const RecommendIndex>(std::move(*built));

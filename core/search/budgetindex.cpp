@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace acsel
@@ -118,6 +120,11 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     const ProgressFn silent;
     ScreeningRun run("exact", e, index.workload_, o, silent, stop);
     const FracMixTable& table = run.table();
+    if (table.recipeCount() > kMaxCandidates)
+        throw std::length_error(
+            "no budget index for this workload: " + std::to_string(table.recipeCount()) +
+            " candidates, more than the index takes (" + std::to_string(kMaxCandidates) +
+            "); budgets are searched");
     index.calibration_ = table.calibration();
     index.deviceCapacity_ = table.deviceCapacity();
     const double shrink = boundShrink(table.calibration());

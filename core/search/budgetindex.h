@@ -18,6 +18,7 @@
 #include "core/search/searcher.h"
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -36,9 +37,14 @@ class BudgetIndex
 public:
     // Whether an index answers q's workload exactly (FracMix a lower bound, monotone FMC).
     static bool applies(const Engine& e, const Request& q);
+    // The largest space indexed: a build walks it about a dozen times (13 walks for the GUI
+    // default's 6.6M candidates, 1.3-1.7 s), so beyond this (a 1024-layer model has 3-4
+    // billion) it would take minutes; such budgets are searched instead.
+    static constexpr std::int64_t kMaxCandidates = 100'000'000;
 
     // Builds the index of q's workload (its budgets are ignored) over the space of `o`; empty
-    // when cancelled. Throws std::invalid_argument for an unknown stack or where !applies.
+    // when cancelled. Throws std::invalid_argument for an unknown stack or where !applies, and
+    // std::length_error for a space of more than kMaxCandidates.
     static std::optional<BudgetIndex> build(const Engine& e, const Request& q,
                                             const SearchOptions& o, const ProgressFn& progress,
                                             const std::atomic<bool>& stop);

@@ -66,7 +66,7 @@ Recommendation recommend(const Engine& engine, const RecommendRequest& r,
 class RecommendIndex
 {
 public:
-    // Empty when cancelled; throws std::invalid_argument where !BudgetIndex::applies.
+    // Empty when cancelled; throws as BudgetIndex::build.
     static std::optional<RecommendIndex> build(const Engine& engine, const Request& q,
                                                const SearchOptions& o, const ProgressFn& progress,
                                                const std::atomic<bool>& stop);

@@ -275,9 +275,20 @@ void TestBudgetIndex::answersContinuousWorkloadsAsExact()
     QVERIFY(answered > 32);
 }
 
-// The toy variant's continuous latency is no FracMix bound (and it has no running rule).
+// The toy variant's continuous latency is no FracMix bound (and it has no running rule); a
+// 1024-layer model's space (billions of candidates) is too large to index, said at once.
 void TestBudgetIndex::refusesAnEngineWithoutALatencyBound()
 {
+    const test::ToyEngine deep(kAmpere, {1024});
+    Request big;
+    big.stack = "toygpu/toy";
+    QVERIFY(BudgetIndex::applies(deep, big));
+    QVERIFY_THROWS_EXCEPTION(std::length_error, BudgetIndex::build(deep, big, {}, {}, kNoStop));
+    SearchOptions twoBands;
+    twoBands.maxBands = 2; // 1023 cuts per pair of choices: indexed
+    twoBands.formats = {Format::Int8};
+    QVERIFY(BudgetIndex::build(deep, big, twoBands, {}, kNoStop).has_value());
+
     const VariantEngine e(kAmpere, false);
     Request q;
     q.stack = "toygpu/toy";
