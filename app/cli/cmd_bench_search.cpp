@@ -7,6 +7,7 @@
 #include "core/search/bandpareto.h"
 #include "core/search/budgetindex.h"
 #include "core/search/exactsearch.h"
+#include "core/search/forwardingengine.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/searchalgorithm.h"
 
@@ -28,36 +29,11 @@ using Clock = std::chrono::steady_clock;
 
 // The engine without its latency bound: Exact then prunes by memory only and full-gates in
 // RMQD order, the reference the bounded search is checked against on the real tables.
-class MemoryPrunedEngine final : public Engine
+class MemoryPrunedEngine final : public ForwardingEngine
 {
 public:
-    explicit MemoryPrunedEngine(const Engine& base) : base_(base) {}
-    const Workspace& workspace() const override { return base_.workspace(); }
-    LatencyMs rawLatency(const Config& c, const Request& q) const override
-    {
-        return base_.rawLatency(c, q);
-    }
-    double memoryBytes(const Config& c, const Request& q) const override
-    {
-        return base_.memoryBytes(c, q);
-    }
+    using ForwardingEngine::ForwardingEngine;
     bool fracMixIsLowerBound(const Request&) const override { return false; }
-    Calibration calibration(const std::string& stackId) const override
-    {
-        return base_.calibration(stackId);
-    }
-    double rmqd(const Config& c) const override { return base_.rmqd(c); }
-    SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHead, KvFormat kv) const override
-    {
-        return base_.qualityTerms(model, a, lmHead, kv);
-    }
-    std::string exportProblem(const Config& c, const Stack& s) const override
-    {
-        return base_.exportProblem(c, s);
-    }
-
-private:
-    const Engine& base_;
 };
 
 double secondsSince(Clock::time_point t0)

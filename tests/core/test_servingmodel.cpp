@@ -56,6 +56,26 @@ Request request(int c, int isl, int osl, const char* stack = "fake/vllm")
 
 constexpr double kAmple = 1e12; // bytes: every request fits
 
+// One vLLM request of 256 + 64 tokens next to the tiny model at batch 64: its KV bytes, and
+// the device capacity whose KV pool holds `requests` of them.
+struct KvRoom {
+    KvCapacity one;
+    double fixedBytes = 0; // the capacity with nothing left for KV
+    double capacityFor(double requests) const
+    {
+        return fixedBytes + requests * one.bytesPerRequest / 0.9;
+    }
+};
+KvRoom kvRoom()
+{
+    const FakeCosts big(kAmple);
+    KvRoom room;
+    room.one = kvCapacity(test::tinyArch(6), config(64), request(1, 256, 64), big.platform(),
+                          servingDefaults("vllm"));
+    room.fixedBytes = kAmple - room.one.availableBytes / 0.9;
+    return room;
+}
+
 } // namespace
 
 class TestServingModel : public QObject
@@ -192,13 +212,8 @@ private slots:
     void queueingZeroWhileFitsThenGrowsWithExcess()
     {
         const ModelArch a = test::tinyArch(6);
-        const Request probe = request(1, 256, 64);
-        // Capacity for exactly 10 requests next to the weights.
-        const FakeCosts big(kAmple);
-        const KvCapacity one =
-            kvCapacity(a, config(64), probe, big.platform(), servingDefaults("vllm"));
-        const double fixedBytes = kAmple - one.availableBytes / 0.9;
-        const FakeCosts costs(fixedBytes + 10.5 * one.bytesPerRequest / 0.9);
+        const KvRoom room = kvRoom();
+        const FakeCosts costs(room.capacityFor(10.5)); // exactly 10 requests next to the weights
         double previous = 0;
         for (int c = 1; c <= 30; ++c) {
             const ServingEstimate e = estimateServing(costs, a, config(64), request(c, 256, 64));
@@ -216,7 +231,7 @@ private slots:
             previous = e.queueWaitMs;
         }
         // A request that cannot fit at all is an error, not a silent estimate.
-        const FakeCosts tight(fixedBytes + 0.5 * one.bytesPerRequest / 0.9);
+        const FakeCosts tight(room.capacityFor(0.5));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  estimateServing(tight, a, config(64), request(1, 256, 64)));
     }
@@ -304,12 +319,9 @@ private slots:
     void runningRuleByHand()
     {
         const ModelArch a = test::tinyArch(6);
-        const Request probe = request(1, 256, 64);
-        const FakeCosts big(kAmple);
-        const KvCapacity one =
-            kvCapacity(a, config(64), probe, big.platform(), servingDefaults("vllm"));
-        const double fixedBytes = kAmple - one.availableBytes / 0.9;
-        const FakeCosts costs(fixedBytes + 10.5 * one.bytesPerRequest / 0.9);
+        const KvRoom room = kvRoom();
+        const KvCapacity& one = room.one;
+        const FakeCosts costs(room.capacityFor(10.5));
         const Request r = request(30, 256, 64);
         const RunningRule rule = runningRule(a, config(64), r, costs.platform());
         QCOMPARE(rule.limit, 30);
