@@ -89,6 +89,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                  {"model", m.name},
                  {"recipe", r.config.recipe.describe()},
                  {"kv", toString(r.config.kv)},
+                 {"kv_source", r.kvReason},
                  {"batch", r.config.batch},
                  {"isl", r.request.isl},
                  {"osl", r.request.osl},

@@ -150,20 +150,21 @@ void printSideBySide(const LatencyStudy& st, const LatencyStudy& co, std::ostrea
 // Residuals per row: what a performance modeller looks at (docs/SERVING.md).
 void printRows(const SiliconPrediction& p, const Workspace& ws, std::ostream& out)
 {
-    out << "stack,model,format,isl,osl,concurrency,running,kv_slots,ttft_ms,ttft_static,"
+    out << "stack,model,format,kv,isl,osl,concurrency,running,kv_slots,ttft_ms,ttft_static,"
            "ttft_cont,tpot_ms,tpot_static,tpot_cont,queue_wait,warmup,arrival,backlog,"
            "own_prefill_step,chunks,mixed_share,decode_step,mixed_step\n";
     for (const PredictedSiliconRow& r : p.rows) {
         const ServingEstimate& s = r.serving;
         out << ws.stacks[static_cast<std::size_t>(r.stack)].id << ","
             << ws.models[static_cast<std::size_t>(r.config.model)].name << ","
-            << toString(r.config.recipe[0].format) << "," << r.request.isl << "," << r.request.osl
-            << "," << s.concurrency << "," << s.running << "," << s.kv.requestsThatFit << ","
-            << r.row.ttftMs << "," << r.raw.ttftMs << "," << s.latency.ttftMs << "," << r.row.tpotMs
-            << "," << r.raw.tpotMs << "," << s.latency.tpotMs << "," << s.queueWaitMs << ","
-            << s.warmupPrefillMs << "," << s.arrivalWaitMs << "," << s.backlogWaitMs << ","
-            << s.ownPrefillStepMs << "," << s.prefillChunks << "," << s.mixedShare << ","
-            << s.decodeStepMs << "," << s.mixedStepMs << "\n";
+            << toString(r.config.recipe[0].format) << "," << toString(r.config.kv) << ","
+            << r.request.isl << "," << r.request.osl << "," << s.concurrency << "," << s.running
+            << "," << s.kv.requestsThatFit << "," << r.row.ttftMs << "," << r.raw.ttftMs << ","
+            << s.latency.ttftMs << "," << r.row.tpotMs << "," << r.raw.tpotMs << ","
+            << s.latency.tpotMs << "," << s.queueWaitMs << "," << s.warmupPrefillMs << ","
+            << s.arrivalWaitMs << "," << s.backlogWaitMs << "," << s.ownPrefillStepMs << ","
+            << s.prefillChunks << "," << s.mixedShare << "," << s.decodeStepMs << ","
+            << s.mixedStepMs << "\n";
     }
 }
 

@@ -115,11 +115,6 @@ StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
         SiliconMapping m = mapSiliconRow(ws, row);
         if (!m.ok || !stack || m.stack != *stack)
             continue;
-        // As the latency study: fp8 checkpoints are served with an fp8 KV cache.
-        const Format f = m.config.recipe[0].format;
-        if ((f == Format::Fp8 || f == Format::Fp8Block) &&
-            ws.stacks[static_cast<std::size_t>(*stack)].kvFp8)
-            m.config.kv = KvFormat::Fp8;
         m.request.mode = q.mode;
         try {
             const LatencyEstimate e = engine.latencyEstimate(m.config, m.request);

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace acsel
 {
@@ -113,6 +114,22 @@ Algorithm algorithmFor(Format f)
     return Algorithm::Max;
 }
 
+// The KV-cache format the measured engine ran, which the file does not record. All three
+// engines default to the checkpoint's own KV format (kv_cache_dtype "auto"), and the GEMM
+// format names the kind of checkpoint: fp8 (per-tensor) and nvfp4 are ModelOpt's exports,
+// which quantize the KV cache to fp8 by default (kv_cache_quant_algo FP8); fp8_block is the
+// block-scaled weight-only kind (Qwen's and DeepSeek's FP8 releases, ModelOpt's FP8_PB_WO)
+// and the int formats are weight-only or SmoothQuant, all with the model's bf16 KV cache.
+std::pair<KvFormat, std::string> servedKvFormat(Format format, const Stack& stack)
+{
+    const std::string name(toString(format));
+    if (format != Format::Fp8 && format != Format::Nvfp4)
+        return {KvFormat::Bf16, "KV cache bf16: " + name + " checkpoints keep the model's KV"};
+    if (!stack.kvFp8)
+        return {KvFormat::Bf16, "KV cache bf16: " + stack.id + " has no fp8 KV tables"};
+    return {KvFormat::Fp8, "KV cache fp8: " + name + " rows are ModelOpt checkpoints (fp8 KV)"};
+}
+
 } // namespace
 
 std::vector<SiliconRow> loadSiliconCsv(const std::string& path)
@@ -186,13 +203,13 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
             stackId + " measured with " + row.backend + " " +
             (row.backendVersion.empty() ? "(version not recorded)" : row.backendVersion) +
             ", tables are " + s.version);
-    m.assumptions.push_back("KV cache bf16 (not recorded in the measurements)");
     m.stack = *stack;
     m.config.model = model;
     m.config.batch = row.batch;
     m.config.recipe = BandRecipe::uniform(arch.layers, format);
     m.config.algorithm = algorithmFor(format);
-    m.config.kv = KvFormat::Bf16;
+    std::tie(m.config.kv, m.kvReason) = servedKvFormat(format, s);
+    m.assumptions.push_back(m.kvReason);
     m.request.stack = stackId;
     m.request.isl = row.isl;
     m.request.osl = row.osl;

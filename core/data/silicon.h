@@ -37,12 +37,15 @@ struct SiliconMapping {
     Config config;
     Request request;
     std::vector<std::string> assumptions; // what was assumed for this row
+    std::string kvReason; // why config.kv is the format the engine ran (one of assumptions)
 };
 
 // Rules: stack = "<system>/<backend>" (the table version may differ from the measured
 // backend version: an assumption); model by HF id family (org dropped, "-Instruct" and
 // "-FP8" suffixes and a "Meta-" prefix ignored, case-insensitive); empty gemm_quant_mode =
-// bf16; uniform recipe at that format, full scope; KV cache bf16 (the file does not say);
+// bf16; uniform recipe at that format, full scope; KV cache as the engine serves that kind of
+// checkpoint (the file does not say): fp8 for fp8 and nvfp4 rows (ModelOpt checkpoints) on
+// stacks with fp8 KV tables, else bf16;
 // batch = concurrency = batch_size. Rows with tp or pp > 1, a mode other than agg, an
 // unknown model or format, or a format the stack has no table for are not ok.
 SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row);

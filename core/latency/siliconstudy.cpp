@@ -109,18 +109,12 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
             }
         }
         const ModelArch& arch = ws.models[static_cast<std::size_t>(m.config.model)];
-        // FP8 checkpoints are served with an fp8 KV cache: with bf16 KV the measured
-        // unqueued concurrencies could not fit (docs/SERVING.md, "KV format of the rows").
-        const Format f = m.config.recipe[0].format;
-        if ((f == Format::Fp8 || f == Format::Fp8Block) && stack.kvFp8) {
-            m.config.kv = KvFormat::Fp8;
-            addDistinct(out.assumptions, "fp8 and fp8_block rows: KV cache fp8");
-        }
         PredictedSiliconRow p;
         p.row = row;
         p.stack = m.stack;
         p.config = m.config;
         p.request = m.request;
+        p.kvReason = m.kvReason;
         p.request.mode = mode;
         try {
             p.raw = estimateLatency(*c, arch, m.config, p.request);

@@ -30,6 +30,7 @@ struct PredictedSiliconRow {
     MemoryEstimate memory;
     LrFeatures lrTtft{}, lrTpot{};
     std::string attentionNote; // attention lookups that used substitute data
+    std::string kvReason;      // why config.kv is the KV format the engine ran
     double measured(LatencyMetric m) const
     {
         return m == LatencyMetric::Ttft ? row.ttftMs : row.tpotMs;

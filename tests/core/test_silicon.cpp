@@ -1,10 +1,11 @@
 // The silicon CSV loader: a row id twice, or the same measurement twice (another id), is refused
 // at the second row, naming the line of the first; a row differing in any key column is another
-// measurement.
+// measurement. A mapped row runs the KV format its engine serves that kind of checkpoint with.
 #include "core/data/loaderror.h"
 #include "core/data/silicon.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace acsel;
 
@@ -27,6 +28,33 @@ std::string errorOf(const std::string& rows)
     return "no error";
 }
 
+// Two stacks of one GPU, with and without fp8 KV tables, and one model.
+Workspace kvWorkspace()
+{
+    Workspace ws;
+    ModelArch m;
+    m.name = "Llama-3.1-8B";
+    m.hfId = "meta-llama/Llama-3.1-8B";
+    m.layers = 32;
+    ws.models.push_back(m);
+    Platform p;
+    p.id = "h200_sxm";
+    ws.platforms.push_back(p);
+    for (const char* backend : {"trtllm", "vllm", "sglang"}) {
+        Stack s;
+        s.id = std::string("h200_sxm/") + backend;
+        s.backend = backend;
+        s.formats = {Format::Bf16, Format::Fp8, Format::Fp8Block, Format::Nvfp4, Format::Int8Wo};
+        s.kvFp8 = true;
+        ws.stacks.push_back(s);
+    }
+    Stack noKvFp8 = ws.stacks[0];
+    noKvFp8.id = "h100_sxm/trtllm";
+    noKvFp8.kvFp8 = false;
+    ws.stacks.push_back(noKvFp8);
+    return ws;
+}
+
 } // namespace
 
 class TestSilicon : public QObject
@@ -37,6 +65,8 @@ private slots:
     void duplicateMeasurementRefused();
     void otherKeyIsAnotherMeasurement_data();
     void otherKeyIsAnotherMeasurement();
+    void kvFormatFollowsCheckpointAndEngine_data();
+    void kvFormatFollowsCheckpointAndEngine();
 };
 
 void TestSilicon::duplicateIdRefused()
@@ -89,6 +119,82 @@ void TestSilicon::otherKeyIsAnotherMeasurement()
         parseSiliconCsv(kHeader + kRowA + row.toStdString() + "\n", "s.csv");
     QCOMPARE(rows.size(), std::size_t{2});
     QCOMPARE(rows[1].line, 3);
+}
+
+void TestSilicon::kvFormatFollowsCheckpointAndEngine_data()
+{
+    QTest::addColumn<QString>("system");
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<QString>("modelPath");
+    QTest::addColumn<QString>("gemm");
+    QTest::addColumn<QString>("kv");
+    // fp8 and nvfp4 are ModelOpt checkpoints, which declare an fp8 KV cache, on every engine.
+    QTest::newRow("vllm, fp8") << "h200_sxm"
+                               << "vllm"
+                               << "meta-llama/Llama-3.1-8B"
+                               << "fp8"
+                               << "fp8";
+    QTest::newRow("trtllm, fp8") << "h200_sxm"
+                                 << "trtllm"
+                                 << "nvidia/Llama-3.1-8B-Instruct-FP8"
+                                 << "fp8"
+                                 << "fp8";
+    QTest::newRow("sglang, nvfp4") << "h200_sxm"
+                                   << "sglang"
+                                   << "meta-llama/Llama-3.1-8B"
+                                   << "nvfp4"
+                                   << "fp8";
+    // Block-scaled fp8 checkpoints quantize the weights only.
+    QTest::newRow("sglang, fp8_block") << "h200_sxm"
+                                       << "sglang"
+                                       << "meta-llama/Llama-3.1-8B-Instruct"
+                                       << "fp8_block"
+                                       << "bf16";
+    QTest::newRow("trtllm, fp8_block") << "h200_sxm"
+                                       << "trtllm"
+                                       << "meta-llama/Llama-3.1-8B"
+                                       << "fp8_block"
+                                       << "bf16";
+    QTest::newRow("bf16") << "h200_sxm"
+                          << "vllm"
+                          << "meta-llama/Llama-3.1-8B"
+                          << ""
+                          << "bf16";
+    QTest::newRow("int8_wo") << "h200_sxm"
+                             << "trtllm"
+                             << "meta-llama/Llama-3.1-8B"
+                             << "int8_wo"
+                             << "bf16";
+    QTest::newRow("stack without fp8 KV tables") << "h100_sxm"
+                                                 << "trtllm"
+                                                 << "nvidia/Llama-3.1-8B-Instruct-FP8"
+                                                 << "fp8"
+                                                 << "bf16";
+}
+
+void TestSilicon::kvFormatFollowsCheckpointAndEngine()
+{
+    QFETCH(QString, system);
+    QFETCH(QString, backend);
+    QFETCH(QString, modelPath);
+    QFETCH(QString, gemm);
+    QFETCH(QString, kv);
+    SiliconRow row;
+    row.system = system.toStdString();
+    row.backend = backend.toStdString();
+    row.modelPath = modelPath.toStdString();
+    row.gemmQuantMode = gemm.toStdString();
+    row.mode = "agg";
+    row.isl = 1024;
+    row.osl = 128;
+    row.batch = 8;
+    const SiliconMapping m = mapSiliconRow(kvWorkspace(), row);
+    QVERIFY2(m.ok, m.reason.c_str());
+    QCOMPARE(std::string(toString(m.config.kv)), kv.toStdString());
+    // The reason is stated with the row, among its assumptions.
+    QVERIFY(m.kvReason.rfind("KV cache " + kv.toStdString() + ": ", 0) == 0);
+    QVERIFY(std::find(m.assumptions.begin(), m.assumptions.end(), m.kvReason) !=
+            m.assumptions.end());
 }
 
 QTEST_APPLESS_MAIN(TestSilicon)
