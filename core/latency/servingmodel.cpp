@@ -18,9 +18,10 @@ ServingDefaults servingDefaults(std::string_view backend)
     ServingDefaults d;
     if (backend == "trtllm")
         d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
-    else if (backend == "vllm" || backend == "sglang")
-        d.reservesFullLength = false; // paged KV, blocks taken as tokens arrive
-    else
+    else if (backend == "vllm" || backend == "sglang") {
+        d.reservesFullLength = false;                // paged KV, blocks taken as tokens arrive
+        d.mixesPrefillAndDecode = backend == "vllm"; // sglang: enable_mixed_chunk off
+    } else
         d.known = false; // chunked prefill, full-length reservation (the conservative side)
     return d;
 }
@@ -127,15 +128,18 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     const int steps = request.osl - 1;
     const double others = n - 1.0;
 
+    // The decodes sharing a prefill step's token budget (they go first), none when prefill
+    // steps carry prefills only.
+    const double budgetDecodes = d.mixesPrefillAndDecode ? others : 0.0;
     int chunks = 1;
     if (d.chunkedPrefill) {
-        const double room = std::max(1.0, d.stepTokenBudget - others); // decodes go first
+        const double room = std::max(1.0, d.stepTokenBudget - budgetDecodes);
         chunks = std::max(1, static_cast<int>(std::ceil(isl / room)));
     }
     const double chunkTokens = static_cast<double>(isl) / chunks;
     const double cycleSteps = chunks + static_cast<double>(steps);
-    // Most prefill chunks one step can carry next to the running decodes (at least one).
-    const double chunkRoom = std::max(1.0, (d.stepTokenBudget - others) / chunkTokens);
+    // Most prefill chunks one step can carry (at least one).
+    const double chunkRoom = std::max(1.0, (d.stepTokenBudget - budgetDecodes) / chunkTokens);
     const double r = std::min(others * chunks / cycleSteps, chunkRoom);
     const double phi = std::min(1.0, r);
     const double k = std::max(1.0, r);
@@ -149,20 +153,23 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     // same step, costed once.
     const double demand = n * chunks / cycleSteps; // chunks per step, all requests
     const double ownK = std::max(1.0, std::min(demand, chunkRoom));
-    const double ownDecodes = n - ownK;
+    // Separate prefill steps carry no decodes; in mixed steps the chunks take their
+    // requests' decode places.
+    const double stepDecodes = d.mixesPrefillAndDecode ? n - k : 0.0;
+    const double ownDecodes = d.mixesPrefillAndDecode ? n - ownK : 0.0;
     const bool ownIsMixed = phi > 0 && ownK == k;
 
     LatencyEstimate& lat = e.latency;
     StepBreakdown decode;
     const double decodeFixed = model.decodeFixedMs(n, &decode);
     const double mixedFixed =
-        phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, n - k, &lat.prefill) : 0.0;
+        phi > 0 ? model.mixedFixedMs(k, isl, chunkTokens, stepDecodes, &lat.prefill) : 0.0;
 
     // Every decode-attention lookup in one call (one shape, so the costs resolve it once): the
     // TPOT samples at (n, kvLen) and, with mixed steps, at (n - k, kvLen); then the steps at
     // the mean context; then the own prefill step's decodes when it is not the mixed step.
     const int stride = decodeStride(request.osl);
-    const bool mixedDecodes = phi > 0 && n - k > 0;
+    const bool mixedDecodes = phi > 0 && stepDecodes > 0;
     std::array<double, 2 * kMaxDecodeSamples + 3> batch{}, kvLen{}, ms{};
     std::size_t q = 0;
     auto ask = [&](double b, double len) {
@@ -174,10 +181,10 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
         const double len = (isl + i + 1.0 + others * ctxMean) / n;
         ask(n, len);
         if (mixedDecodes)
-            ask(n - k, len);
+            ask(stepDecodes, len);
     }
     const std::size_t decodeAt = ask(n, ctxMean);
-    const std::size_t mixedAt = mixedDecodes ? ask(n - k, ctxMean) : 0;
+    const std::size_t mixedAt = mixedDecodes ? ask(stepDecodes, ctxMean) : 0;
     const std::size_t ownAt = ownDecodes > 0 && !ownIsMixed ? ask(ownDecodes, ctxMean) : 0;
     model.decodeAttentionManyMs(std::span(batch).first(q), std::span(kvLen).first(q),
                                 std::span(ms).first(q));
@@ -186,27 +193,35 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     e.mixedStepMs = phi > 0 ? mixedFixed + mixedAttention : 0.0;
 
     // TPOT: the request's own context moves as in the static integration; the batch's mean
-    // KV length blends it with the others' mean.
+    // KV length blends it with the others' mean. Mixed steps replace a share phi of the
+    // decode steps; separate prefill steps come on top of every decode step, phi of them
+    // per token.
     if (steps >= 1) {
         double attention = 0;
         std::size_t at = 0;
         for (int i = 0; i < steps; i += stride) {
             const int weight = std::min(stride, steps - i);
             double a = ms[at++];
-            if (phi > 0)
+            if (phi > 0 && d.mixesPrefillAndDecode)
                 a = (1.0 - phi) * a + phi * (mixedDecodes ? ms[at++] : 0.0);
             attention += weight * a;
             ++lat.decodeSamples;
         }
         lat.decode = decode;
         lat.decode.attention = attention / steps;
-        const double fixed = phi > 0 ? (1.0 - phi) * decodeFixed + phi * mixedFixed : decodeFixed;
+        const double fixed = phi == 0 ? decodeFixed
+                             : d.mixesPrefillAndDecode
+                                 ? (1.0 - phi) * decodeFixed + phi * mixedFixed
+                                 : decodeFixed + phi * mixedFixed;
         lat.tpotMs = fixed + lat.decode.attention;
     }
 
     // TTFT: the step in progress, then the request's own chunks; its steps carry the chunks
-    // of every request (its own included) arriving at the same rate.
-    const double meanStepMs = (1.0 - phi) * e.decodeStepMs + phi * e.mixedStepMs;
+    // of every request (its own included) arriving at the same rate. With separate prefill
+    // steps, phi / (1 + phi) of the steps are prefill steps.
+    const double meanStepMs = d.mixesPrefillAndDecode
+                                  ? (1.0 - phi) * e.decodeStepMs + phi * e.mixedStepMs
+                                  : (e.decodeStepMs + phi * e.mixedStepMs) / (1.0 + phi);
     e.arrivalWaitMs = n > 1 ? meanStepMs : 0.0;
     // lat.prefill holds the mixed step's breakdown when it is the own step.
     e.ownPrefillStepMs = ownIsMixed

@@ -39,12 +39,17 @@ struct ServingDefaults {
     // GUARANTEED_NO_EVICT); false: pages are taken as tokens arrive (vLLM, SGLang), so a
     // running request holds isl + osl / 2 tokens on average over its life.
     bool reservesFullLength = true;
+    // true: prefill chunks ride in the decode steps (TRT-LLM's in-flight batching, vLLM's
+    // chunked prefill); false: a step carries prefills or decodes, never both (SGLang's
+    // default, enable_mixed_chunk off), so every prefill step stalls the running decodes.
+    bool mixesPrefillAndDecode = true;
     bool known = true; // false: generic defaults for an unknown backend
 };
 // trtllm: max_num_tokens 8192, chunked prefill off, free_gpu_memory_fraction 0.9, full-length
 // reservation; vllm: max_num_batched_tokens 8192, chunked prefill on, gpu_memory_utilization
 // 0.9, paged on demand; sglang: chunked_prefill_size 8192, on, mem_fraction_static ~0.9, paged
-// on demand. Other names: chunked prefill with full-length reservation, known = false.
+// on demand, prefill and decode in separate steps. Other names: chunked prefill with
+// full-length reservation, known = false.
 ServingDefaults servingDefaults(std::string_view backend);
 
 // The backend of a stack id "system/backend" (the whole id when it has no '/').

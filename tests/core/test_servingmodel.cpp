@@ -2,7 +2,8 @@
 // static estimate exactly; the KV slot count by hand; queueing zero while the requests fit and
 // growing linearly with the excess (closed-loop Little's law); monotone in concurrency and
 // isl, and in osl in the direction each regime fixes; the estimate at a given running count and
-// the rule that gives a configuration's count from its memory total.
+// the rule that gives a configuration's count from its memory total; SGLang's separate prefill
+// steps by hand.
 #include "core/latency/memorymodel.h"
 #include "core/latency/servingmodel.h"
 #include "latencyfixtures.h"
@@ -335,8 +336,39 @@ private slots:
         QCOMPARE(batch8.limit, 8);
     }
 
+    // SGLang runs prefills and decodes in separate steps: every prefill step stalls the
+    // decodes (TPOT = decode step + phi prefill-only steps), where vLLM's chunks ride in the
+    // decode steps. osl 2: one decode step, so TPOT is that step; c 16, 700-token prompts:
+    // r = 15 x 1 / 2 = 7.5 chunks a step, phi 1.
+    void separatePrefillStepsByHand()
+    {
+        const FakeCosts costs(kAmple);
+        const ModelArch a = test::tinyArch(6);
+        const Config cfg = config(64);
+        const StepModel m(costs, a, cfg);
+        const double ctxMean = 700 + 1 + 0.5;
+        const double len = (701 + 15 * ctxMean) / 16; // the own context blended with the others'
+        const ServingEstimate sg = estimateServing(costs, a, cfg, request(16, 700, 2, "x/sglang"));
+        const double prefillOnly = m.mixedFixedMs(7.5, 700, 700, 0);
+        QCOMPARE(sg.mixedShare, 1.0);
+        QCOMPARE(sg.mixedStepMs, prefillOnly);
+        QCOMPARE(sg.latency.tpotMs,
+                 m.decodeFixedMs(16) + prefillOnly + m.mixedAttentionMs(16, len));
+        QCOMPARE(sg.decodeStepMs, m.decodeFixedMs(16) + m.mixedAttentionMs(16, ctxMean));
+        // Half the steps are prefill steps.
+        QCOMPARE(sg.arrivalWaitMs, (sg.decodeStepMs + prefillOnly) / 2);
+        // vLLM: the 7.5 chunks share one step with the 8.5 other decodes.
+        const ServingEstimate vl = estimateServing(costs, a, cfg, request(16, 700, 2, "x/vllm"));
+        QCOMPARE(vl.latency.tpotMs,
+                 m.mixedFixedMs(7.5, 700, 700, 8.5) + m.mixedAttentionMs(8.5, len));
+        QVERIFY(sg.latency.tpotMs > vl.latency.tpotMs);
+    }
+
     void backendDefaults()
     {
+        QVERIFY(servingDefaults("trtllm").mixesPrefillAndDecode);
+        QVERIFY(servingDefaults("vllm").mixesPrefillAndDecode);
+        QVERIFY(!servingDefaults("sglang").mixesPrefillAndDecode);
         QVERIFY(!servingDefaults("trtllm").chunkedPrefill);
         QVERIFY(servingDefaults("trtllm").reservesFullLength);
         QVERIFY(servingDefaults("vllm").chunkedPrefill && servingDefaults("sglang").known);
