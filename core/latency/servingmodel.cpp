@@ -158,6 +158,9 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     const double stepDecodes = d.mixesPrefillAndDecode ? n - k : 0.0;
     const double ownDecodes = d.mixesPrefillAndDecode ? n - ownK : 0.0;
     const bool ownIsMixed = phi > 0 && ownK == k;
+    // The share of a request's decode steps a prefill step replaces: phi when they mix, none
+    // when prefill steps come on top of the decode steps.
+    const double replaced = d.mixesPrefillAndDecode ? phi : 0.0;
 
     LatencyEstimate& lat = e.latency;
     StepBreakdown decode;
@@ -202,26 +205,21 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
         for (int i = 0; i < steps; i += stride) {
             const int weight = std::min(stride, steps - i);
             double a = ms[at++];
-            if (phi > 0 && d.mixesPrefillAndDecode)
-                a = (1.0 - phi) * a + phi * (mixedDecodes ? ms[at++] : 0.0);
+            if (replaced > 0)
+                a = (1.0 - replaced) * a + replaced * (mixedDecodes ? ms[at++] : 0.0);
             attention += weight * a;
             ++lat.decodeSamples;
         }
         lat.decode = decode;
         lat.decode.attention = attention / steps;
-        const double fixed = phi == 0 ? decodeFixed
-                             : d.mixesPrefillAndDecode
-                                 ? (1.0 - phi) * decodeFixed + phi * mixedFixed
-                                 : decodeFixed + phi * mixedFixed;
-        lat.tpotMs = fixed + lat.decode.attention;
+        lat.tpotMs = (1.0 - replaced) * decodeFixed + phi * mixedFixed + lat.decode.attention;
     }
 
     // TTFT: the step in progress, then the request's own chunks; its steps carry the chunks
-    // of every request (its own included) arriving at the same rate. With separate prefill
-    // steps, phi / (1 + phi) of the steps are prefill steps.
-    const double meanStepMs = d.mixesPrefillAndDecode
-                                  ? (1.0 - phi) * e.decodeStepMs + phi * e.mixedStepMs
-                                  : (e.decodeStepMs + phi * e.mixedStepMs) / (1.0 + phi);
+    // of every request (its own included) arriving at the same rate. Per output token there
+    // are 1 - replaced decode steps and phi prefill steps.
+    const double meanStepMs =
+        ((1.0 - replaced) * e.decodeStepMs + phi * e.mixedStepMs) / (1.0 + (phi - replaced));
     e.arrivalWaitMs = n > 1 ? meanStepMs : 0.0;
     // lat.prefill holds the mixed step's breakdown when it is the own step.
     e.ownPrefillStepMs = ownIsMixed

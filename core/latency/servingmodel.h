@@ -91,10 +91,12 @@ struct ServingEstimate {
     int concurrency = 0;   // c
     int running = 0;       // n = min(c, Config::batch, kv.requestsThatFit)
     int prefillChunks = 1; // steps of the request's own prefill
-    double mixedShare = 0; // share of a decoding request's steps carrying a prefill
+    // Prefill steps per output token of a decoding request: the share of its steps that carry
+    // a prefill when they mix (ServingDefaults::mixesPrefillAndDecode), else extra steps.
+    double mixedShare = 0;
     double chunksPerMixedStep = 0;
     double decodeStepMs = 0;     // pure decode step at the mean context
-    double mixedStepMs = 0;      // step carrying others' prefill chunks, at the mean context
+    double mixedStepMs = 0;      // step carrying others' prefill chunks (decodes only when mixed)
     double ownPrefillStepMs = 0; // one step of the request's own prefill
     double arrivalWaitMs = 0;    // the step in progress when the request arrives
     double backlogWaitMs = 0;    // prefill demand above the step token budget
