@@ -24,8 +24,7 @@ namespace
 // repeats): the fit's tables are one version, so they weigh twice in it.
 std::string rowKey(const SiliconRow& r)
 {
-    return r.system + "|" + r.backend + "|" + r.modelPath + "|" + r.gemmQuantMode + "|" +
-           std::to_string(r.isl) + "|" + std::to_string(r.osl) + "|" + std::to_string(r.batch);
+    return sweepKey(r) + "|" + std::to_string(r.batch);
 }
 
 std::string loss(double v)
@@ -43,9 +42,8 @@ std::string describe(const FmcLine& l, const FmcFitInfo& info)
 {
     std::ostringstream s;
     s << toString(info.form) << ": gamma " << l.gamma << " delta " << l.delta << " (cv loss "
-      << (info.leaveOneOut ? "leave-one-out" : std::to_string(kFmcCrossValidationFolds) + "-fold")
-      << ": identity " << loss(info.cvLoss[0]) << ", offset " << loss(info.cvLoss[1]) << ", line "
-      << loss(info.cvLoss[2]) << "); ";
+      << toString(info.validation) << ": identity " << loss(info.cvLoss[0]) << ", offset "
+      << loss(info.cvLoss[1]) << ", line " << loss(info.cvLoss[2]) << "); ";
     if (info.spread.known())
         s << "90% interval: estimate x/ " << std::setprecision(3)
           << std::exp(info.spread.quantileOffset(0.95));
@@ -94,6 +92,7 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     std::vector<std::string> warnings; // few profiles, duplicated rows
     for (std::size_t s = 0; s < ws.stacks.size(); ++s) {
         std::vector<double> est[2], meas[2];
+        std::vector<std::string> sweeps;
         FmcEntry e;
         std::vector<std::string> held;
         std::map<std::string, std::string> seen; // row key -> first id
@@ -114,6 +113,7 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
                 est[static_cast<int>(m)].push_back(r.estimate(m));
                 meas[static_cast<int>(m)].push_back(r.measured(m));
             }
+            sweeps.push_back(sweepKey(r.row));
             e.rowsUsed.push_back(r.row.id);
         }
         if (e.rowsUsed.empty())
@@ -127,8 +127,8 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         e.stack = ws.stacks[s].id;
         e.mode = set.servingMode;
         e.tableVersion = ws.stacks[s].version;
-        e.set(LatencyMetric::Ttft, chooseFmc(est[0], meas[0], tau));
-        e.set(LatencyMetric::Tpot, chooseFmc(est[1], meas[1], tau));
+        e.set(LatencyMetric::Ttft, chooseFmc(est[0], meas[0], tau, sweeps));
+        e.set(LatencyMetric::Tpot, chooseFmc(est[1], meas[1], tau, sweeps));
         set.entries.push_back(std::move(e));
     }
     if (set.entries.empty())

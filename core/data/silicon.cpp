@@ -132,6 +132,12 @@ std::pair<KvFormat, std::string> servedKvFormat(Format format, const Stack& stac
 
 } // namespace
 
+std::string sweepKey(const SiliconRow& r)
+{
+    return r.system + "|" + r.backend + "|" + r.modelPath + "|" + r.gemmQuantMode + "|" +
+           std::to_string(r.isl) + "|" + std::to_string(r.osl);
+}
+
 std::vector<SiliconRow> loadSiliconCsv(const std::string& path)
 {
     return read(CsvReader::fromFile(path));

@@ -25,6 +25,10 @@ struct SiliconRow {
     double ttftMs = 0, tpotMs = 0;
 };
 
+// Rows of one concurrency sweep (same system, backend, model, GEMM format, isl and osl; only
+// the concurrency differs) share one key: the unit FMC validates by (fmcchoice.h).
+std::string sweepKey(const SiliconRow& r);
+
 // Throws LoadError naming file, line and column on a missing column or a bad value.
 std::vector<SiliconRow> loadSiliconCsv(const std::string& path);
 std::vector<SiliconRow> parseSiliconCsv(std::string text, const std::string& name);

@@ -32,13 +32,15 @@ void calibrateOne(const std::vector<CommonRow>& rows, const std::vector<int>& pi
                   ServingMode mode, double tau, double level, Draw& d)
 {
     std::vector<double> ox, ax, y;
+    std::vector<std::string> sweeps;
     for (int i : pick) {
         const CommonRow& r = rows[static_cast<std::size_t>(i)];
+        sweeps.push_back(sweepKey(r.ours->row));
         ox.push_back(r.est(m, mode));
         ax.push_back(r.aicEst(m));
         y.push_back(r.measured(m));
     }
-    const FmcChoice ours = chooseFmc(ox, y, tau), theirs = chooseFmc(ax, y, tau);
+    const FmcChoice ours = chooseFmc(ox, y, tau, sweeps), theirs = chooseFmc(ax, y, tau, sweeps);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (std::binary_search(pick.begin(), pick.end(), static_cast<int>(i)))
             continue;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -37,25 +38,60 @@ FmcLine fitForm(FmcForm form, std::span<const double> x, std::span<const double>
     return fitFmc(x, y, tau);
 }
 
-// Out-of-fold log residuals of one form: fold f holds the indices i with i % folds == f.
+// The fold of each profile: its sweep, or itself, or with more than kFmcLeaveOneOutMax of those
+// units the unit index modulo kFmcCrossValidationFolds.
+struct Folds {
+    FmcValidation validation = FmcValidation::LeaveOneOut;
+    std::vector<int> foldOf;
+    int folds = 0;
+};
+
+Folds foldsFor(std::size_t n, std::span<const std::string> sweepOf)
+{
+    std::map<std::string_view, int> ids;
+    for (const std::string& key : sweepOf)
+        ids.emplace(key, static_cast<int>(ids.size()));
+    const bool bySweep = ids.size() >= 2;
+    Folds f;
+    f.validation = bySweep ? FmcValidation::LeaveOneSweepOut : FmcValidation::LeaveOneOut;
+    f.folds = bySweep ? static_cast<int>(ids.size()) : static_cast<int>(n);
+    f.foldOf.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        f.foldOf[i] = bySweep ? ids.at(sweepOf[i]) : static_cast<int>(i);
+    if (f.folds > kFmcLeaveOneOutMax) {
+        f.validation = FmcValidation::Folds;
+        f.folds = kFmcCrossValidationFolds;
+        for (int& k : f.foldOf)
+            k %= kFmcCrossValidationFolds;
+    }
+    return f;
+}
+
+// Out-of-fold log residuals of one form: each profile predicted by the form fitted on the
+// profiles of the other folds (identity fits nothing: its residuals are the raw ones).
 std::vector<double> outOfFoldResiduals(FmcForm form, std::span<const double> x,
-                                       std::span<const double> y, int folds, double tau)
+                                       std::span<const double> y, const Folds& folds, double tau)
 {
     const std::size_t n = x.size();
     std::vector<double> r(n);
+    if (form == FmcForm::Identity) {
+        for (std::size_t i = 0; i < n; ++i)
+            r[i] = std::log(y[i]) - std::log(x[i]);
+        return r;
+    }
     std::vector<double> tx, ty;
-    for (int f = 0; f < folds; ++f) {
+    for (int f = 0; f < folds.folds; ++f) {
         tx.clear();
         ty.clear();
         for (std::size_t i = 0; i < n; ++i)
-            if (static_cast<int>(i % static_cast<std::size_t>(folds)) != f) {
+            if (folds.foldOf[i] != f) {
                 tx.push_back(x[i]);
                 ty.push_back(y[i]);
             }
         const FmcLine l = fitForm(form, tx, ty, tau);
-        for (std::size_t i = static_cast<std::size_t>(f); i < n;
-             i += static_cast<std::size_t>(folds))
-            r[i] = std::log(y[i]) - std::log(l.apply(x[i]));
+        for (std::size_t i = 0; i < n; ++i)
+            if (folds.foldOf[i] == f)
+                r[i] = std::log(y[i]) - std::log(l.apply(x[i]));
     }
     return r;
 }
@@ -64,6 +100,8 @@ std::vector<double> outOfFoldResiduals(FmcForm form, std::span<const double> x,
 // t_{n-1}(kFmcSignificanceLevel) standard errors of the paired per-profile loss differences.
 bool significantGain(const std::vector<double>& r, const std::vector<double>& simpler, double tau)
 {
+    if (r.size() < 2)
+        return false;
     const auto n = static_cast<double>(r.size());
     std::vector<double> d(r.size());
     double mean = 0;
@@ -74,8 +112,6 @@ bool significantGain(const std::vector<double>& r, const std::vector<double>& si
     double ss = 0;
     for (double v : d)
         ss += (v - mean) * (v - mean);
-    if (r.size() < 2)
-        return false;
     const double se = std::sqrt(ss / (n - 1) / n);
     const double t = studentTQuantile(kFmcSignificanceLevel, static_cast<int>(r.size()) - 1);
     return mean + t * se < -1e-12; // rounding is no gain
@@ -104,6 +140,28 @@ std::optional<FmcForm> parseFmcForm(std::string_view s)
     return std::nullopt;
 }
 
+std::string toString(FmcValidation v)
+{
+    switch (v) {
+    case FmcValidation::LeaveOneOut:
+        return "leave-one-out";
+    case FmcValidation::Folds:
+        return std::to_string(kFmcCrossValidationFolds) + "-fold";
+    case FmcValidation::LeaveOneSweepOut:
+        break;
+    }
+    return "leave-one-sweep-out";
+}
+
+std::optional<FmcValidation> parseFmcValidation(std::string_view s)
+{
+    for (FmcValidation v :
+         {FmcValidation::LeaveOneOut, FmcValidation::Folds, FmcValidation::LeaveOneSweepOut})
+        if (s == toString(v))
+            return v;
+    return std::nullopt;
+}
+
 double FmcSpread::quantileOffset(double p) const
 {
     if (!known())
@@ -112,13 +170,15 @@ double FmcSpread::quantileOffset(double p) const
 }
 
 FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> measuredMs,
-                    double tau)
+                    double tau, std::span<const std::string> sweepOf)
 {
     fitFmc(estimateMs, measuredMs, tau); // input checks
+    if (!sweepOf.empty() && sweepOf.size() != estimateMs.size())
+        throw std::invalid_argument("FMC needs one sweep key per profile");
     const auto n = static_cast<int>(estimateMs.size());
+    const Folds folds = foldsFor(estimateMs.size(), sweepOf);
     FmcChoice c;
-    c.leaveOneOut = n <= kFmcLeaveOneOutMax;
-    const int folds = c.leaveOneOut ? n : kFmcCrossValidationFolds;
+    c.validation = folds.validation;
     std::array<std::vector<double>, 3> residuals;
     for (FmcForm form : {FmcForm::Identity, FmcForm::Offset, FmcForm::Line}) {
         const auto k = static_cast<std::size_t>(form);
@@ -126,9 +186,7 @@ FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> 
         const int needs = form == FmcForm::Identity ? 1 : form == FmcForm::Offset ? 2 : 3;
         if (n < needs || !admissible(fitForm(form, estimateMs, measuredMs, tau)))
             continue;
-        residuals[k] = form == FmcForm::Identity
-                           ? outOfFoldResiduals(form, estimateMs, measuredMs, 1, tau)
-                           : outOfFoldResiduals(form, estimateMs, measuredMs, folds, tau);
+        residuals[k] = outOfFoldResiduals(form, estimateMs, measuredMs, folds, tau);
         double sum = 0;
         for (double r : residuals[k])
             sum += rho(r, tau);

@@ -4,9 +4,17 @@
 // the calibration falls back toward the raw estimate instead of overcorrecting: a more complex
 // form replaces a simpler one only when its held-out loss is lower by more than
 // t_{n-1}(kFmcSignificanceLevel) standard errors of the paired per-profile loss differences. The
-// held-out residuals of the chosen form give a small-sample predictive interval (Student t in log
-// space) and the confidence-shifted line the gate uses for "latency <= limit with probability
-// >= p".
+// held-out residuals of the chosen form give a small-sample predictive interval (Student t in
+// log space) and the confidence-shifted line the gate uses for "latency <= limit with
+// probability >= p".
+//
+// Profiles of one concurrency sweep (same model, format, isl and osl) share most of their
+// error: leaving one of them out still leaves its neighbours in, so plain leave-one-out judges
+// a line on rows it has nearly seen and accepts a line that only bridges two sweeps. Given the
+// sweep of each profile, the forms are judged by leaving one sweep out: the calibration is then
+// judged as it is used, on a workload whose sweep none of the profiles measured. The test stays
+// per profile: on a stack of 3 sweeps (h200_sxm/trtllm) a per-sweep test needs 4.30 standard
+// errors and let no TPOT gain through (docs/LATENCY.md, "FMC and the baselines").
 #pragma once
 
 #include "core/latency/fmc.h"
@@ -14,6 +22,7 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace acsel
@@ -23,15 +32,21 @@ enum class FmcForm : std::uint8_t { Identity, Offset, Line };
 std::string_view toString(FmcForm f);
 std::optional<FmcForm> parseFmcForm(std::string_view s);
 
+// How the forms were cross-validated: leaving one profile out, in kFmcCrossValidationFolds
+// folds (more than kFmcLeaveOneOutMax units), or leaving one concurrency sweep out.
+enum class FmcValidation : std::uint8_t { LeaveOneOut, Folds, LeaveOneSweepOut };
+std::string toString(FmcValidation v); // "leave-one-out", "10-fold", "leave-one-sweep-out"
+std::optional<FmcValidation> parseFmcValidation(std::string_view s);
+
 // The largest |delta| an FMC file may carry: a factor e^10 (~22,000) at 1 ms. The full-line
 // fits with gamma > 0 on every stack of dense_tp1 reach |delta| 6.05 (h200_sxm/trtllm TPOT on
 // the static model, gamma 2.82) and 3.2 on the continuous one (docs/LATENCY.md); beyond 10 a
 // line no longer calibrates a latency model but replaces it.
 inline constexpr double kFmcMaxAbsDelta = 10.0;
 
-// Up to this many profiles the forms are compared by leave-one-out; above it by
-// kFmcCrossValidationFolds-fold cross-validation (folds by index modulo the fold count), so the
-// choice stays O(n log n).
+// Up to this many units (profiles, or sweeps when given) the forms are compared by leaving one
+// unit out; above it by kFmcCrossValidationFolds-fold cross-validation (folds by unit index
+// modulo the fold count), so the choice stays O(n log n).
 inline constexpr int kFmcLeaveOneOutMax = 64;
 // One-sided level of that test: the threshold is t_{n-1}(0.975) standard errors (2.57 for 6
 // profiles, 12.7 for 2), so few profiles need a large, consistent gain.
@@ -61,14 +76,16 @@ struct FmcChoice {
     // be validated on this many profiles (offset needs 2, the line 3) or its full fit is
     // refused (gamma <= 0 or |delta| > kFmcMaxAbsDelta).
     std::array<double, 3> cvLoss{};
-    bool leaveOneOut = true; // false: kFmcCrossValidationFolds folds
+    FmcValidation validation = FmcValidation::LeaveOneOut;
     FmcSpread spread;
 };
 
 // Starting from identity, offset then the line replace the current form when their gain is
-// significant (above). Same input checks as fitFmc.
+// significant (above). sweepOf: one key per profile, equal for profiles of one concurrency
+// sweep (sweepKey, silicon.h); empty, or a single sweep, validates profile by profile. Same
+// input checks as fitFmc; throws std::invalid_argument when sweepOf has another size.
 FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> measuredMs,
-                    double tau = 0.5);
+                    double tau = 0.5, std::span<const std::string> sweepOf = {});
 
 // The line whose calibrated value is the p-quantile of the predictive distribution: delta +
 // spread.quantileOffset(p). p = 0.5 returns the line itself. Throws std::invalid_argument when

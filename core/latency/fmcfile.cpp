@@ -19,7 +19,7 @@ const FmcEntry* FmcSet::find(const std::string& stack) const
 void FmcEntry::set(LatencyMetric m, const FmcChoice& c)
 {
     (m == LatencyMetric::Ttft ? ttft : tpot) = c.line;
-    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {c.form, c.cvLoss, c.leaveOneOut, c.spread};
+    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {c.form, c.cvLoss, c.validation, c.spread};
 }
 
 namespace
@@ -41,8 +41,7 @@ Json metricJson(const FmcLine& l, const FmcFitInfo& info)
     j["cv_loss"] = {{"identity", lossJson(info.cvLoss[0])},
                     {"offset", lossJson(info.cvLoss[1])},
                     {"line", lossJson(info.cvLoss[2])}};
-    j["cv"] =
-        info.leaveOneOut ? "leave-one-out" : std::to_string(kFmcCrossValidationFolds) + "-fold";
+    j["cv"] = toString(info.validation);
     j["spread"] = {{"profiles", info.spread.profiles},
                    {"dof", info.spread.dof},
                    {"log_scale", info.spread.scale}};
@@ -78,11 +77,11 @@ void readMetric(const JsonFields& f, const Json& line, const std::string& ptr, F
                     f.number(c, name, ptr + "/cv_loss", 0, 1e300);
         }
     }
-    const std::string cv = f.stringOr(line, "cv", ptr, "leave-one-out");
-    const std::string folds = std::to_string(kFmcCrossValidationFolds) + "-fold";
-    if (cv != "leave-one-out" && cv != folds)
-        f.fail(ptr + "/cv", "expected \"leave-one-out\" or \"" + folds + "\"");
-    info.leaveOneOut = cv == "leave-one-out";
+    const auto validation = parseFmcValidation(f.stringOr(line, "cv", ptr, "leave-one-out"));
+    if (!validation)
+        f.fail(ptr + "/cv", "expected \"leave-one-out\", \"" + toString(FmcValidation::Folds) +
+                                "\" or \"leave-one-sweep-out\"");
+    info.validation = *validation;
     if (line.contains("spread")) {
         const Json& s = f.object(line, "spread", ptr);
         info.spread.profiles = f.integer(s, "profiles", ptr + "/spread", 0, 1 << 30);

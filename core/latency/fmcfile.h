@@ -23,7 +23,7 @@ inline constexpr int kFmcSchemaVersion = 1;
 struct FmcFitInfo {
     FmcForm form = FmcForm::Line;
     std::array<double, 3> cvLoss{}; // per form; infinity (null in the file): not validated
-    bool leaveOneOut = true;
+    FmcValidation validation = FmcValidation::LeaveOneOut;
     FmcSpread spread; // profiles 0: no interval (old files)
 };
 

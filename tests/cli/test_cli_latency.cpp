@@ -234,7 +234,14 @@ void TestCliLatency::calibrateChoosesFormsAndWarns()
             if (form != "line")
                 QCOMPARE(line["gamma"].get<double>(), 1.0);
             QVERIFY(line["spread"]["profiles"].get<int>() >= 1);
+            // h200_sxm/trtllm's 18 rows are 3 concurrency sweeps (1024x1024, 1024x8192,
+            // 8192x1024): validated a sweep at a time; h100_sxm/vllm's one row profile by profile.
+            if (s["stack"] == "h200_sxm/trtllm")
+                QCOMPARE(line["cv"].get<std::string>(), std::string("leave-one-sweep-out"));
+            if (s["stack"] == "h100_sxm/vllm")
+                QCOMPARE(line["cv"].get<std::string>(), std::string("leave-one-out"));
         }
+    QVERIFY(contains(r.out, "cv loss leave-one-sweep-out"));
     // A duplicated row (another id, the same measurement) is refused on load: it would weigh
     // twice. The same benchmark on another backend version is a measurement of its own, which
     // calibrate takes and warns about.
@@ -346,6 +353,13 @@ void TestCliLatency::badInput()
     r = run(base({"predict", "--measurements", kSmall, "--fmc", fmc}));
     QCOMPARE(r.code, 2);
     QVERIFY2(contains(r.err, "/stacks/0/tpot/delta"), r.err.c_str());
+    std::ofstream(fmc)
+        << R"({"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5, "stacks": [{"stack": "x", "ttft": {"gamma": 1, "delta": 0, "cv": "loo"}, "tpot": {"gamma": 1, "delta": 0}, "rows_used": []}]})";
+    r = run(base({"predict", "--measurements", kSmall, "--fmc", fmc}));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "/stacks/0/ttft/cv: expected \"leave-one-out\", \"10-fold\" or "
+                             "\"leave-one-sweep-out\""),
+             r.err.c_str());
     // --confidence without a calibration: there is no interval to take a quantile of.
     r = run(base({"search", "--confidence", "0.9", "--stack", "h100_sxm/trtllm"}));
     QCOMPARE(r.code, 2);

@@ -41,6 +41,8 @@ private slots:
     void confidenceShiftsDeltaByTheTQuantile();
     void ninetyPercentIntervalsCoverNinetyPercent();
     void foldsAboveTheLeaveOneOutLimit();
+    void aLineBridgingTwoSweepsIsNotTrusted();
+    void aFactorSharedBySweepsIsStillFound();
 };
 
 void TestFmcChoice::studentTMatchesTables()
@@ -79,7 +81,7 @@ void TestFmcChoice::exactDataPicksTheSimplestExactForm()
     QVERIFY(c.form == FmcForm::Line);
     QVERIFY(std::abs(c.line.gamma - 0.5) < 1e-12 && std::abs(c.line.delta - std::log(3.0)) < 1e-12);
     QVERIFY(c.cvLoss[idx(FmcForm::Offset)] > 0 && c.cvLoss[idx(FmcForm::Line)] < 1e-12);
-    QVERIFY(c.leaveOneOut);
+    QVERIFY(c.validation == FmcValidation::LeaveOneOut);
 }
 
 void TestFmcChoice::anOutlierDoesNotMoveARawEstimateThatIsRight()
@@ -211,8 +213,65 @@ void TestFmcChoice::foldsAboveTheLeaveOneOutLimit()
         y.push_back(2.0 * (1.0 + i));
     }
     const FmcChoice c = chooseFmc(x, y);
-    QVERIFY(!c.leaveOneOut);
+    QVERIFY(c.validation == FmcValidation::Folds);
     QVERIFY(c.form == FmcForm::Offset && std::abs(c.line.delta - std::log(2.0)) < 1e-12);
+}
+
+void TestFmcChoice::aLineBridgingTwoSweepsIsNotTrusted()
+{
+    // Two concurrency sweeps of five profiles: sweep a estimates 100 ms and measures 300 (3x
+    // under), sweep b estimates 1000 and measures 1000. The line through both is exact: gamma
+    // = log(10/3) / log 10, and leaving one profile out keeps it exact (its four sweep mates
+    // stay in), so plain leave-one-out picks it: identity's loss is 0.5 log 3 on half the
+    // profiles, the line's 0, t_9(0.975) = 2.26 standard errors are beaten.
+    std::vector<double> x, y;
+    std::vector<std::string> sweep;
+    for (int i = 0; i < 5; ++i) {
+        x.insert(x.end(), {100.0, 1000.0});
+        y.insert(y.end(), {300.0, 1000.0});
+        sweep.insert(sweep.end(), {"a", "b"});
+    }
+    const double log3 = std::log(3.0);
+    FmcChoice c = chooseFmc(x, y);
+    QVERIFY(c.form == FmcForm::Line && c.validation == FmcValidation::LeaveOneOut);
+    QVERIFY(std::abs(c.line.gamma - std::log(10.0 / 3.0) / std::log(10.0)) < 1e-12);
+    // Leaving a sweep out, the other sweep alone fits gamma = 1 and its own ratio: every
+    // profile is then off by a factor 3 (loss 0.5 log 3) for the offset and the line alike,
+    // worse than identity (0.25 log 3).
+    c = chooseFmc(x, y, 0.5, sweep);
+    QVERIFY(c.form == FmcForm::Identity && c.validation == FmcValidation::LeaveOneSweepOut);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.25 * log3) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Offset)] - 0.5 * log3) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Line)] - 0.5 * log3) < 1e-12);
+    // The interval is judged on the raw residuals: half log 3, half 0.
+    QVERIFY(std::abs(c.spread.scale - log3 / std::sqrt(2.0)) < 1e-12 && c.spread.dof == 9);
+    // One sweep for all profiles is no sweep: validated profile by profile.
+    QVERIFY(chooseFmc(x, y, 0.5, std::vector<std::string>(x.size(), "a")).validation ==
+            FmcValidation::LeaveOneOut);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             chooseFmc(x, y, 0.5, std::vector<std::string>{"a", "b"}));
+}
+
+void TestFmcChoice::aFactorSharedBySweepsIsStillFound()
+{
+    // Three sweeps of three profiles, every one measured at twice its estimate: leaving a sweep
+    // out, the offset fitted on the other two is still log 2, exact on the held-out sweep
+    // (loss 0 against identity's 0.5 log 2 on every profile: a gain with zero spread), and the
+    // line (also exact) is no further gain, so the offset stands.
+    std::vector<double> x, y;
+    std::vector<std::string> sweep;
+    for (const char* s : {"a", "b", "c"})
+        for (double est : {50.0, 120.0, 400.0}) {
+            x.push_back(est * (s[0] - 'a' + 1));
+            y.push_back(2 * x.back());
+            sweep.emplace_back(s);
+        }
+    const FmcChoice c = chooseFmc(x, y, 0.5, sweep);
+    QVERIFY(c.validation == FmcValidation::LeaveOneSweepOut && c.form == FmcForm::Offset);
+    QVERIFY(std::abs(c.line.delta - std::log(2.0)) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.5 * std::log(2.0)) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Offset)]) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Line)]) < 1e-9);
 }
 
 QTEST_APPLESS_MAIN(TestFmcChoice)
