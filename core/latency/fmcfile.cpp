@@ -77,10 +77,12 @@ void readMetric(const JsonFields& f, const Json& line, const std::string& ptr, F
                     f.number(c, name, ptr + "/cv_loss", 0, 1e300);
         }
     }
-    const auto validation = parseFmcValidation(f.stringOr(line, "cv", ptr, "leave-one-out"));
+    const auto validation =
+        parseFmcValidation(f.stringOr(line, "cv", ptr, toString(FmcValidation::LeaveOneOut)));
     if (!validation)
-        f.fail(ptr + "/cv", "expected \"leave-one-out\", \"" + toString(FmcValidation::Folds) +
-                                "\" or \"leave-one-sweep-out\"");
+        f.fail(ptr + "/cv", "expected \"" + toString(FmcValidation::LeaveOneOut) + "\", \"" +
+                                toString(FmcValidation::Folds) + "\" or \"" +
+                                toString(FmcValidation::LeaveOneSweepOut) + "\"");
     info.validation = *validation;
     if (line.contains("spread")) {
         const Json& s = f.object(line, "spread", ptr);
