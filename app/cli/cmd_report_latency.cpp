@@ -152,8 +152,11 @@ void printRows(const SiliconPrediction& p, const Workspace& ws, std::ostream& ou
 {
     out << "stack,model,format,kv,isl,osl,concurrency,running,kv_slots,ttft_ms,ttft_static,"
            "ttft_cont,tpot_ms,tpot_static,tpot_cont,queue_wait,warmup,arrival,backlog,"
-           "own_prefill_step,chunks,mixed_share,decode_step,mixed_step\n";
-    for (const PredictedSiliconRow& r : p.rows) {
+           "own_prefill_step,chunks,mixed_share,decode_step,mixed_step,in_step_ttft,"
+           "in_step_tpot\n";
+    const std::vector<BenchmarkReplay> inStep = replaySiliconRows(ws, p);
+    for (std::size_t i = 0; i < p.rows.size(); ++i) {
+        const PredictedSiliconRow& r = p.rows[i];
         const ServingEstimate& s = r.serving;
         out << ws.stacks[static_cast<std::size_t>(r.stack)].id << ","
             << ws.models[static_cast<std::size_t>(r.config.model)].name << ","
@@ -164,7 +167,7 @@ void printRows(const SiliconPrediction& p, const Workspace& ws, std::ostream& ou
             << s.latency.tpotMs << "," << s.queueWaitMs << "," << s.warmupPrefillMs << ","
             << s.arrivalWaitMs << "," << s.backlogWaitMs << "," << s.ownPrefillStepMs << ","
             << s.prefillChunks << "," << s.mixedShare << "," << s.decodeStepMs << ","
-            << s.mixedStepMs << "\n";
+            << s.mixedStepMs << "," << inStep[i].meanTtftMs << "," << inStep[i].meanTpotMs << "\n";
     }
 }
 
@@ -201,7 +204,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"json", "", "print JSON instead of a markdown table"});
     specs.push_back({"rows", "",
                      "print one CSV line per row (measured, both raw estimates, the "
-                     "continuous model's terms) instead of the tables"});
+                     "continuous model's terms, the benchmark replayed with its clients in "
+                     "step) instead of the tables"});
     const app::Args args("report latency", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();

@@ -134,6 +134,25 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
     return out;
 }
 
+std::vector<BenchmarkReplay> replaySiliconRows(const Workspace& ws, const SiliconPrediction& p)
+{
+    std::map<int, std::unique_ptr<TableOpCosts>> costs;
+    std::vector<BenchmarkReplay> out;
+    out.reserve(p.rows.size());
+    for (const PredictedSiliconRow& r : p.rows) {
+        const Stack& stack = ws.stacks[static_cast<std::size_t>(r.stack)];
+        auto& c = costs[r.stack];
+        if (!c)
+            c = std::make_unique<TableOpCosts>(TableOpCosts::load(stack, ws.platformOf(stack)));
+        const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config.model)];
+        const StepModel model(*c, arch, r.config);
+        out.push_back(replayBenchmark(model, servingDefaults(backendOf(stack.id)),
+                                      r.serving.concurrency, r.serving.running, r.request.isl,
+                                      r.request.osl));
+    }
+    return out;
+}
+
 LatencyStudy runLatencyStudy(const SiliconPrediction& p, const Workspace& ws, int profiles,
                              int seeds, double tau, ServingMode mode)
 {

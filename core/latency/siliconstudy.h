@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/data/silicon.h"
+#include "core/latency/benchmarkreplay.h"
 #include "core/latency/fmc.h"
 #include "core/latency/linearbaseline.h"
 #include "core/latency/memorymodel.h"
@@ -72,6 +73,11 @@ struct SiliconPrediction {
 // whose tables cannot be loaded (the LoadError's message: file, line, what).
 SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<SiliconRow>& rows,
                                      ServingMode mode = ServingMode::Continuous);
+
+// Each row's benchmark replayed with its clients in step (benchmarkreplay.h), in p.rows order:
+// n = the row's running requests, kBenchmarkRounds rounds; each stack's tables loaded once.
+// Throws LoadError when a stack's tables can no longer be read.
+std::vector<BenchmarkReplay> replaySiliconRows(const Workspace& ws, const SiliconPrediction& p);
 
 struct MethodMdape {
     double raw = 0, fmc = 0, fmcLine = 0, fmcMse = 0, lr = 0; // percent

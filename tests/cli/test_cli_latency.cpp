@@ -270,7 +270,8 @@ void TestCliLatency::calibrateChoosesFormsAndWarns()
     QVERIFY2(contains(v.err, "warning: h100_sxm/trtllm: 2 profile(s)"), v.err.c_str());
 }
 
-// --rows: one CSV line per predicted row with the continuous model's terms.
+// --rows: one CSV line per predicted row with the continuous model's terms and the replay of
+// its benchmark with the clients in step.
 void TestCliLatency::reportLatencyRows()
 {
     if (!haveData())
@@ -304,6 +305,12 @@ void TestCliLatency::reportLatencyRows()
     const double steady = num("backlog") + num("arrival") + num("chunks") * num("own_prefill_step");
     QVERIFY(std::abs(num("ttft_cont") - (num("warmup") + 9 * steady) / 10) <
             1e-4 * num("ttft_cont"));
+    // Clients in step: the 8 requests of each round finish together and come back to an idle
+    // engine, so every round is the first one (TTFT = the static prefill of 8) and every
+    // decode step carries all 8: the static TPOT, which samples the same contexts every 32
+    // tokens instead of at each one.
+    QVERIFY(std::abs(num("in_step_ttft") - num("ttft_static")) < 1e-4 * num("ttft_static"));
+    QVERIFY(std::abs(num("in_step_tpot") - num("tpot_static")) < 0.01 * num("tpot_static"));
 }
 
 void TestCliLatency::benchRuns()
