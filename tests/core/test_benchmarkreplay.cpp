@@ -8,33 +8,19 @@
 #include "modelfixtures.h"
 
 #include <QTest>
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
 #include <stdexcept>
+#include <vector>
 
 using namespace acsel;
 
 namespace
 {
 
-class FakeCosts final : public test::FakeCostsBase
-{
-public:
-    bool supports(Format f) const override { return f == Format::Bf16; }
-    double gemmMs(Format, double m, double n, double k) const override
-    {
-        return 1e-9 * m * n * k + 1e-3;
-    }
-    double contextAttentionMs(double b, double isl, int heads, int, int, KvFormat) const override
-    {
-        return 1e-6 * b * isl * isl * heads;
-    }
-    double generationAttentionMs(double b, double kvLen, int, int, int, KvFormat) const override
-    {
-        return 1e-5 * b * kvLen + 1e-3;
-    }
-};
-
 struct Fixture {
-    FakeCosts costs;
+    test::ClosedFormCosts costs;
     ModelArch arch = test::tinyArch(4);
     Config config = test::configOf(BandRecipe::uniform(4, Format::Bf16), 64);
     StepModel model{costs, arch, config};
@@ -46,6 +32,15 @@ struct Fixture {
                (decodes > 0 ? model.mixedAttentionMs(decodes, kv) : 0.0);
     }
 };
+
+// The end of each step (t[0] = 0, t[i] after step i) from the steps' costs.
+std::vector<double> endTimes(std::initializer_list<double> costs)
+{
+    std::vector<double> t{0.0};
+    for (double c : costs)
+        t.push_back(t.back() + c);
+    return t;
+}
 
 bool close(double a, double b)
 {
@@ -106,20 +101,11 @@ private slots:
     {
         const Fixture f;
         const auto r = replayBenchmark(f.model, servingDefaults("vllm"), 3, 2, 100, 3, 2);
-        const double cost[] = {0,
-                               f.step(2, 100, 0, 0),
-                               f.step(0, 100, 2, 101),
-                               f.step(0, 100, 2, 102),
-                               f.step(1, 100, 0, 0),
-                               f.step(1, 100, 1, 101),
-                               f.step(0, 100, 2, 101.5),
-                               f.step(1, 100, 1, 102),
-                               f.step(1, 100, 1, 101),
-                               f.step(0, 100, 2, 101.5),
-                               f.step(0, 100, 1, 102)};
-        double t[11] = {0};
-        for (int i = 1; i < 11; ++i)
-            t[i] = t[i - 1] + cost[i];
+        const auto t =
+            endTimes({f.step(2, 100, 0, 0), f.step(0, 100, 2, 101), f.step(0, 100, 2, 102),
+                      f.step(1, 100, 0, 0), f.step(1, 100, 1, 101), f.step(0, 100, 2, 101.5),
+                      f.step(1, 100, 1, 102), f.step(1, 100, 1, 101), f.step(0, 100, 2, 101.5),
+                      f.step(0, 100, 1, 102)});
         // From sending (A, B, C at 0; A', B' at t3; C' at t6) to the first token.
         const double ttft = t[1] + t[1] + t[4] + (t[5] - t[3]) + (t[7] - t[3]) + (t[8] - t[6]);
         const double decode = (t[3] - t[1]) + (t[3] - t[1]) + (t[6] - t[4]) + (t[7] - t[5]) +
@@ -141,21 +127,11 @@ private slots:
     {
         const Fixture f;
         const auto r = replayBenchmark(f.model, servingDefaults("sglang"), 3, 2, 100, 3, 2);
-        const double cost[] = {0,
-                               f.step(2, 100, 0, 0),
-                               f.step(0, 100, 2, 101),
-                               f.step(0, 100, 2, 102),
-                               f.step(1, 100, 0, 0),
-                               f.step(1, 100, 0, 0),
-                               f.step(0, 100, 2, 101),
-                               f.step(0, 100, 2, 102),
-                               f.step(1, 100, 0, 0),
-                               f.step(1, 100, 0, 0),
-                               f.step(0, 100, 2, 101),
-                               f.step(0, 100, 2, 102)};
-        double t[12] = {0};
-        for (int i = 1; i < 12; ++i)
-            t[i] = t[i - 1] + cost[i];
+        const auto t =
+            endTimes({f.step(2, 100, 0, 0), f.step(0, 100, 2, 101), f.step(0, 100, 2, 102),
+                      f.step(1, 100, 0, 0), f.step(1, 100, 0, 0), f.step(0, 100, 2, 101),
+                      f.step(0, 100, 2, 102), f.step(1, 100, 0, 0), f.step(1, 100, 0, 0),
+                      f.step(0, 100, 2, 101), f.step(0, 100, 2, 102)});
         const double ttft = t[1] + t[1] + t[4] + (t[5] - t[3]) + (t[8] - t[3]) + (t[9] - t[7]);
         const double decode = (t[3] - t[1]) + (t[3] - t[1]) + (t[7] - t[4]) + (t[7] - t[5]) +
                               (t[11] - t[8]) + (t[11] - t[9]);

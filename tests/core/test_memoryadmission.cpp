@@ -17,24 +17,11 @@ using namespace acsel;
 namespace
 {
 
-// Closed-form operator costs (any positive costs do: only memory is under test).
-class FakeCosts final : public test::FakeCostsBase
+// Any positive costs do: only memory is under test.
+class FakeCosts final : public test::ClosedFormCosts
 {
 public:
-    explicit FakeCosts(double capacityBytes) : FakeCostsBase(capacityBytes, 1e8) {}
-    bool supports(Format) const override { return true; }
-    double gemmMs(Format, double m, double n, double k) const override
-    {
-        return 1e-9 * m * n * k + 1e-3;
-    }
-    double contextAttentionMs(double b, double isl, int heads, int, int, KvFormat) const override
-    {
-        return 1e-6 * b * isl * isl * heads;
-    }
-    double generationAttentionMs(double b, double kvLen, int, int, int, KvFormat) const override
-    {
-        return 1e-5 * b * kvLen + 1e-3;
-    }
+    explicit FakeCosts(double capacityBytes) : ClosedFormCosts(capacityBytes, 1e8) {}
 };
 
 ModelArch tiny()
