@@ -245,6 +245,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         }
         return 0;
     }
+    if (args.flag("rows")) {
+        printRows(p, ws, io.out);
+        return 0;
+    }
     const LatencyStudy stat = runLatencyStudy(p, ws, k, seeds, tau, ServingMode::Static);
     const LatencyStudy cont = runLatencyStudy(p, ws, k, seeds, tau, ServingMode::Continuous);
     const LatencyStudy& st = *mode == ServingMode::Static ? stat : cont;
@@ -252,10 +256,6 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     std::map<std::string, int> rowsPerStack;
     for (const PredictedSiliconRow& r : p.rows)
         ++rowsPerStack[ws.stacks[static_cast<std::size_t>(r.stack)].id];
-    if (args.flag("rows")) {
-        printRows(p, ws, io.out);
-        return 0;
-    }
     if (args.flag("json")) {
         Json j = studyJson(st);
         j["measurements"] = measurements;
