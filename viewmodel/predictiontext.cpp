@@ -61,6 +61,9 @@ QString infeasibilityText(const BudgetReach& reach, double ttftBudgetMs, double 
                           double memBudgetGiB, std::size_t points)
 {
     const auto tr = [](const char* s) { return QCoreApplication::translate("acsel", s); };
+    if (points == 0)
+        return tr("No configuration of the models, formats and scopes ticked under Space runs on "
+                  "this stack: tick more of them, or choose another stack.");
     const QString among = tr("Among the %1 plotted configurations (screened estimates):")
                               .arg(QLocale().toString(static_cast<qulonglong>(points)));
     if (reach.anyFeasible)

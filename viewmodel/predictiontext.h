@@ -19,7 +19,8 @@ QString predictionSummary(const Prediction& p);
 QString configSummary(const acsel::Config& c, const QString& modelName);
 
 // Why nothing meets the budgets, read off the reach over `points` plotted configurations (their
-// screened estimates): which budget binds and what to loosen it to, one line per budget.
+// screened estimates): which budget binds and what to loosen it to, one line per budget; with
+// no points, that the space the Space filters leave on this stack is empty.
 QString infeasibilityText(const acsel::BudgetReach& reach, double ttftBudgetMs, double tpotBudgetMs,
                           double memBudgetGiB, std::size_t points);
 

@@ -383,12 +383,13 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         // Which budget binds, read off the plotted points (this request's: the search waited
         // for at least their first frame, the uniform configurations).
         const Budgets b = state_->budgets();
-        QString detail;
-        if (const PointSet* ps = plot_->pointSet(); ps && !ps->points.empty())
-            detail = infeasibilityText(budgetReach(std::span<const PlotPoint>(ps->points), b.ttftMs,
-                                                   b.tpotMs, b.memoryGiB),
-                                       b.ttftMs, b.tpotMs, b.memoryGiB, ps->points.size());
-        card_->showMessage(tr("No configuration meets this request."), detail);
+        const PointSet* ps = plot_->pointSet();
+        const std::span<const PlotPoint> points =
+            ps ? std::span<const PlotPoint>(ps->points) : std::span<const PlotPoint>();
+        card_->showMessage(points.empty() ? tr("No configuration to search.")
+                                          : tr("No configuration meets this request."),
+                           infeasibilityText(budgetReach(points, b.ttftMs, b.tpotMs, b.memoryGiB),
+                                             b.ttftMs, b.tpotMs, b.memoryGiB, points.size()));
         plot_->setRecommended(std::nullopt);
         plot_->setBestUniform(std::nullopt);
         updateGauges();

@@ -56,6 +56,15 @@ private slots:
         r.anyFeasible = true; // the screened estimates admit some, the full gate none
         QVERIFY(infeasibilityText(r, 400, 20, 48, 10).contains(QStringLiteral("full gate")));
     }
+
+    // Nothing plotted: no budget is to blame, the Space filters leave nothing on the stack.
+    void anEmptySpaceSaysSo()
+    {
+        const QString t = infeasibilityText(BudgetReach{}, 400, 20, 48, 0);
+        QVERIFY2(t.contains(QStringLiteral("ticked under Space")), qPrintable(t));
+        QVERIFY(!t.contains(QStringLiteral("binds")));
+        QVERIFY(!t.contains(QLatin1Char('\n')));
+    }
 };
 
 QTEST_MAIN(TestBudgetGauges)
