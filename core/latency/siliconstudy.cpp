@@ -82,7 +82,6 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
                                      ServingMode mode)
 {
     SiliconPrediction out;
-    std::map<int, std::unique_ptr<TableOpCosts>> costs;
     std::map<int, std::string> unloadable; // stack -> why its tables cannot be read
     for (const SiliconRow& row : rows) {
         SiliconMapping m = mapSiliconRow(ws, row);
@@ -98,12 +97,12 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
             out.skipped.push_back({row, bad->second});
             continue;
         }
-        auto& c = costs[m.stack];
+        auto& c = out.costs[m.stack];
         if (!c) {
             try {
-                c = std::make_unique<TableOpCosts>(TableOpCosts::load(stack, platform));
+                c = std::make_shared<const TableOpCosts>(TableOpCosts::load(stack, platform));
             } catch (const LoadError& e) {
-                costs.erase(m.stack);
+                out.costs.erase(m.stack);
                 const std::string why = "tables of " + stack.id + " cannot be read: " + e.what();
                 unloadable.emplace(m.stack, why);
                 out.skipped.push_back({row, why});
@@ -136,16 +135,12 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
 
 std::vector<BenchmarkReplay> replaySiliconRows(const Workspace& ws, const SiliconPrediction& p)
 {
-    std::map<int, std::unique_ptr<TableOpCosts>> costs;
     std::vector<BenchmarkReplay> out;
     out.reserve(p.rows.size());
     for (const PredictedSiliconRow& r : p.rows) {
         const Stack& stack = ws.stacks[static_cast<std::size_t>(r.stack)];
-        auto& c = costs[r.stack];
-        if (!c)
-            c = std::make_unique<TableOpCosts>(TableOpCosts::load(stack, ws.platformOf(stack)));
         const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config.model)];
-        const StepModel model(*c, arch, r.config);
+        const StepModel model(*p.costs.at(r.stack), arch, r.config);
         out.push_back(replayBenchmark(model, servingDefaults(backendOf(stack.id)),
                                       r.serving.concurrency, r.serving.running, r.request.isl,
                                       r.request.osl));

@@ -15,6 +15,8 @@
 #include "core/latency/opmodel.h"
 #include "core/latency/servingmodel.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,8 @@ struct SiliconPrediction {
     std::vector<PredictedSiliconRow> rows; // in file order
     std::vector<SkippedSiliconRow> skipped;
     std::vector<std::string> assumptions; // distinct, in first-seen order
+    // The operator tables of each predicted row's stack (by stack index), loaded once.
+    std::map<int, std::shared_ptr<const OpCosts>> costs;
 };
 
 // Maps every row (mapSiliconRow), loads each needed stack's tables once, and estimates both
@@ -75,8 +79,7 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
                                      ServingMode mode = ServingMode::Continuous);
 
 // Each row's benchmark replayed with its clients in step (benchmarkreplay.h), in p.rows order:
-// n = the row's running requests, kBenchmarkRounds rounds; each stack's tables loaded once.
-// Throws LoadError when a stack's tables can no longer be read.
+// n = the row's running requests, kBenchmarkRounds rounds, on the tables p.costs holds.
 std::vector<BenchmarkReplay> replaySiliconRows(const Workspace& ws, const SiliconPrediction& p);
 
 struct MethodMdape {
