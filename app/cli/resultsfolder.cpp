@@ -309,7 +309,8 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
         }
         if (const auto engine = parseServingEngine(backendOf(q.stack))) {
             const std::string name = kLaunchPrefix + std::string(toString(*engine)) + ".sh";
-            folder.write(name, launchScript(launchSettings(*engine, exportIn, arch.name + "-acsel"),
+            folder.write(name, launchScript(launchSettings(*engine, exportIn, ws.platformOf(stack),
+                                                           arch.name + "-acsel"),
                                             exportIn));
             md << "\nServing the exported checkpoint: `" << name << "` (a template for "
                << toString(*engine) << " " << templateVersion(*engine)

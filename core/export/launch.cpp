@@ -96,14 +96,28 @@ std::optional<std::string> quantizationFlag(ServingEngine e, const std::vector<F
     return std::nullopt;
 }
 
+// What the memory flag of each engine is a share of.
+std::string memoryShareMeaning(KvPoolRule rule)
+{
+    switch (rule) {
+    case KvPoolRule::ShareOfFree:
+        return " of the memory left after the weights for the KV cache";
+    case KvPoolRule::ShareOfDevice:
+        return " of the device memory for the whole engine";
+    case KvPoolRule::StaticShareOfDevice:
+        break;
+    }
+    return " of the device memory for the weights and the KV cache";
+}
+
 } // namespace
 
-LaunchSettings launchSettings(ServingEngine e, const ExportInput& in,
+LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir)
 {
     const QuantPlan plan = planOf(in.config, in.arch.layers);
     const std::vector<Format> formats = quantizedFormats(plan);
-    const ServingDefaults d = servingDefaults(toString(e));
+    const ServingDefaults d = servingDefaults(toString(e), gpu);
     const Request& q = in.request;
     const std::string dir(checkpointDir);
     const std::string maxLen = std::to_string(q.isl + q.osl);
@@ -167,7 +181,8 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in,
     s.notes.push_back("limits as the prediction assumed: context " + maxLen + " tokens (isl " +
                       std::to_string(q.isl) + " + osl " + std::to_string(q.osl) + "), at most " +
                       seqs + " sequences (the configuration's batch), " + tokens +
-                      " tokens per step, " + memShare + " of the free memory for the KV cache");
+                      " tokens per step, " + memShare + memoryShareMeaning(d.kvPool) + " on " +
+                      gpu.id);
     return s;
 }
 

@@ -36,9 +36,9 @@ struct LaunchSettings {
 
 // The settings serving `checkpointDir` (ModelOpt's export of the configuration) for the
 // request: context length isl + osl, at most Config::batch sequences, the KV-cache format, the
-// quantization flag the checkpoint's formats need, and the step token budget and KV memory
-// share the latency and memory models assumed for that engine (servingDefaults).
-LaunchSettings launchSettings(ServingEngine e, const ExportInput& in,
+// quantization flag the checkpoint's formats need, and the step token budget and memory flag
+// the latency and memory models assumed for that engine on `gpu` (servingDefaults).
+LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir);
 
 // Empty when the configuration quantizes some weight; else says that it quantizes nothing (every

@@ -56,10 +56,14 @@ MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const
 {
     MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
     if (request.mode == ServingMode::Continuous) {
-        const ServingDefaults d = servingDefaults(backendOf(request.stack));
-        const double needed = m.weightBytes + m.embeddingBytes + m.lmHeadBytes +
-                              stepActivationBytes(arch, d) + m.runtimeBytes +
-                              kvBytesFullLength(arch, config, request) / d.kvMemoryFraction;
+        const ServingDefaults d = servingDefaults(backendOf(request.stack), platform);
+        // The free memory (capacity - weights - activations - runtime) whose pool holds one
+        // request to its end: share x free - deduction = full-length KV.
+        const double activations = stepActivationBytes(arch, d);
+        const KvPoolLine pool = kvPoolLine(d, platform.memCapacityBytes, activations);
+        const double needed =
+            m.weightBytes + m.embeddingBytes + m.lmHeadBytes + activations + m.runtimeBytes +
+            (kvBytesFullLength(arch, config, request) + pool.deductionBytes) / pool.share;
         m.servingReserveBytes = std::max(0.0, needed - m.total());
     }
     return m;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -13,17 +14,93 @@
 namespace acsel
 {
 
-ServingDefaults servingDefaults(std::string_view backend)
+namespace
+{
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// SGLang's memory buckets (server_args.py): chunked prefill size and CUDA-graph batch at tp 1.
+struct SglangBucket {
+    int chunkedPrefill;
+    int cudaGraphMaxBatch;
+};
+
+SglangBucket sglangBucket(double capacityBytes)
+{
+    const double gib = capacityBytes / kGiB;
+    if (gib < 20)
+        return {2048, 8};
+    if (gib < 35)
+        return {2048, 24};
+    if (gib < 60)
+        return {4096, 32};
+    if (gib < 160)
+        return {8192, 256};
+    return {16384, 512};
+}
+
+bool isA100(const Platform& p)
+{
+    auto has = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return s.find("a100") != std::string::npos;
+    };
+    return has(p.id) || has(p.name);
+}
+
+} // namespace
+
+int sglangChunkedPrefillSize(double capacityBytes)
+{
+    return sglangBucket(capacityBytes).chunkedPrefill;
+}
+
+double sglangMemFractionStatic(double capacityBytes)
+{
+    const SglangBucket b = sglangBucket(capacityBytes);
+    const double memMiB = capacityBytes / kMiB;
+    double reserveMiB =
+        512.0 + std::max(b.chunkedPrefill, 2048) * 1.5 + b.cudaGraphMaxBatch * 2.0 + 1024.0 / 8.0;
+    if (memMiB > 60.0 * 1024.0)
+        reserveMiB = std::max(reserveMiB, 10.0 * 1024.0);
+    return std::round((memMiB - reserveMiB) / memMiB * 1000.0) / 1000.0;
+}
+
+ServingDefaults servingDefaults(std::string_view backend, const Platform& platform)
 {
     ServingDefaults d;
     if (backend == "trtllm")
         d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
-    else if (backend == "vllm" || backend == "sglang") {
-        d.reservesFullLength = false;                // paged KV, blocks taken as tokens arrive
-        d.mixesPrefillAndDecode = backend == "vllm"; // sglang: enable_mixed_chunk off
+    else if (backend == "vllm") {
+        d.reservesFullLength = false; // paged KV, blocks taken as tokens arrive
+        d.kvPool = KvPoolRule::ShareOfDevice;
+        // The API server's max_num_batched_tokens (vllm/engine/arg_utils.py).
+        if (platform.memCapacityBytes < 70.0 * kGiB || isA100(platform))
+            d.stepTokenBudget = 2048;
+    } else if (backend == "sglang") {
+        d.reservesFullLength = false;
+        d.mixesPrefillAndDecode = false; // enable_mixed_chunk off
+        d.kvPool = KvPoolRule::StaticShareOfDevice;
+        d.stepTokenBudget = sglangChunkedPrefillSize(platform.memCapacityBytes);
+        d.kvMemoryFraction = sglangMemFractionStatic(platform.memCapacityBytes);
     } else
         d.known = false; // chunked prefill, full-length reservation (the conservative side)
     return d;
+}
+
+KvPoolLine kvPoolLine(const ServingDefaults& d, double capacityBytes, double stepActivationBytes)
+{
+    const double rest = (1.0 - d.kvMemoryFraction) * capacityBytes;
+    switch (d.kvPool) {
+    case KvPoolRule::ShareOfFree:
+        return {d.kvMemoryFraction, 0.0};
+    case KvPoolRule::ShareOfDevice:
+        return {1.0, rest};
+    case KvPoolRule::StaticShareOfDevice:
+        break;
+    }
+    return {1.0, rest - stepActivationBytes};
 }
 
 std::string_view backendOf(std::string_view stackId)
@@ -62,7 +139,9 @@ KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request
 {
     const double free = freeBytes(arch, config, request, platform, defaults);
     KvCapacity k;
-    k.availableBytes = std::max(0.0, defaults.kvMemoryFraction * free);
+    k.availableBytes =
+        kvPoolLine(defaults, platform.memCapacityBytes, stepActivationBytes(arch, defaults))
+            .poolBytes(free);
     const double perToken = kvBytesPerToken(arch, config.kv);
     k.bytesFullLength = kvBytesFullLength(arch, config, request);
     k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
@@ -261,7 +340,7 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
                                 const Request& request)
 {
     requirePositive(config, request);
-    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const ServingDefaults d = servingDefaults(backendOf(request.stack), costs.platform());
     const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
     if (!kv.holdsOneRequest())
         throw std::invalid_argument(kvDoesNotFitReason(kv, request));
@@ -274,7 +353,7 @@ LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& ar
     if (request.mode == ServingMode::Static)
         return estimateLatency(costs, arch, config, request);
     requirePositive(config, request);
-    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const ServingDefaults d = servingDefaults(backendOf(request.stack), costs.platform());
     const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
     const int slots = kv.holdsOneRequest() ? kv.requestsThatFit : config.batch;
     return estimateWithSlots(costs, arch, config, request, d, kv, slots).latency;
@@ -282,13 +361,13 @@ LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& ar
 
 int RunningRule::slotsAt(double totalBytes) const
 {
-    const double available = std::max(0.0, kvMemoryFraction * (freeAtZeroTotal - totalBytes));
+    const double available = pool.poolBytes(freeAtZeroTotal - totalBytes);
     return static_cast<int>(std::min(std::floor(available / bytesPerRequest), 1e9));
 }
 
 int RunningRule::runningAt(double totalBytes) const
 {
-    const double available = std::max(0.0, kvMemoryFraction * (freeAtZeroTotal - totalBytes));
+    const double available = pool.poolBytes(freeAtZeroTotal - totalBytes);
     const int slots = slotsAt(totalBytes);
     const bool holdsOneRequest = slots >= 1 && available >= bytesFullLength;
     return holdsOneRequest ? std::min(limit, slots) : limit;
@@ -297,13 +376,13 @@ int RunningRule::runningAt(double totalBytes) const
 RunningRule runningRule(const ModelArch& arch, const Config& config, const Request& request,
                         const Platform& platform)
 {
-    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const ServingDefaults d = servingDefaults(backendOf(request.stack), platform);
     const double free = freeBytes(arch, config, request, platform, d);
     const KvCapacity kv = kvCapacity(arch, config, request, platform, d);
     RunningRule rule;
     rule.limit = std::min(request.concurrency, config.batch);
     rule.freeAtZeroTotal = free + estimateMemory(arch, config, request, platform).total();
-    rule.kvMemoryFraction = d.kvMemoryFraction;
+    rule.pool = kvPoolLine(d, platform.memCapacityBytes, stepActivationBytes(arch, d));
     rule.bytesPerRequest = kv.bytesPerRequest;
     rule.bytesFullLength = kv.bytesFullLength;
     return rule;
@@ -316,7 +395,7 @@ LatencyEstimate estimateServingAt(const OpCosts& costs, const ModelArch& arch, c
     if (running < 1 || running > std::min(request.concurrency, config.batch))
         throw std::invalid_argument("running requests must be within 1 and min(concurrency, "
                                     "batch)");
-    const ServingDefaults d = servingDefaults(backendOf(request.stack));
+    const ServingDefaults d = servingDefaults(backendOf(request.stack), costs.platform());
     const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
     return estimateWithSlots(costs, arch, config, request, d, kv, running).latency;
 }

@@ -23,6 +23,8 @@
 #include "core/model/config.h"
 #include "core/model/modelarch.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string_view>
 
 namespace acsel
@@ -30,11 +32,24 @@ namespace acsel
 
 inline constexpr int kBenchmarkRounds = 10;
 
-// What a backend does by default (documented in docs/SERVING.md with the sources).
+// How an engine sizes its KV pool from the device memory C, the weights W (embeddings and
+// lm_head included), the runtime R and the step activations A.
+enum class KvPoolRule : std::uint8_t {
+    // TRT-LLM's free_gpu_memory_fraction f: f x (C - W - R - A), a share of what is left.
+    ShareOfFree,
+    // vLLM's gpu_memory_utilization f: the engine may use f x C in all, so f x C - W - R - A.
+    ShareOfDevice,
+    // SGLang's mem_fraction_static f: weights and KV pool take f x C, so f x C - W - R; the
+    // rest of C is the engine's reserve for activations and CUDA graphs.
+    StaticShareOfDevice,
+};
+
+// What a backend does by default on a GPU (documented in docs/SERVING.md with the sources).
 struct ServingDefaults {
     double stepTokenBudget = 8192; // max tokens per step (prefill + decode)
     bool chunkedPrefill = true;    // prompts longer than the budget's free part are split
-    double kvMemoryFraction = 0.9; // share of the memory left after weights etc. given to KV
+    KvPoolRule kvPool = KvPoolRule::ShareOfFree;
+    double kvMemoryFraction = 0.9; // the engine's memory flag f of kvPool
     // true: a request reserves KV for isl + osl tokens when admitted (TRT-LLM's default
     // GUARANTEED_NO_EVICT); false: pages are taken as tokens arrive (vLLM, SGLang), so a
     // running request holds isl + osl / 2 tokens on average over its life.
@@ -46,11 +61,34 @@ struct ServingDefaults {
     bool known = true; // false: generic defaults for an unknown backend
 };
 // trtllm: max_num_tokens 8192, chunked prefill off, free_gpu_memory_fraction 0.9, full-length
-// reservation; vllm: max_num_batched_tokens 8192, chunked prefill on, gpu_memory_utilization
-// 0.9, paged on demand; sglang: chunked_prefill_size 8192, on, mem_fraction_static ~0.9, paged
-// on demand, prefill and decode in separate steps. Other names: chunked prefill with
-// full-length reservation, known = false.
-ServingDefaults servingDefaults(std::string_view backend);
+// reservation; vllm: max_num_batched_tokens 8192 on GPUs of >= 70 GiB other than the A100,
+// else 2048, chunked prefill on, gpu_memory_utilization 0.9, paged on demand; sglang:
+// chunked_prefill_size and mem_fraction_static from the GPU's memory as
+// sglangMemFractionStatic derives them, paged on demand, prefill and decode in separate steps.
+// Other names: chunked prefill with full-length reservation, known = false.
+ServingDefaults servingDefaults(std::string_view backend, const Platform& platform);
+
+// SGLang's defaults on a device of `capacityBytes` at tp = pp = 1 (server_args.py,
+// _handle_gpu_memory_settings): the chunked prefill size by memory bucket (2048 below 35 GiB,
+// 4096 below 60, 8192 below 160, else 16384) and mem_fraction_static = (C - reserve) / C
+// rounded to 3 decimals, reserve = 512 MiB + 1.5 MiB per chunk token (at least 2048) + 2 MiB per
+// CUDA-graph batch (8 / 24 / 32 / 256 / 256 / 512 by the same buckets, 20 GiB first) + 128
+// MiB, at least 10 GiB on GPUs above 60 GiB.
+int sglangChunkedPrefillSize(double capacityBytes);
+double sglangMemFractionStatic(double capacityBytes);
+
+// The KV pool of an engine: kvPoolBytes = share x free - deduction, where free = C - W - R - A
+// (the memory left next to the weights, the runtime and the step activations):
+// ShareOfFree (f, 0), ShareOfDevice (1, (1 - f) C), StaticShareOfDevice (1, (1 - f) C - A).
+struct KvPoolLine {
+    double share = 1.0;
+    double deductionBytes = 0.0;
+    double poolBytes(double freeBytes) const
+    {
+        return std::max(0.0, share * freeBytes - deductionBytes);
+    }
+};
+KvPoolLine kvPoolLine(const ServingDefaults& d, double capacityBytes, double stepActivationBytes);
 
 // The backend of a stack id "system/backend" (the whole id when it has no '/').
 std::string_view backendOf(std::string_view stackId);
@@ -61,7 +99,7 @@ std::string_view backendOf(std::string_view stackId);
 // SGLang) holds isl + osl / 2 on average in the closed loop's steady state, where the running
 // requests sit uniformly over their output (the last pages are freed as others are taken).
 struct KvCapacity {
-    double availableBytes = 0;  // kvMemoryFraction x (capacity - weights - activations - runtime)
+    double availableBytes = 0;  // the engine's KV pool (KvPoolLine)
     double bytesPerRequest = 0; // (isl + osl or isl + osl / 2) x kvBytesPerToken
     double bytesFullLength = 0; // (isl + osl) x kvBytesPerToken: what one request needs at its end
     int requestsThatFit = 0;    // floor(available / per request), >= 0
@@ -123,14 +161,14 @@ LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& ar
                                        const Config& config, const Request& request);
 
 // How the requests run at once follow a configuration's memory within one context (model,
-// batch, KV format, request). Its KV pool is kvMemoryFraction x max(0, free), free = capacity -
-// weights - embeddings - lm_head - step activations - runtime, and its memory total
-// (estimateMemory, continuous) is those same weight terms plus terms that do not depend on
-// them, so free = freeAtZeroTotal - total: n follows the total alone, falling as it grows.
+// batch, KV format, request). Its KV pool is pool.poolBytes(free), free = capacity - weights -
+// embeddings - lm_head - step activations - runtime, and its memory total (estimateMemory,
+// continuous) is those same weight terms plus terms that do not depend on them, so free =
+// freeAtZeroTotal - total: n follows the total alone, falling as it grows.
 struct RunningRule {
     int limit = 1;              // min(concurrency, Config::batch)
     double freeAtZeroTotal = 0; // free + total: the same for every configuration of the context
-    double kvMemoryFraction = 0.9;
+    KvPoolLine pool;
     double bytesPerRequest = 1; // KvCapacity::bytesPerRequest
     double bytesFullLength = 1; // KvCapacity::bytesFullLength
     // The requests of isl + osl tokens its KV pool holds at memory total `totalBytes` (>= 0).

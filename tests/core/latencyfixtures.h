@@ -8,6 +8,16 @@
 namespace acsel::test
 {
 
+// A device of `capacityBytes` (the defaults of vLLM and SGLang follow its memory).
+inline Platform fakeGpu(double capacityBytes, double otherMemBytes = 0)
+{
+    Platform p;
+    p.id = "fake";
+    p.memCapacityBytes = capacityBytes;
+    p.otherMemBytes = otherMemBytes;
+    return p;
+}
+
 class FakeCostsBase : public OpCosts
 {
 public:
@@ -17,10 +27,8 @@ public:
 protected:
     // By default no runtime overhead: all of the capacity is the model's.
     explicit FakeCostsBase(double capacityBytes = 0, double otherMemBytes = 0)
+        : p_(fakeGpu(capacityBytes, otherMemBytes))
     {
-        p_.id = "fake";
-        p_.memCapacityBytes = capacityBytes;
-        p_.otherMemBytes = otherMemBytes;
     }
 
 private:

@@ -4,6 +4,7 @@
 // tested in test_opmodel and test_servingmodel). Whole prompts (TRT-LLM), chunked prompts
 // (vLLM), slots and the closed loop's late arrival, SGLang's prefill steps stalling the decodes.
 #include "core/latency/benchmarkreplay.h"
+#include "core/latency/memorymodel.h"
 #include "latencyfixtures.h"
 #include "modelfixtures.h"
 
@@ -42,6 +43,12 @@ std::vector<double> endTimes(std::initializer_list<double> costs)
     return t;
 }
 
+// The defaults on an 80 GiB GPU: 8,192 tokens a step for every engine.
+ServingDefaults defaults(const char* backend)
+{
+    return servingDefaults(backend, test::fakeGpu(80 * kGiB));
+}
+
 bool close(double a, double b)
 {
     return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
@@ -59,7 +66,7 @@ private slots:
     void oneClient()
     {
         const Fixture f;
-        const auto r = replayBenchmark(f.model, servingDefaults("vllm"), 1, 1, 100, 3, 2);
+        const auto r = replayBenchmark(f.model, defaults("vllm"), 1, 1, 100, 3, 2);
         const double prefill = f.step(1, 100, 0, 0);
         QVERIFY(close(r.meanTtftMs, prefill));
         QVERIFY(close(r.meanTpotMs, (f.step(0, 100, 1, 101) + f.step(0, 100, 1, 102)) / 2));
@@ -71,7 +78,7 @@ private slots:
     void wholePrompts()
     {
         const Fixture f;
-        const auto r = replayBenchmark(f.model, servingDefaults("trtllm"), 3, 3, 3000, 2, 1);
+        const auto r = replayBenchmark(f.model, defaults("trtllm"), 3, 3, 3000, 2, 1);
         const double s1 = f.step(2, 3000, 0, 0);    // prompts A and B
         const double s2 = f.step(1, 3000, 2, 3001); // prompt C, A and B decode their last token
         const double s3 = f.step(0, 3000, 1, 3001); // C decodes
@@ -84,7 +91,7 @@ private slots:
     void chunkedPrompt()
     {
         const Fixture f;
-        const auto r = replayBenchmark(f.model, servingDefaults("vllm"), 1, 1, 10000, 1, 1);
+        const auto r = replayBenchmark(f.model, defaults("vllm"), 1, 1, 10000, 1, 1);
         QVERIFY(close(r.meanTtftMs,
                       f.step(8192.0 / 10000, 10000, 0, 0) + f.step(1808.0 / 10000, 10000, 0, 0)));
         QCOMPARE(r.meanTpotMs, 0.0);
@@ -100,7 +107,7 @@ private slots:
     void slotsAndLateArrivals()
     {
         const Fixture f;
-        const auto r = replayBenchmark(f.model, servingDefaults("vllm"), 3, 2, 100, 3, 2);
+        const auto r = replayBenchmark(f.model, defaults("vllm"), 3, 2, 100, 3, 2);
         const auto t =
             endTimes({f.step(2, 100, 0, 0), f.step(0, 100, 2, 101), f.step(0, 100, 2, 102),
                       f.step(1, 100, 0, 0), f.step(1, 100, 1, 101), f.step(0, 100, 2, 101.5),
@@ -126,7 +133,7 @@ private slots:
     void separatePrefillSteps()
     {
         const Fixture f;
-        const auto r = replayBenchmark(f.model, servingDefaults("sglang"), 3, 2, 100, 3, 2);
+        const auto r = replayBenchmark(f.model, defaults("sglang"), 3, 2, 100, 3, 2);
         const auto t =
             endTimes({f.step(2, 100, 0, 0), f.step(0, 100, 2, 101), f.step(0, 100, 2, 102),
                       f.step(1, 100, 0, 0), f.step(1, 100, 0, 0), f.step(0, 100, 2, 101),
@@ -143,7 +150,7 @@ private slots:
     void refusesEmptyCounts()
     {
         const Fixture f;
-        const ServingDefaults d = servingDefaults("vllm");
+        const ServingDefaults d = defaults("vllm");
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, replayBenchmark(f.model, d, 0, 1, 1, 1));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, replayBenchmark(f.model, d, 1, 0, 1, 1));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, replayBenchmark(f.model, d, 1, 1, 1, 0));

@@ -23,6 +23,15 @@ bool anyNote(const acsel::LaunchSettings& s, const std::string& part)
     return false;
 }
 
+// The GPU of the export fixtures' stack, as its system.yaml gives it (80 GiB).
+Platform h100()
+{
+    Platform p;
+    p.id = "h100_sxm";
+    p.memCapacityBytes = 80.0 * 1024 * 1024 * 1024;
+    return p;
+}
+
 ExportInput uniformInput(Format f, KvFormat kv)
 {
     ExportInput in = acceptanceInput();
@@ -49,25 +58,41 @@ void TestLaunch::workloadLimitsFromTheRequest()
     // isl 1024 + osl 256 = 1280 tokens of context; batch 8; fp8 KV; the engines' defaults of
     // the latency model (8192 tokens per step, 0.9 of the memory for KV).
     const ExportInput in = acceptanceInput();
-    const auto v = launchSettings(ServingEngine::Vllm, in, "Qwen3-8B-acsel");
+    const auto v = launchSettings(ServingEngine::Vllm, in, h100(), "Qwen3-8B-acsel");
     QVERIFY(has(v.command, "vllm serve Qwen3-8B-acsel"));
     QVERIFY(has(v.command, "--max-model-len 1280"));
     QVERIFY(has(v.command, "--max-num-seqs 8"));
     QVERIFY(has(v.command, "--max-num-batched-tokens 8192"));
     QVERIFY(has(v.command, "--gpu-memory-utilization 0.9"));
     QVERIFY(has(v.command, "--kv-cache-dtype fp8"));
-    const auto s = launchSettings(ServingEngine::Sglang, in, "ckpt");
+    const auto s = launchSettings(ServingEngine::Sglang, in, h100(), "ckpt");
     QVERIFY(has(s.command, "--model-path ckpt"));
     QVERIFY(has(s.command, "--context-length 1280"));
     QVERIFY(has(s.command, "--max-running-requests 8"));
     QVERIFY(has(s.command, "--kv-cache-dtype fp8_e4m3"));
-    const auto t = launchSettings(ServingEngine::TrtLlm, in, "ckpt");
+    // SGLang on 80 GiB: chunks of 8,192 and (81,920 - 13,440) / 81,920 = 0.836 of the device.
+    QVERIFY(has(s.command, "--chunked-prefill-size 8192"));
+    QVERIFY(has(s.command, "--mem-fraction-static 0.836"));
+    QVERIFY(anyNote(s, "0.836 of the device memory for the weights and the KV cache on h100_sxm"));
+    QVERIFY(anyNote(v, "0.9 of the device memory for the whole engine"));
+    const auto t = launchSettings(ServingEngine::TrtLlm, in, h100(), "ckpt");
     QVERIFY(has(t.command, "--max_seq_len 1280"));
     QVERIFY(has(t.command, "--max_batch_size 8"));
     QVERIFY(has(t.command, "--max_num_tokens 8192"));
+    QVERIFY(anyNote(t, "0.9 of the memory left after the weights for the KV cache"));
+    // A 48 GiB GPU: vLLM's API server takes 2,048 tokens a step, SGLang chunks of 4,096 and
+    // (49,152 - 6,848) / 49,152 = 0.861 of the device.
+    Platform l40s = h100();
+    l40s.id = "l40s";
+    l40s.memCapacityBytes = 48.0 * 1024 * 1024 * 1024;
+    QVERIFY(has(launchSettings(ServingEngine::Vllm, in, l40s, "ckpt").command,
+                "--max-num-batched-tokens 2048"));
+    const auto small = launchSettings(ServingEngine::Sglang, in, l40s, "ckpt");
+    QVERIFY(has(small.command, "--chunked-prefill-size 4096"));
+    QVERIFY(has(small.command, "--mem-fraction-static 0.861"));
     // bf16 KV: no KV flag.
-    const auto b =
-        launchSettings(ServingEngine::Vllm, uniformInput(Format::Fp8, KvFormat::Bf16), "ckpt");
+    const auto b = launchSettings(ServingEngine::Vllm, uniformInput(Format::Fp8, KvFormat::Bf16),
+                                  h100(), "ckpt");
     QVERIFY(!has(b.command, "--kv-cache-dtype"));
     QVERIFY(has(b.command, "--max-num-seqs 16"));
 }
@@ -75,7 +100,7 @@ void TestLaunch::workloadLimitsFromTheRequest()
 void TestLaunch::quantizationFlagFollowsTheFormats()
 {
     const auto flag = [](Format f, ServingEngine e) {
-        return launchSettings(e, uniformInput(f, KvFormat::Bf16), "ckpt").command;
+        return launchSettings(e, uniformInput(f, KvFormat::Bf16), h100(), "ckpt").command;
     };
     QVERIFY(flag(Format::Fp8, ServingEngine::Vllm).ends_with("--quantization modelopt"));
     QVERIFY(has(flag(Format::Nvfp4, ServingEngine::Vllm), "--quantization modelopt_fp4"));
@@ -84,7 +109,7 @@ void TestLaunch::quantizationFlagFollowsTheFormats()
     // TensorRT-LLM reads hf_quant_config.json: no flag.
     QVERIFY(!has(flag(Format::Fp8, ServingEngine::TrtLlm), "quantization"));
     // fp8 + nvfp4 bands: a mixed checkpoint.
-    const auto mixed = launchSettings(ServingEngine::Vllm, acceptanceInput(), "ckpt");
+    const auto mixed = launchSettings(ServingEngine::Vllm, acceptanceInput(), h100(), "ckpt");
     QVERIFY(has(mixed.command, "--quantization modelopt_mixed"));
     QVERIFY(anyNote(mixed, "quant_algo MIXED_PRECISION"));
     // int4 AWQ: no vLLM ModelOpt method known: no flag, and a note that says so.
@@ -95,7 +120,7 @@ void TestLaunch::quantizationFlagFollowsTheFormats()
             in.config.algorithm = Algorithm::Awq;
             return in;
         }(),
-        "ckpt");
+        h100(), "ckpt");
     QVERIFY(!has(awq.command, "--quantization"));
     QVERIFY(anyNote(awq, "W4A16_AWQ: check that your version loads it"));
 }
@@ -103,12 +128,13 @@ void TestLaunch::quantizationFlagFollowsTheFormats()
 void TestLaunch::allBf16QuantizesNothing()
 {
     for (ServingEngine e : kAllServingEngines) {
-        const auto s = launchSettings(e, uniformInput(Format::Bf16, KvFormat::Bf16), "ckpt");
+        const auto s =
+            launchSettings(e, uniformInput(Format::Bf16, KvFormat::Bf16), h100(), "ckpt");
         QVERIFY(anyNote(s, "quantizes nothing"));
         QVERIFY(!has(s.command, "--quantization"));
     }
-    const auto kv =
-        launchSettings(ServingEngine::Vllm, uniformInput(Format::Bf16, KvFormat::Fp8), "ckpt");
+    const auto kv = launchSettings(ServingEngine::Vllm, uniformInput(Format::Bf16, KvFormat::Fp8),
+                                   h100(), "ckpt");
     QVERIFY(anyNote(kv, "only the KV cache is fp8"));
     QVERIFY(!nothingQuantizedNote(uniformInput(Format::Bf16, KvFormat::Bf16).config, 36).empty());
     QVERIFY(nothingQuantizedNote(uniformInput(Format::Fp8, KvFormat::Bf16).config, 36).empty());
@@ -117,14 +143,14 @@ void TestLaunch::allBf16QuantizesNothing()
 
 void TestLaunch::trtllmOptionsFile()
 {
-    const auto fp8 = launchSettings(ServingEngine::TrtLlm, acceptanceInput(), "ckpt");
+    const auto fp8 = launchSettings(ServingEngine::TrtLlm, acceptanceInput(), h100(), "ckpt");
     QCOMPARE(fp8.optionsFile, std::string("extra_llm_api_options.yaml"));
     QVERIFY(has(fp8.command, "--extra_llm_api_options extra_llm_api_options.yaml"));
     QVERIFY(has(fp8.optionsText, "kv_cache_config:\n  dtype: fp8\n"));
     // TensorRT-LLM's default: chunked prefill off (docs/SERVING.md).
     QVERIFY(has(fp8.optionsText, "enable_chunked_prefill: false\n"));
-    const auto bf16 =
-        launchSettings(ServingEngine::TrtLlm, uniformInput(Format::Fp8, KvFormat::Bf16), "ckpt");
+    const auto bf16 = launchSettings(ServingEngine::TrtLlm,
+                                     uniformInput(Format::Fp8, KvFormat::Bf16), h100(), "ckpt");
     QVERIFY(has(bf16.optionsText, "dtype: auto\n"));
     const std::string script = launchScript(fp8, acceptanceInput());
     QVERIFY(has(script, "cat > extra_llm_api_options.yaml <<'EOF'\n"));

@@ -87,13 +87,15 @@ private:
     Workspace ws_;
 };
 
-// The memory left for KV when the device holds only the weights, step activations and runtime.
-double fixedContinuousBytes(const Config& c, const Request& q, const char* backend)
+// The capacity whose KV pool is exactly `kvBytes` next to the tiny model's weights, 70 MiB of
+// step activations and 1e8 B of runtime: TRT-LLM (and unknown engines) give KV 0.9 of what is
+// left, 0.9 x (C - held) = kv; vLLM uses 0.9 of the device in all, 0.9 C - held = kv.
+double boundaryCapacity(const Config& c, const Request& q, const std::string& backend,
+                        double kvBytes)
 {
-    const FakeCosts probe(1e12);
-    const ServingDefaults d = servingDefaults(backend);
-    const KvCapacity k = kvCapacity(tiny(), c, q, probe.platform(), d);
-    return 1e12 - k.availableBytes / d.kvMemoryFraction;
+    const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, FakeCosts(1e9).platform());
+    const double held = s.weightBytes + s.embeddingBytes + s.lmHeadBytes + 70.0 * 1024 * 1024 + 1e8;
+    return backend == "vllm" ? (held + kvBytes) / 0.9 : held + kvBytes / 0.9;
 }
 
 } // namespace
@@ -119,7 +121,7 @@ void TestMemoryAdmission::reserveByHand()
     const Platform p = FakeCosts(1e9).platform();
     const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, p);
     const double stepActivations = 2.0 * 8192 * 4 * 64 * 11; // 46,137,344 B < 70 MiB
-    QCOMPARE(stepActivationBytes(tiny(), servingDefaults("trtllm")), 70.0 * 1024 * 1024);
+    QCOMPARE(stepActivationBytes(tiny(), servingDefaults("trtllm", p)), 70.0 * 1024 * 1024);
     QVERIFY(stepActivations < 70.0 * 1024 * 1024);
     const double needed = s.weightBytes + s.embeddingBytes + s.lmHeadBytes + 70.0 * 1024 * 1024 +
                           1e8 + 2000.0 * 3072 / 0.9;
@@ -151,15 +153,14 @@ void TestMemoryAdmission::fitsExactlyWhenOneRequestHolds()
     const std::string stack = "x/" + backend.toStdString();
     const Request q = continuous(3000, 1000, stack.c_str());
     const Config c = config(batch);
-    const ServingDefaults d = servingDefaults(backend.toStdString());
-    const double fixed = fixedContinuousBytes(c, q, backend.toStdString().c_str());
-    const double need = fixed + 4000.0 * 3072 / d.kvMemoryFraction;
+    const double need = boundaryCapacity(c, q, backend.toStdString(), 4000.0 * 3072);
     int holds = 0, fails = 0;
     for (int i = -200; i <= 200; ++i) {
         if (i == 0)
             continue; // the exact boundary: the two sides agree only up to rounding there
         const FakeCosts costs(need * (1.0 + i * 1e-4));
-        const KvCapacity k = kvCapacity(tiny(), c, q, costs.platform(), d);
+        const KvCapacity k = kvCapacity(tiny(), c, q, costs.platform(),
+                                        servingDefaults(backend.toStdString(), costs.platform()));
         const MemoryEstimate m = estimateMemory(tiny(), c, q, costs.platform());
         const double cap = costs.platform().memCapacityBytes;
         QCOMPARE(m.fits(cap), k.holdsOneRequest() &&
@@ -188,10 +189,9 @@ void TestMemoryAdmission::gateRejectsOnMemoryBeforeLatency()
 {
     const Request q = continuous(3000, 1000, "x/trtllm");
     const Config c = config(1);
-    const double fixed = fixedContinuousBytes(c, q, "trtllm");
-    // Room for 1.05 x the request's KV next to the engine's fixed memory (the same 70 MiB
+    // Room for 1.05 x the request's KV next to the engine's held memory (the same 70 MiB
     // activations both ways here): the static estimate fits, the KV pool (0.9 of it) does not.
-    const double capacity = fixed + 1.05 * 4000.0 * 3072;
+    const double capacity = boundaryCapacity(c, q, "trtllm", 0) + 1.05 * 4000.0 * 3072;
     const FakeEngine engine(capacity, "x/trtllm");
     QVERIFY(estimateStaticMemory(tiny(), c, q, engine.workspace().platforms[0]).total() <=
             capacity);
@@ -202,7 +202,7 @@ void TestMemoryAdmission::gateRejectsOnMemoryBeforeLatency()
     QVERIFY(g.reason.find("memory") == 0);
     QCOMPARE(g.prediction.rawTtftMs, 0.0);
     // With room for the request (and its pool fraction) it is admitted.
-    const FakeEngine roomy(fixed + 4000.0 * 3072 / 0.9 * 1.01, "x/trtllm");
+    const FakeEngine roomy(boundaryCapacity(c, q, "trtllm", 1.01 * 4000.0 * 3072), "x/trtllm");
     QVERIFY(fullGate(roomy, c, q).admitted());
 }
 
@@ -214,11 +214,11 @@ void TestMemoryAdmission::engineLatencyLiftsTheSlotLimitInsteadOfThrowing()
     Request q = continuous(3000, 1000, "x/vllm");
     q.concurrency = 4;
     const Config c = config(4);
-    const double fixed = fixedContinuousBytes(c, q, "vllm");
-    const FakeCosts tight(fixed + 0.5 * 4000.0 * 3072);
+    const FakeCosts tight(boundaryCapacity(c, q, "vllm", 0.5 * 4000.0 * 3072));
     const LatencyEstimate lifted = estimateServingLatency(tight, tiny(), c, q);
     // Ample memory changes only the slot count (the costs do not depend on capacity): 4 run.
-    const ServingEstimate ample = estimateServing(FakeCosts(1e12), tiny(), c, q);
+    // Both devices are below 70 GiB, so vLLM steps 2,048 tokens on both.
+    const ServingEstimate ample = estimateServing(FakeCosts(60 * kGiB), tiny(), c, q);
     QCOMPARE(ample.running, 4);
     QCOMPARE(lifted.ttftMs, ample.latency.ttftMs);
     QCOMPARE(lifted.tpotMs, ample.latency.tpotMs);

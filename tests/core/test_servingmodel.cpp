@@ -61,10 +61,12 @@ constexpr double kAmple = 1e12; // bytes: every request fits
 // the device capacity whose KV pool holds `requests` of them.
 struct KvRoom {
     KvCapacity one;
-    double fixedBytes = 0; // the capacity with nothing left for KV
+    // What the engine holds besides KV (weights, activations, runtime): vLLM may use 0.9 of
+    // the device in all, so its pool is 0.9 x capacity - heldBytes.
+    double heldBytes = 0;
     double capacityFor(double requests) const
     {
-        return fixedBytes + requests * one.bytesPerRequest / 0.9;
+        return (heldBytes + requests * one.bytesPerRequest) / 0.9;
     }
 };
 KvRoom kvRoom()
@@ -72,8 +74,8 @@ KvRoom kvRoom()
     const FakeCosts big(kAmple);
     KvRoom room;
     room.one = kvCapacity(test::tinyArch(6), config(64), request(1, 256, 64), big.platform(),
-                          servingDefaults("vllm"));
-    room.fixedBytes = kAmple - room.one.availableBytes / 0.9;
+                          servingDefaults("vllm", big.platform()));
+    room.heldBytes = 0.9 * kAmple - room.one.availableBytes;
     return room;
 }
 
@@ -120,12 +122,14 @@ private slots:
     {
         QTest::addColumn<QString>("backend");
         QTest::addColumn<double>("tokensHeld");
+        QTest::addColumn<QString>("pool");
         // isl 100, osl 28: TRT-LLM reserves all 128 tokens; vLLM / SGLang page on demand and
-        // hold 100 + 28 / 2 = 114 on average.
-        QTest::newRow("trtllm reserves isl + osl") << "trtllm" << 128.0;
-        QTest::newRow("vllm pages: isl + osl / 2") << "vllm" << 114.0;
-        QTest::newRow("sglang pages: isl + osl / 2") << "sglang" << 114.0;
-        QTest::newRow("unknown: conservative") << "other" << 128.0;
+        // hold 100 + 28 / 2 = 114 on average. The pool: TRT-LLM 0.9 of the free memory, vLLM
+        // 0.9 of the device for everything, SGLang 0.847 of it for weights and KV.
+        QTest::newRow("trtllm reserves isl + osl") << "trtllm" << 128.0 << "share of free";
+        QTest::newRow("vllm pages: isl + osl / 2") << "vllm" << 114.0 << "share of device";
+        QTest::newRow("sglang pages: isl + osl / 2") << "sglang" << 114.0 << "static share";
+        QTest::newRow("unknown: conservative") << "other" << 128.0 << "share of free";
     }
     void kvSlotsByHand()
     {
@@ -134,14 +138,19 @@ private slots:
         const ModelArch a = test::tinyArch(6);
         const Config cfg = config(64);
         const Request r = request(8, 100, 28);
-        Platform p;
-        p.memCapacityBytes = 1e9;
-        p.otherMemBytes = 1e8;
-        const ServingDefaults d = servingDefaults(backend.toStdString());
+        QFETCH(QString, pool);
+        // A 24 GiB device: vLLM's step budget is 2,048 there, SGLang's mem_fraction_static
+        // 0.847 (reserve 512 + 1.5 x 2,048 + 2 x 24 + 128 = 3,760 MiB of 24,576).
+        const double cap = 24.0 * kGiB;
+        const Platform p = test::fakeGpu(cap, 1e8);
+        const ServingDefaults d = servingDefaults(backend.toStdString(), p);
         const MemoryEstimate m = estimateMemory(a, cfg, r, p);
         const double weights = m.weightBytes + m.embeddingBytes + m.lmHeadBytes;
-        const double act = std::max(2.0 * 8192 * 4 * 64 * 11, 70.0 * 1024 * 1024);
-        const double avail = 0.9 * (1e9 - weights - act - 1e8);
+        const double act = 70.0 * 1024 * 1024; // above 2 x 8,192 x 4 heads x 64 x 11 bytes
+        QVERIFY(2.0 * 8192 * 4 * 64 * 11 < act);
+        const double avail = pool == "share of free"     ? 0.9 * (cap - weights - act - 1e8)
+                             : pool == "share of device" ? 0.9 * cap - weights - act - 1e8
+                                                         : 0.847 * cap - weights - 1e8;
         const double perToken = 6 * 2 * 2 * 64 * 2; // layers x (K, V) x kvHeads x headDim x bf16
         const KvCapacity k = kvCapacity(a, cfg, r, p, d);
         QCOMPARE(k.bytesPerRequest, tokensHeld * perToken);
@@ -156,12 +165,13 @@ private slots:
         const ModelArch a = test::tinyArch(6);
         const Request probe = request(1, 256, 64, "fake/vllm");
         const FakeCosts big(kAmple);
-        const KvCapacity one =
-            kvCapacity(a, config(64), probe, big.platform(), servingDefaults("vllm"));
-        const double fixedBytes = kAmple - one.availableBytes / 0.9;
+        const KvCapacity one = kvCapacity(a, config(64), probe, big.platform(),
+                                          servingDefaults("vllm", big.platform()));
+        const double heldBytes = 0.9 * kAmple - one.availableBytes;
         // Room for 0.95 of a full request: 1.06 average (288-token) footprints, not one 320.
-        const FakeCosts tight(fixedBytes + 0.95 * one.bytesFullLength / 0.9);
-        QCOMPARE(kvCapacity(a, config(64), probe, tight.platform(), servingDefaults("vllm"))
+        const FakeCosts tight((heldBytes + 0.95 * one.bytesFullLength) / 0.9);
+        QCOMPARE(kvCapacity(a, config(64), probe, tight.platform(),
+                            servingDefaults("vllm", tight.platform()))
                      .requestsThatFit,
                  1);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -179,19 +189,19 @@ private slots:
         // TRT-LLM (whole prompts): floor(8192 / 3000) = 2 prompts a step; steps of 2, 2, 1
         // prompts; prompts 1-2 wait one step, 3-4 two, 5 two plus the single-prompt step.
         const double two = m.prefillStepMs(2, 3000), one = m.prefillStepMs(1, 3000);
-        QCOMPARE(firstWaveMeanTtftMs(m, 5, 3000, servingDefaults("trtllm")),
+        QCOMPARE(firstWaveMeanTtftMs(m, 5, 3000, servingDefaults("trtllm", costs.platform())),
                  (two + two + 2 * two + 2 * two + (2 * two + one)) / 5.0);
         // vLLM (chunked, FCFS token stream): steps of 8,192 and 6,808 tokens; prompts 1-2
         // (tokens up to 6,000) end in step 1, prompts 3-5 in step 2.
         const double full = m.mixedFixedMs(8192.0 / 3000, 3000, 3000, 0);
         const double last = m.mixedFixedMs(6808.0 / 3000, 3000, 3000, 0);
-        QCOMPARE(firstWaveMeanTtftMs(m, 5, 3000, servingDefaults("vllm")),
+        QCOMPARE(firstWaveMeanTtftMs(m, 5, 3000, servingDefaults("vllm", costs.platform())),
                  (2 * full + 3 * (full + last)) / 5.0);
         // One prompt: its own prefill, both ways.
-        QCOMPARE(firstWaveMeanTtftMs(m, 1, 3000, servingDefaults("trtllm")), one);
-        QCOMPARE(firstWaveMeanTtftMs(m, 1, 3000, servingDefaults("vllm")), one);
+        QCOMPARE(firstWaveMeanTtftMs(m, 1, 3000, servingDefaults("trtllm", costs.platform())), one);
+        QCOMPARE(firstWaveMeanTtftMs(m, 1, 3000, servingDefaults("vllm", costs.platform())), one);
         // A prompt longer than the budget without chunking runs alone: n such steps.
-        QCOMPARE(firstWaveMeanTtftMs(m, 3, 9000, servingDefaults("trtllm")),
+        QCOMPARE(firstWaveMeanTtftMs(m, 3, 9000, servingDefaults("trtllm", costs.platform())),
                  (1 + 2 + 3) / 3.0 * m.prefillStepMs(1, 9000));
     }
 
@@ -203,7 +213,8 @@ private slots:
         const Config cfg = config(64);
         const ServingEstimate e = estimateServing(costs, a, cfg, request(16, 700, 50, "x/trtllm"));
         const StepModel m(costs, a, cfg);
-        QCOMPARE(e.warmupPrefillMs, firstWaveMeanTtftMs(m, 16, 700, servingDefaults("trtllm")));
+        QCOMPARE(e.warmupPrefillMs,
+                 firstWaveMeanTtftMs(m, 16, 700, servingDefaults("trtllm", costs.platform())));
         const double run = e.backlogWaitMs + e.arrivalWaitMs + e.prefillChunks * e.ownPrefillStepMs;
         QCOMPARE(e.latency.ttftMs,
                  (e.warmupPrefillMs + (kBenchmarkRounds - 1) * run) / kBenchmarkRounds);
@@ -364,8 +375,39 @@ private slots:
         QVERIFY(sg.latency.tpotMs > vl.latency.tpotMs);
     }
 
+    // SGLang's server_args.py by hand at tp 1: reserve = 512 + 1.5 x max(chunk, 2048) + 2 x
+    // CUDA-graph batch + 128 MiB, mem_fraction_static = (C - reserve) / C to 3 decimals.
+    void defaultsFollowTheGpu()
+    {
+        auto sglang = [](double gib) {
+            return servingDefaults("sglang", test::fakeGpu(gib * kGiB));
+        };
+        QCOMPARE(sglang(24).stepTokenBudget, 2048.0); // 3,760 MiB of 24,576: 0.84701
+        QCOMPARE(sglang(24).kvMemoryFraction, 0.847);
+        QCOMPARE(sglang(48).stepTokenBudget, 4096.0); // 6,848 of 49,152: 0.86068
+        QCOMPARE(sglang(48).kvMemoryFraction, 0.861);
+        QCOMPARE(sglang(80).stepTokenBudget, 8192.0); // 13,440 of 81,920: 0.83594
+        QCOMPARE(sglang(80).kvMemoryFraction, 0.836);
+        QCOMPARE(sglang(141).kvMemoryFraction, 0.907);  // 13,440 of 144,384: 0.90691
+        QCOMPARE(sglang(180).stepTokenBudget, 16384.0); // 26,240 of 184,320: 0.85764
+        QCOMPARE(sglang(180).kvMemoryFraction, 0.858);
+        QVERIFY(sglang(80).kvPool == KvPoolRule::StaticShareOfDevice);
+        // vLLM's API server: 8,192 tokens a step from 70 GiB on, except on the A100.
+        QCOMPARE(servingDefaults("vllm", test::fakeGpu(80 * kGiB)).stepTokenBudget, 8192.0);
+        QCOMPARE(servingDefaults("vllm", test::fakeGpu(48 * kGiB)).stepTokenBudget, 2048.0);
+        Platform a100 = test::fakeGpu(80 * kGiB);
+        a100.id = "a100_sxm";
+        QCOMPARE(servingDefaults("vllm", a100).stepTokenBudget, 2048.0);
+        QVERIFY(servingDefaults("vllm", a100).kvPool == KvPoolRule::ShareOfDevice);
+        QCOMPARE(servingDefaults("trtllm", a100).stepTokenBudget, 8192.0);
+        QVERIFY(servingDefaults("trtllm", a100).kvPool == KvPoolRule::ShareOfFree);
+    }
+
     void backendDefaults()
     {
+        auto servingDefaults = [](const char* backend) {
+            return acsel::servingDefaults(backend, test::fakeGpu(80 * kGiB));
+        };
         QVERIFY(servingDefaults("trtllm").mixesPrefillAndDecode);
         QVERIFY(servingDefaults("vllm").mixesPrefillAndDecode);
         QVERIFY(!servingDefaults("sglang").mixesPrefillAndDecode);
