@@ -144,6 +144,11 @@ void printSideBySide(const LatencyStudy& st, const LatencyStudy& co, std::ostrea
             << " | " << pct(ms.fmc / n) << " | " << pct(mc.fmc / n) << " | " << pct(ps.raw / n)
             << " | " << pct(pc.raw / n) << " | " << pct(ps.fmc / n) << " | " << pct(pc.fmc / n)
             << " |\n";
+    // A stack one model could not calibrate is only in the other's table below: say why.
+    for (const auto& [stack, reason] : st.excludedStacks)
+        for (const StackStudy& c : co.stacks)
+            if (c.stack == stack)
+                out << "\nnot side by side: " << stack << " (static model: " << reason << ")\n";
     out << "\n";
 }
 

@@ -29,9 +29,10 @@ struct MemoryEstimate {
     double activationBytes = 0;
     double runtimeBytes = 0;
     // Continuous batching: what an engine needs beyond the terms above to hold one request's KV
-    // cache. Its KV pool is only kvMemoryFraction of the memory left after the weights, the
-    // step's activations and the runtime, so a request of isl + osl tokens needs that memory /
-    // kvMemoryFraction; 0 when the terms above already cover it (and always for static).
+    // cache in its pool (KvPoolLine: a share of the memory left after the weights, the step's
+    // activations and the runtime, less what the engine leaves alone): the capacity at which
+    // the pool holds isl + osl tokens, minus the terms above; 0 when they already cover it (and
+    // always for static).
     double servingReserveBytes = 0;
     double capacityBytes = 0; // the device's memory
 

@@ -170,6 +170,10 @@ void TestCliLatency::reportLatencyFmcBeatsRaw()
     QCOMPARE(text.code, 0);
     QVERIFY(contains(text.out, "| mean of 5 stacks |"));
     QVERIFY(contains(text.out, "excluded row qwen3_32b_qwen3_32b_gb200"));
+    // Every h100_sxm/sglang row queues, so only the continuous table holds it, and says why.
+    QVERIFY(contains(text.out, "| mean of 4 stacks | | |"));
+    QVERIFY(contains(text.out, "not side by side: h100_sxm/sglang (static model: 0 profile "
+                               "candidate(s) of 6 rows: needs 5)"));
 }
 
 // --against: AIC's own estimates side by side. Its raw MdAPE per stack must be the figures
