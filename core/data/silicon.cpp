@@ -2,6 +2,7 @@
 
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
+#include "core/latency/servingmodel.h"
 
 #include <algorithm>
 #include <cctype>
@@ -211,7 +212,13 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
             ", tables are " + s.version);
     m.stack = *stack;
     m.config.model = model;
-    m.config.batch = row.batch;
+    // The benchmark's server ran with the engine's defaults: at most its own cap running.
+    const int cap = servingDefaults(row.backend, ws.platformOf(s)).defaultMaxRunning;
+    m.config.batch = cap > 0 ? std::min(row.batch, cap) : row.batch;
+    if (m.config.batch < row.batch)
+        m.assumptions.push_back(stackId + ": " + std::to_string(row.batch) + " clients, at most " +
+                                std::to_string(cap) + " running (" + row.backend +
+                                "'s default cap on running requests)");
     m.config.recipe = BandRecipe::uniform(arch.layers, format);
     m.config.algorithm = algorithmFor(format);
     std::tie(m.config.kv, m.kvReason) = servedKvFormat(format, s);

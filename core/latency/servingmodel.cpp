@@ -70,14 +70,16 @@ double sglangMemFractionStatic(double capacityBytes)
 ServingDefaults servingDefaults(std::string_view backend, const Platform& platform)
 {
     ServingDefaults d;
-    if (backend == "trtllm")
+    if (backend == "trtllm") {
         d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
-    else if (backend == "vllm") {
+        d.defaultMaxRunning = 2048;
+    } else if (backend == "vllm") {
         d.reservesFullLength = false; // paged KV, blocks taken as tokens arrive
         d.kvPool = KvPoolRule::ShareOfDevice;
-        // The API server's max_num_batched_tokens (vllm/engine/arg_utils.py).
-        if (platform.memCapacityBytes < 70.0 * kGiB || isA100(platform))
-            d.stepTokenBudget = 2048;
+        // The API server's max_num_batched_tokens and max_num_seqs (vllm/engine/arg_utils.py).
+        const bool large = platform.memCapacityBytes >= 70.0 * kGiB && !isA100(platform);
+        d.stepTokenBudget = large ? 8192 : 2048;
+        d.defaultMaxRunning = large ? 1024 : 256;
     } else if (backend == "sglang") {
         d.reservesFullLength = false;
         d.mixesPrefillAndDecode = false; // enable_mixed_chunk off

@@ -58,11 +58,16 @@ struct ServingDefaults {
     // chunked prefill); false: a step carries prefills or decodes, never both (SGLang's
     // default, enable_mixed_chunk off), so every prefill step stalls the running decodes.
     bool mixesPrefillAndDecode = true;
+    // The engine's own cap on running requests when its launch sets none (0: none): what a
+    // benchmark row's server ran with. A configuration's Config::batch is the cap its launch
+    // template sets instead (acsel launch).
+    int defaultMaxRunning = 0;
     bool known = true; // false: generic defaults for an unknown backend
 };
-// trtllm: max_num_tokens 8192, chunked prefill off, free_gpu_memory_fraction 0.9, full-length
-// reservation; vllm: max_num_batched_tokens 8192 on GPUs of >= 70 GiB other than the A100,
-// else 2048, chunked prefill on, gpu_memory_utilization 0.9, paged on demand; sglang:
+// trtllm: max_num_tokens 8192, max_batch_size 2048, chunked prefill off,
+// free_gpu_memory_fraction 0.9, full-length reservation; vllm: max_num_batched_tokens 8192 and
+// max_num_seqs 1024 on GPUs of >= 70 GiB other than the A100, else 2048 and 256, chunked
+// prefill on, gpu_memory_utilization 0.9, paged on demand; sglang:
 // chunked_prefill_size and mem_fraction_static from the GPU's memory as
 // sglangMemFractionStatic derives them, paged on demand, prefill and decode in separate steps.
 // Other names: chunked prefill with full-length reservation, known = false.

@@ -67,6 +67,8 @@ private slots:
     void otherKeyIsAnotherMeasurement();
     void kvFormatFollowsCheckpointAndEngine_data();
     void kvFormatFollowsCheckpointAndEngine();
+    void engineCapsRunningRequests_data();
+    void engineCapsRunningRequests();
 };
 
 void TestSilicon::duplicateIdRefused()
@@ -195,6 +197,53 @@ void TestSilicon::kvFormatFollowsCheckpointAndEngine()
     QVERIFY(m.kvReason.rfind("KV cache " + kv.toStdString() + ": ", 0) == 0);
     QVERIFY(std::find(m.assumptions.begin(), m.assumptions.end(), m.kvReason) !=
             m.assumptions.end());
+}
+
+// A benchmark row's server ran with the engine's default cap on running requests: vLLM's API
+// server 1,024 on a GPU of >= 70 GiB other than the A100, 256 otherwise; trtllm-serve 2,048;
+// SGLang none. The clients stay the row's concurrency (the rest queue).
+void TestSilicon::engineCapsRunningRequests_data()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<double>("gib");
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<int>("clients");
+    QTest::addColumn<int>("running");
+    QTest::newRow("vllm, 80 GiB") << "h100_sxm" << 80.0 << "vllm" << 2000 << 1024;
+    QTest::newRow("vllm, 48 GiB") << "l40s" << 48.0 << "vllm" << 300 << 256;
+    QTest::newRow("vllm, A100 80 GiB") << "a100_sxm" << 80.0 << "vllm" << 300 << 256;
+    QTest::newRow("vllm, under the cap") << "l40s" << 48.0 << "vllm" << 256 << 256;
+    QTest::newRow("trtllm") << "l40s" << 48.0 << "trtllm" << 3000 << 2048;
+    QTest::newRow("sglang: no cap") << "l40s" << 48.0 << "sglang" << 3000 << 3000;
+}
+
+void TestSilicon::engineCapsRunningRequests()
+{
+    QFETCH(QString, gpu);
+    QFETCH(double, gib);
+    QFETCH(QString, backend);
+    QFETCH(int, clients);
+    QFETCH(int, running);
+    Workspace ws = kvWorkspace();
+    ws.platforms[0].id = gpu.toStdString();
+    ws.platforms[0].memCapacityBytes = gib * 1024 * 1024 * 1024;
+    SiliconRow row;
+    row.system = "h200_sxm"; // the workspace's stack ids
+    row.backend = backend.toStdString();
+    row.modelPath = "meta-llama/Llama-3.1-8B";
+    row.mode = "agg";
+    row.isl = 1024;
+    row.osl = 128;
+    row.batch = clients;
+    const SiliconMapping m = mapSiliconRow(ws, row);
+    QVERIFY2(m.ok, m.reason.c_str());
+    QCOMPARE(m.config.batch, running);
+    QCOMPARE(m.request.concurrency, clients);
+    const bool said =
+        std::any_of(m.assumptions.begin(), m.assumptions.end(), [&](const std::string& a) {
+            return a.find("at most " + std::to_string(running) + " running") != std::string::npos;
+        });
+    QCOMPARE(said, running < clients);
 }
 
 QTEST_APPLESS_MAIN(TestSilicon)
