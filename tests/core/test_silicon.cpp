@@ -6,6 +6,8 @@
 
 #include <QTest>
 #include <algorithm>
+#include <string>
+#include <utility>
 
 using namespace acsel;
 
@@ -53,6 +55,22 @@ Workspace kvWorkspace()
     noKvFp8.kvFp8 = false;
     ws.stacks.push_back(noKvFp8);
     return ws;
+}
+
+// A 1024 x 128 aggregated-serving row at `clients` concurrency.
+SiliconRow aggRow(std::string system, std::string backend, std::string modelPath, std::string gemm,
+                  int clients)
+{
+    SiliconRow row;
+    row.system = std::move(system);
+    row.backend = std::move(backend);
+    row.modelPath = std::move(modelPath);
+    row.gemmQuantMode = std::move(gemm);
+    row.mode = "agg";
+    row.isl = 1024;
+    row.osl = 128;
+    row.batch = clients;
+    return row;
 }
 
 } // namespace
@@ -181,16 +199,9 @@ void TestSilicon::kvFormatFollowsCheckpointAndEngine()
     QFETCH(QString, modelPath);
     QFETCH(QString, gemm);
     QFETCH(QString, kv);
-    SiliconRow row;
-    row.system = system.toStdString();
-    row.backend = backend.toStdString();
-    row.modelPath = modelPath.toStdString();
-    row.gemmQuantMode = gemm.toStdString();
-    row.mode = "agg";
-    row.isl = 1024;
-    row.osl = 128;
-    row.batch = 8;
-    const SiliconMapping m = mapSiliconRow(kvWorkspace(), row);
+    const SiliconMapping m =
+        mapSiliconRow(kvWorkspace(), aggRow(system.toStdString(), backend.toStdString(),
+                                            modelPath.toStdString(), gemm.toStdString(), 8));
     QVERIFY2(m.ok, m.reason.c_str());
     QCOMPARE(std::string(toString(m.config.kv)), kv.toStdString());
     // The reason is stated with the row, among its assumptions.
@@ -227,15 +238,9 @@ void TestSilicon::engineCapsRunningRequests()
     Workspace ws = kvWorkspace();
     ws.platforms[0].id = gpu.toStdString();
     ws.platforms[0].memCapacityBytes = gib * 1024 * 1024 * 1024;
-    SiliconRow row;
-    row.system = "h200_sxm"; // the workspace's stack ids
-    row.backend = backend.toStdString();
-    row.modelPath = "meta-llama/Llama-3.1-8B";
-    row.mode = "agg";
-    row.isl = 1024;
-    row.osl = 128;
-    row.batch = clients;
-    const SiliconMapping m = mapSiliconRow(ws, row);
+    // h200_sxm: the workspace's stack ids (its GPU is the one set above).
+    const SiliconMapping m = mapSiliconRow(
+        ws, aggRow("h200_sxm", backend.toStdString(), "meta-llama/Llama-3.1-8B", "", clients));
     QVERIFY2(m.ok, m.reason.c_str());
     QCOMPARE(m.config.batch, running);
     QCOMPARE(m.request.concurrency, clients);
