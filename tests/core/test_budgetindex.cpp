@@ -12,6 +12,7 @@
 #include "variantengine.h"
 
 #include <QTest>
+#include <iterator>
 #include <random>
 
 using namespace acsel;
@@ -244,7 +245,7 @@ void TestBudgetIndex::answersContinuousWorkloadsAsExact()
     std::mt19937_64 rng(2028);
     int answered = 0;
     for (int i = 0; i < 16; ++i) {
-        const char* backend = test::kBackends[rng() % 3];
+        const char* backend = test::kBackends[rng() % std::size(test::kBackends)];
         const int concurrency = 2 + static_cast<int>(rng() % 18);
         const int isl = 128 << (rng() % 3), osl = 64 << (rng() % 2);
         ServingEngine e(test::deviceFor(backend, concurrency, isl, osl, test::kSlack[rng() % 3]),

@@ -12,6 +12,7 @@
 
 #include <QTest>
 #include <algorithm>
+#include <iterator>
 #include <random>
 
 using namespace acsel;
@@ -126,7 +127,7 @@ void TestServingBound::exactEqualsBruteForceOnContinuousRequests()
     constexpr int kRequests = 48;
     std::int64_t fullGates = 0, memoryOnlyGates = 0;
     for (int i = 0; i < kRequests; ++i) {
-        const char* backend = kBackends[rng() % 3];
+        const char* backend = kBackends[rng() % std::size(kBackends)];
         const int concurrency = 2 + static_cast<int>(rng() % 30);
         const int isl = 128 << (rng() % 3), osl = 64 << (rng() % 3);
         ServingEngine e(deviceFor(backend, concurrency, isl, osl, kSlack[rng() % 3]), backend);
