@@ -64,7 +64,8 @@ double sglangMemFractionStatic(double capacityBytes)
         512.0 + std::max(b.chunkedPrefill, 2048) * 1.5 + b.cudaGraphMaxBatch * 2.0 + 1024.0 / 8.0;
     if (memMiB > 60.0 * 1024.0)
         reserveMiB = std::max(reserveMiB, 10.0 * 1024.0);
-    return std::round((memMiB - reserveMiB) / memMiB * 1000.0) / 1000.0;
+    // Below the reserve (a device SGLang could not serve on) nothing is left for the pool.
+    return std::max(0.0, std::round((memMiB - reserveMiB) / memMiB * 1000.0) / 1000.0);
 }
 
 ServingDefaults servingDefaults(std::string_view backend, const Platform& platform)

@@ -392,6 +392,7 @@ private slots:
         QCOMPARE(sglang(180).stepTokenBudget, 16384.0); // 26,240 of 184,320: 0.85764
         QCOMPARE(sglang(180).kvMemoryFraction, 0.858);
         QVERIFY(sglang(80).kvPool == KvPoolRule::StaticShareOfDevice);
+        QCOMPARE(sglang(2).kvMemoryFraction, 0.0); // 2,048 MiB against a 3,728 MiB reserve
         // vLLM's API server: 8,192 tokens a step from 70 GiB on, except on the A100.
         QCOMPARE(servingDefaults("vllm", test::fakeGpu(80 * kGiB)).stepTokenBudget, 8192.0);
         QCOMPARE(servingDefaults("vllm", test::fakeGpu(48 * kGiB)).stepTokenBudget, 2048.0);
