@@ -39,12 +39,14 @@ SglangBucket sglangBucket(double capacityBytes)
     return {16384, 512};
 }
 
+// vLLM's device-name test, without copying the names (it runs with every estimate).
 bool isA100(const Platform& p)
 {
-    auto has = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        return s.find("a100") != std::string::npos;
+    constexpr std::string_view a100 = "a100";
+    auto has = [&](std::string_view s) {
+        return std::search(s.begin(), s.end(), a100.begin(), a100.end(), [](char c, char lower) {
+                   return std::tolower(static_cast<unsigned char>(c)) == lower;
+               }) != s.end();
     };
     return has(p.id) || has(p.name);
 }
