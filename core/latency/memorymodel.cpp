@@ -60,7 +60,7 @@ MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const
         // The free memory (capacity - weights - activations - runtime) whose pool holds one
         // request to its end: share x free - deduction = full-length KV.
         const double activations = stepActivationBytes(arch, d);
-        const KvPoolLine pool = kvPoolLine(d, platform.memCapacityBytes, activations);
+        const KvPoolLine pool = kvPoolLine(d, arch, platform);
         const double needed =
             m.weightBytes + m.embeddingBytes + m.lmHeadBytes + activations + m.runtimeBytes +
             (kvBytesFullLength(arch, config, request) + pool.deductionBytes) / pool.share;

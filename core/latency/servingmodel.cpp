@@ -94,9 +94,9 @@ ServingDefaults servingDefaults(std::string_view backend, const Platform& platfo
     return d;
 }
 
-KvPoolLine kvPoolLine(const ServingDefaults& d, double capacityBytes, double stepActivationBytes)
+KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform)
 {
-    const double rest = (1.0 - d.kvMemoryFraction) * capacityBytes;
+    const double rest = (1.0 - d.kvMemoryFraction) * platform.memCapacityBytes;
     switch (d.kvPool) {
     case KvPoolRule::ShareOfFree:
         return {d.kvMemoryFraction, 0.0};
@@ -105,7 +105,7 @@ KvPoolLine kvPoolLine(const ServingDefaults& d, double capacityBytes, double ste
     case KvPoolRule::StaticShareOfDevice:
         break;
     }
-    return {1.0, rest - stepActivationBytes};
+    return {1.0, rest - stepActivationBytes(arch, d)};
 }
 
 std::string_view backendOf(std::string_view stackId)
@@ -144,9 +144,7 @@ KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request
 {
     const double free = freeBytes(arch, config, request, platform, defaults);
     KvCapacity k;
-    k.availableBytes =
-        kvPoolLine(defaults, platform.memCapacityBytes, stepActivationBytes(arch, defaults))
-            .poolBytes(free);
+    k.availableBytes = kvPoolLine(defaults, arch, platform).poolBytes(free);
     const double perToken = kvBytesPerToken(arch, config.kv);
     k.bytesFullLength = kvBytesFullLength(arch, config, request);
     k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
@@ -387,7 +385,7 @@ RunningRule runningRule(const ModelArch& arch, const Config& config, const Reque
     RunningRule rule;
     rule.limit = std::min(request.concurrency, config.batch);
     rule.freeAtZeroTotal = free + estimateMemory(arch, config, request, platform).total();
-    rule.pool = kvPoolLine(d, platform.memCapacityBytes, stepActivationBytes(arch, d));
+    rule.pool = kvPoolLine(d, arch, platform);
     rule.bytesPerRequest = kv.bytesPerRequest;
     rule.bytesFullLength = kv.bytesFullLength;
     return rule;

@@ -93,7 +93,7 @@ struct KvPoolLine {
         return std::max(0.0, share * freeBytes - deductionBytes);
     }
 };
-KvPoolLine kvPoolLine(const ServingDefaults& d, double capacityBytes, double stepActivationBytes);
+KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform);
 
 // The backend of a stack id "system/backend" (the whole id when it has no '/').
 std::string_view backendOf(std::string_view stackId);
