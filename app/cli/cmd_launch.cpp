@@ -3,7 +3,6 @@
 #include "app/cli/command.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
-#include "core/data/jsonfields.h"
 #include "core/export/launch.h"
 #include "core/latency/servingmodel.h"
 
@@ -53,11 +52,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                               engineList() + " or all");
     const std::string dir = args.valueOr("checkpoint", arch.name + "-acsel");
     const ExportInput in{arch, doc.config, doc.request, doc.predictions};
-    const auto stack = ws.findStack(doc.request.stack);
-    if (!stack)
-        JsonFields(configPath)
-            .fail("/stack", "stack '" + doc.request.stack + "' is not in the workspace");
-    const Platform& gpu = ws.platformOf(ws.stacks[static_cast<std::size_t>(*stack)]);
+    const Platform& gpu = ws.platformOf(stackOf(ws, doc.request.stack, configPath));
     for (std::size_t i = 0; i < engines.size(); ++i)
         io.out << (i ? "\n" : "") << launchScript(launchSettings(engines[i], in, gpu, dir), in);
     return 0;

@@ -2,8 +2,8 @@
 #include "app/cli/engineargs.h"
 #include "app/cli/fmcmodewarning.h"
 #include "app/cli/predictconfig.h"
+#include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
-#include "core/data/loaderror.h"
 #include "core/search/gate.h"
 
 #include <iomanip>
@@ -87,12 +87,7 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
         requestSource = *file;
     }
     const Request& q = doc.request;
-    const auto stackIndex = ws.findStack(q.stack);
-    if (!stackIndex)
-        throw LoadError(requestSource, "/stack",
-                        "unknown stack '" + q.stack +
-                            "' (acsel info lists the workspace's stacks)");
-    const Stack& stack = ws.stacks[static_cast<std::size_t>(*stackIndex)];
+    const Stack& stack = stackOf(ws, q.stack, requestSource);
     const Platform& gpu = ws.platformOf(stack);
     if (const auto fmcMode = engine->calibrationMode(q.stack))
         io.err << fmcModeWarning(q.stack, *fmcMode, q.mode, "the request");

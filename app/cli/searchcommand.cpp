@@ -3,9 +3,9 @@
 #include "app/cli/answerdetails.h"
 #include "app/cli/fmcmodewarning.h"
 #include "app/cli/resultsfolder.h"
+#include "app/cli/workspaceargs.h"
 #include "app/common/args.h"
 #include "core/data/configjson.h"
-#include "core/data/loaderror.h"
 #include "core/search/recommend.h"
 
 #include <algorithm>
@@ -19,10 +19,7 @@ void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& ru
 {
     const Json j = parseJsonFile(path);
     run.request = parseRequestJson(j, path);
-    if (!ws.findStack(run.request.stack))
-        throw LoadError(path, "/stack",
-                        "unknown stack '" + run.request.stack +
-                            "' (acsel info lists the workspace's stacks)");
+    stackOf(ws, run.request.stack, path); // fails when the workspace has no such stack
     if (j.contains("models")) {
         const JsonFields f(path);
         const Json& models = f.array(j, "models", "");

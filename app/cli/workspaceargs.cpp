@@ -13,6 +13,15 @@ std::vector<app::OptionSpec> workspaceOptions()
             {"tables", "DIR", "operator tables directory (default: $ACSEL_TABLES, ../shared/aic)"}};
 }
 
+const Stack& stackOf(const Workspace& ws, const std::string& id, const std::string& file)
+{
+    const auto i = ws.findStack(id);
+    if (!i)
+        throw LoadError(file, "/stack",
+                        "unknown stack '" + id + "' (acsel info lists the workspace's stacks)");
+    return ws.stacks[static_cast<std::size_t>(*i)];
+}
+
 Workspace loadWorkspaceFromArgs(const app::Args& args)
 {
     const std::string wsPath = app::resolveWorkspacePath(args.valueOr("workspace", ""));

@@ -4,6 +4,7 @@
 #include "app/common/args.h"
 #include "core/model/workspace.h"
 
+#include <string>
 #include <vector>
 
 namespace acsel::cli
@@ -14,5 +15,8 @@ std::vector<app::OptionSpec> workspaceOptions();
 // ACSEL_TABLES that is not a folder means "no tables here" and, like no tables at all, is
 // allowed and noted in the workspace (spec-only stacks still load).
 Workspace loadWorkspaceFromArgs(const app::Args& args);
+
+// The stack `id` names in the workspace; a LoadError at `file`'s /stack when it has none.
+const Stack& stackOf(const Workspace& ws, const std::string& id, const std::string& file);
 
 } // namespace acsel::cli

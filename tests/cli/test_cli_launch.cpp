@@ -14,13 +14,14 @@ namespace
 
 // Qwen3-8B (36 layers) on the spec-only Thor stack, one band of `format`, batch 4, isl 512 +
 // osl 128.
-std::string writeConfig(const QTemporaryDir& dir, const std::string& format, const char* kv)
+std::string writeConfig(const QTemporaryDir& dir, const std::string& format, const char* kv,
+                        const char* stack = "jetson_agx_thor/vllm")
 {
     const json j = {
         {"schema_version", 1},
         {"tool", {{"name", "acsel-studio"}, {"version", "0.1.0"}}},
         {"model", {{"name", "Qwen3-8B"}, {"hf_id", "Qwen/Qwen3-8B"}}},
-        {"stack", "jetson_agx_thor/vllm"},
+        {"stack", stack},
         {"request",
          {{"isl", 512},
           {"osl", 128},
@@ -51,6 +52,7 @@ private slots:
     void settingsFollowTheFile();
     void allBf16SaysItQuantizesNothing();
     void badEngine();
+    void unknownStack();
 };
 
 void TestCliLaunch::settingsFollowTheFile()
@@ -103,6 +105,16 @@ void TestCliLaunch::badEngine()
     QCOMPARE(r.code, 2);
     QVERIFY(contains(r.err, "--engine tgi: expected vllm, sglang, trtllm or all"));
     QCOMPARE(run({"launch", "--workspace", kWorkspace}).code, 2);
+}
+
+// The flags follow the stack's GPU, so a stack the workspace lacks is an input error.
+void TestCliLaunch::unknownStack()
+{
+    QTemporaryDir dir;
+    const Run r = run({"launch", "--workspace", kWorkspace, "--config",
+                       writeConfig(dir, "fp8", "bf16", "h900/vllm"), "--engine", "vllm"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "/stack: unknown stack 'h900/vllm'"), r.err.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestCliLaunch)
