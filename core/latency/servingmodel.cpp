@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -39,13 +38,14 @@ SglangBucket sglangBucket(double capacityBytes)
     return {16384, 512};
 }
 
-// vLLM's device-name test, without copying the names (it runs with every estimate).
+// vLLM's device-name test, without copying the names (it runs with every estimate). The case
+// is folded in ASCII: std::tolower follows the locale the GUI sets.
 bool isA100(const Platform& p)
 {
     constexpr std::string_view a100 = "a100";
     auto has = [&](std::string_view s) {
         return std::search(s.begin(), s.end(), a100.begin(), a100.end(), [](char c, char lower) {
-                   return std::tolower(static_cast<unsigned char>(c)) == lower;
+                   return (c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) == lower;
                }) != s.end();
     };
     return has(p.id) || has(p.name);

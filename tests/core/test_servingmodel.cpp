@@ -399,6 +399,9 @@ private slots:
         Platform a100 = test::fakeGpu(80 * kGiB);
         a100.id = "a100_sxm";
         QCOMPARE(servingDefaults("vllm", a100).stepTokenBudget, 2048.0);
+        Platform named = test::fakeGpu(80 * kGiB); // the device name as the driver spells it
+        named.name = "NVIDIA A100-SXM4-80GB";
+        QCOMPARE(servingDefaults("vllm", named).stepTokenBudget, 2048.0);
         QVERIFY(servingDefaults("vllm", a100).kvPool == KvPoolRule::ShareOfDevice);
         QCOMPARE(servingDefaults("trtllm", a100).stepTokenBudget, 8192.0);
         QVERIFY(servingDefaults("trtllm", a100).kvPool == KvPoolRule::ShareOfFree);
