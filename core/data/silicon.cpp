@@ -212,8 +212,14 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
             ", tables are " + s.version);
     m.stack = *stack;
     m.config.model = model;
-    // The benchmark's server ran with the engine's defaults: at most its own cap running.
-    const int cap = servingDefaults(row.backend, ws.platformOf(s)).defaultMaxRunning;
+    // The benchmark's server ran with the engine's defaults of its release: at most its own cap
+    // running, a step scheduled ahead or not.
+    const ServingDefaults served =
+        servingDefaults(row.backend, ws.platformOf(s), row.backendVersion);
+    if (!served.schedulesAhead && servingDefaults(row.backend, ws.platformOf(s)).schedulesAhead)
+        m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
+                                " schedules no step ahead (a later release's default)");
+    const int cap = served.defaultMaxRunning;
     m.config.batch = cap > 0 ? std::min(row.batch, cap) : row.batch;
     if (m.config.batch < row.batch)
         m.assumptions.push_back(stackId + ": " + std::to_string(row.batch) + " clients, at most " +
@@ -227,6 +233,7 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     m.request.isl = row.isl;
     m.request.osl = row.osl;
     m.request.concurrency = row.batch;
+    m.request.engineVersion = row.backendVersion;
     m.ok = true;
     return m;
 }

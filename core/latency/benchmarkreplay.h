@@ -25,7 +25,9 @@ struct BenchmarkReplay {
 };
 
 // A request sent as its predecessor's last step ends reaches the engine after the next step
-// has started, so it is scheduled from the step after that (at once when the engine is idle).
+// has started, so it is scheduled from the step after that, or the one after that again on an
+// engine that schedules a step ahead (ServingDefaults::schedulesAhead); at once when the engine
+// is idle.
 // A step's decodes take their tokens of the budget first; prompts are served first come first
 // served, whole ones without chunked prefill (at least one a step), any token split with it.
 // Throws std::invalid_argument when a count is below 1.

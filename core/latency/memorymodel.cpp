@@ -56,7 +56,7 @@ MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const
 {
     MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
     if (request.mode == ServingMode::Continuous) {
-        const ServingDefaults d = servingDefaults(backendOf(request.stack), platform);
+        const ServingDefaults d = servingDefaults(request, platform);
         // The free memory (capacity - weights - activations - runtime) whose pool holds one
         // request to its end: share x free - deduction = full-length KV.
         const double activations = stepActivationBytes(arch, d);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -51,6 +52,22 @@ bool isA100(const Platform& p)
     return has(p.id) || has(p.name);
 }
 
+// Whether `version` ("0.12.0", "v0.13.1rc2") names a release before major.minor; false when it
+// does not start with two numbers (std::from_chars: the locale plays no part).
+bool releaseBefore(std::string_view version, int major, int minor)
+{
+    if (!version.empty() && (version.front() == 'v' || version.front() == 'V'))
+        version.remove_prefix(1);
+    const char* end = version.data() + version.size();
+    int releaseMajor = 0, releaseMinor = 0;
+    const auto [dot, majorError] = std::from_chars(version.data(), end, releaseMajor);
+    if (majorError != std::errc{} || dot == end || *dot != '.')
+        return false;
+    if (std::from_chars(dot + 1, end, releaseMinor).ec != std::errc{})
+        return false;
+    return releaseMajor < major || (releaseMajor == major && releaseMinor < minor);
+}
+
 } // namespace
 
 int sglangChunkedPrefillSize(double capacityBytes)
@@ -70,7 +87,8 @@ double sglangMemFractionStatic(double capacityBytes)
     return std::max(0.0, std::round((memMiB - reserveMiB) / memMiB * 1000.0) / 1000.0);
 }
 
-ServingDefaults servingDefaults(std::string_view backend, const Platform& platform)
+ServingDefaults servingDefaults(std::string_view backend, const Platform& platform,
+                                std::string_view engineVersion)
 {
     ServingDefaults d;
     if (backend == "trtllm") {
@@ -83,6 +101,8 @@ ServingDefaults servingDefaults(std::string_view backend, const Platform& platfo
         const bool large = platform.memCapacityBytes >= 70.0 * kGiB && !isA100(platform);
         d.stepTokenBudget = large ? 8192 : 2048;
         d.defaultMaxRunning = large ? 1024 : 256;
+        // Async scheduling is on by default from 0.14.0 (its release notes).
+        d.schedulesAhead = !releaseBefore(engineVersion, 0, 14);
     } else if (backend == "sglang") {
         d.reservesFullLength = false;
         d.mixesPrefillAndDecode = false; // enable_mixed_chunk off
@@ -92,6 +112,11 @@ ServingDefaults servingDefaults(std::string_view backend, const Platform& platfo
     } else
         d.known = false; // chunked prefill, full-length reservation (the conservative side)
     return d;
+}
+
+ServingDefaults servingDefaults(const Request& request, const Platform& platform)
+{
+    return servingDefaults(backendOf(request.stack), platform, request.engineVersion);
 }
 
 KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform)
@@ -297,12 +322,12 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
         lat.tpotMs = (1.0 - replaced) * decodeFixed + phi * mixedFixed + lat.decode.attention;
     }
 
-    // TTFT: the step in progress, then the request's own chunks; its steps carry the chunks
-    // of every request (its own included) arriving at the same rate. Per output token there
-    // are 1 - replaced decode steps and phi prefill steps.
+    // TTFT: the step in progress (and the one scheduled behind it), then the request's own
+    // chunks; its steps carry the chunks of every request (its own included) arriving at the
+    // same rate. Per output token there are 1 - replaced decode steps and phi prefill steps.
     const double meanStepMs =
         ((1.0 - replaced) * e.decodeStepMs + phi * e.mixedStepMs) / (1.0 + (phi - replaced));
-    e.arrivalWaitMs = n > 1 ? meanStepMs : 0.0;
+    e.arrivalWaitMs = n > 1 ? (d.schedulesAhead ? 2.0 : 1.0) * meanStepMs : 0.0;
     // lat.prefill holds the mixed step's breakdown when it is the own step.
     e.ownPrefillStepMs = ownIsMixed
                              ? mixedFixed
@@ -343,7 +368,7 @@ ServingEstimate estimateServing(const OpCosts& costs, const ModelArch& arch, con
                                 const Request& request)
 {
     requirePositive(config, request);
-    const ServingDefaults d = servingDefaults(backendOf(request.stack), costs.platform());
+    const ServingDefaults d = servingDefaults(request, costs.platform());
     const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
     if (!kv.holdsOneRequest())
         throw std::invalid_argument(kvDoesNotFitReason(kv, request));
@@ -356,7 +381,7 @@ LatencyEstimate estimateServingLatency(const OpCosts& costs, const ModelArch& ar
     if (request.mode == ServingMode::Static)
         return estimateLatency(costs, arch, config, request);
     requirePositive(config, request);
-    const ServingDefaults d = servingDefaults(backendOf(request.stack), costs.platform());
+    const ServingDefaults d = servingDefaults(request, costs.platform());
     const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
     const int slots = kv.holdsOneRequest() ? kv.requestsThatFit : config.batch;
     return estimateWithSlots(costs, arch, config, request, d, kv, slots).latency;
@@ -379,7 +404,7 @@ int RunningRule::runningAt(double totalBytes) const
 RunningRule runningRule(const ModelArch& arch, const Config& config, const Request& request,
                         const Platform& platform)
 {
-    const ServingDefaults d = servingDefaults(backendOf(request.stack), platform);
+    const ServingDefaults d = servingDefaults(request, platform);
     const double free = freeBytes(arch, config, request, platform, d);
     const KvCapacity kv = kvCapacity(arch, config, request, platform, d);
     RunningRule rule;
@@ -398,7 +423,7 @@ LatencyEstimate estimateServingAt(const OpCosts& costs, const ModelArch& arch, c
     if (running < 1 || running > std::min(request.concurrency, config.batch))
         throw std::invalid_argument("running requests must be within 1 and min(concurrency, "
                                     "batch)");
-    const ServingDefaults d = servingDefaults(backendOf(request.stack), costs.platform());
+    const ServingDefaults d = servingDefaults(request, costs.platform());
     const KvCapacity kv = kvCapacity(arch, config, request, costs.platform(), d);
     return estimateWithSlots(costs, arch, config, request, d, kv, running).latency;
 }

@@ -8,8 +8,9 @@
 // r = (n - 1) chunks / S prefill chunks per step. A decoding request therefore sees a share
 // min(1, r) of mixed steps carrying max(1, r) chunks each:
 //   TPOT = (1 - phi) decode step + phi mixed step, integrated over its own context as static;
-//   TTFT = slot queueing + the step in progress when it arrives (none when n = 1) + its own
-//          `chunks` mixed steps (+ a prefill backlog when the step token budget is exceeded);
+//   TTFT = slot queueing + the step in progress when it arrives, and the one already scheduled
+//          behind it on an engine that schedules ahead (none when n = 1) + its own `chunks`
+//          mixed steps (+ a prefill backlog when the step token budget is exceeded);
 //   slot queueing (c > n, Little's law on the closed loop) = cycle time x (c - n) / n.
 // The measured TTFT is a benchmark mean: its first round starts all n requests at once (their
 // prompts prefilled in budget-sized steps), so the mean over kBenchmarkRounds rounds (AIC
@@ -58,6 +59,10 @@ struct ServingDefaults {
     // chunked prefill); false: a step carries prefills or decodes, never both (SGLang's
     // default, enable_mixed_chunk off), so every prefill step stalls the running decodes.
     bool mixesPrefillAndDecode = true;
+    // true: the engine schedules step k + 1 while step k runs (TRT-LLM's overlap scheduler,
+    // SGLang's overlap schedule, vLLM's async scheduling from 0.14), so a request that arrives
+    // during a step also misses the step already scheduled behind it.
+    bool schedulesAhead = true;
     // The engine's own cap on running requests when its launch sets none (0: none): what a
     // benchmark row's server ran with. A configuration's Config::batch is the cap its launch
     // template sets instead (acsel launch).
@@ -70,8 +75,13 @@ struct ServingDefaults {
 // prefill on, gpu_memory_utilization 0.9, paged on demand; sglang:
 // chunked_prefill_size and mem_fraction_static from the GPU's memory as
 // sglangMemFractionStatic derives them, paged on demand, prefill and decode in separate steps.
-// Other names: chunked prefill with full-length reservation, known = false.
-ServingDefaults servingDefaults(std::string_view backend, const Platform& platform);
+// All three schedule a step ahead, vLLM only from release 0.14 (`engineVersion` below it:
+// not; empty or unreadable: a current release). Other names: chunked prefill with full-length
+// reservation and a step scheduled ahead (the conservative side), known = false.
+ServingDefaults servingDefaults(std::string_view backend, const Platform& platform,
+                                std::string_view engineVersion = {});
+// The defaults of the request's stack (its backend) and engine release.
+ServingDefaults servingDefaults(const Request& request, const Platform& platform);
 
 // SGLang's defaults on a device of `capacityBytes` at tp = pp = 1 (server_args.py,
 // _handle_gpu_memory_settings): the chunked prefill size by memory bucket (2048 below 35 GiB,
@@ -141,7 +151,7 @@ struct ServingEstimate {
     double decodeStepMs = 0;     // pure decode step at the mean context
     double mixedStepMs = 0;      // step carrying others' prefill chunks (decodes only when mixed)
     double ownPrefillStepMs = 0; // one step of the request's own prefill
-    double arrivalWaitMs = 0;    // the step in progress when the request arrives
+    double arrivalWaitMs = 0;    // the steps ahead of its own prefill when the request arrives
     double backlogWaitMs = 0;    // prefill demand above the step token budget
     double queueWaitMs = 0;      // waiting for a KV / batch slot (c > n)
     double warmupPrefillMs = 0;  // mean TTFT of the first (burst) round; 0 when n = 1

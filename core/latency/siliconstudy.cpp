@@ -141,9 +141,9 @@ std::vector<BenchmarkReplay> replaySiliconRows(const Workspace& ws, const Silico
         const Stack& stack = ws.stacks[static_cast<std::size_t>(r.stack)];
         const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config.model)];
         const StepModel model(*p.costs.at(r.stack), arch, r.config);
-        out.push_back(replayBenchmark(
-            model, servingDefaults(backendOf(stack.id), ws.platformOf(stack)),
-            r.serving.concurrency, r.serving.running, r.request.isl, r.request.osl));
+        out.push_back(replayBenchmark(model, servingDefaults(r.request, ws.platformOf(stack)),
+                                      r.serving.concurrency, r.serving.running, r.request.isl,
+                                      r.request.osl));
     }
     return out;
 }

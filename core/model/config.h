@@ -42,6 +42,9 @@ struct Request {
     double tpotBudgetMs = 50.0;
     double memBudgetGiB = 80.0;
     ServingMode mode = ServingMode::Static;
+    // The serving engine's release ("0.12.0") where its defaults depend on it: a measured row's
+    // backend_version. Empty: a current release, as the stacks' tables are.
+    std::string engineVersion;
 
     bool operator==(const Request&) const = default;
 };

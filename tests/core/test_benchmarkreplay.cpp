@@ -43,10 +43,14 @@ std::vector<double> endTimes(std::initializer_list<double> costs)
     return t;
 }
 
-// The defaults on an 80 GiB GPU: 8,192 tokens a step for every engine.
+// The defaults on an 80 GiB GPU: 8,192 tokens a step for every engine. The hand schedules
+// below are those of an engine that schedules no step ahead (vLLM before 0.14), but for the
+// one case that does.
 ServingDefaults defaults(const char* backend)
 {
-    return servingDefaults(backend, test::fakeGpu(80 * kGiB));
+    ServingDefaults d = servingDefaults(backend, test::fakeGpu(80 * kGiB));
+    d.schedulesAhead = false;
+    return d;
 }
 
 bool close(double a, double b)
@@ -120,6 +124,34 @@ private slots:
         QVERIFY(close(r.meanTtftMs, ttft / 6));
         QVERIFY(close(r.meanTpotMs, decode / 2 / 6));
         QCOMPARE(r.steps, 10L);
+    }
+
+    // The same loop on a current vLLM, which schedules a step ahead: a re-sent request is
+    // seen two steps after its predecessor's last one, not one.
+    //   1 prefill A B               7 prefill B' + decode A'
+    //   2 decode A B                8 decode A' B' (A' done)
+    //   3 decode A B (done; A' B'   9 prefill C' + decode B' (B' done)
+    //     sent, seen from step 6)  10 decode C'
+    //   4 prefill C                11 decode C' (done)
+    //   5 decode C (A' not seen yet)
+    //   6 prefill A' + decode C (C done; C' sent, seen from step 9; B' waits for a slot)
+    void stepScheduledAhead()
+    {
+        const Fixture f;
+        const ServingDefaults d = servingDefaults("vllm", test::fakeGpu(80 * kGiB));
+        QVERIFY(d.schedulesAhead);
+        const auto r = replayBenchmark(f.model, d, 3, 2, 100, 3, 2);
+        const auto t =
+            endTimes({f.step(2, 100, 0, 0), f.step(0, 100, 2, 101), f.step(0, 100, 2, 102),
+                      f.step(1, 100, 0, 0), f.step(0, 100, 1, 101), f.step(1, 100, 1, 102),
+                      f.step(1, 100, 1, 101), f.step(0, 100, 2, 101.5), f.step(1, 100, 1, 102),
+                      f.step(0, 100, 1, 101), f.step(0, 100, 1, 102)});
+        const double ttft = t[1] + t[1] + t[4] + (t[6] - t[3]) + (t[7] - t[3]) + (t[9] - t[6]);
+        const double decode = (t[3] - t[1]) + (t[3] - t[1]) + (t[6] - t[4]) + (t[8] - t[6]) +
+                              (t[9] - t[7]) + (t[11] - t[9]);
+        QVERIFY(close(r.meanTtftMs, ttft / 6));
+        QVERIFY(close(r.meanTpotMs, decode / 2 / 6));
+        QCOMPARE(r.steps, 11L);
     }
 
     // SGLang never mixes: while a running prompt waits, its prefill step stalls the decodes.

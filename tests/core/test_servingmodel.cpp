@@ -366,13 +366,59 @@ private slots:
         QCOMPARE(sg.latency.tpotMs,
                  m.decodeFixedMs(16) + prefillOnly + m.mixedAttentionMs(16, len));
         QCOMPARE(sg.decodeStepMs, m.decodeFixedMs(16) + m.mixedAttentionMs(16, ctxMean));
-        // Half the steps are prefill steps.
-        QCOMPARE(sg.arrivalWaitMs, (sg.decodeStepMs + prefillOnly) / 2);
+        // Half the steps are prefill steps; SGLang schedules a step ahead, so an arriving
+        // request waits for two of them.
+        QCOMPARE(sg.arrivalWaitMs, sg.decodeStepMs + prefillOnly);
         // vLLM: the 7.5 chunks share one step with the 8.5 other decodes.
         const ServingEstimate vl = estimateServing(costs, a, cfg, request(16, 700, 2, "x/vllm"));
         QCOMPARE(vl.latency.tpotMs,
                  m.mixedFixedMs(7.5, 700, 700, 8.5) + m.mixedAttentionMs(8.5, len));
         QVERIFY(sg.latency.tpotMs > vl.latency.tpotMs);
+    }
+
+    // An engine that schedules a step ahead (vLLM from 0.14) makes an arriving request wait
+    // for the step in progress and the one already scheduled: one mean step more than vLLM
+    // 0.12's, in each of the 9 steady rounds of the 10 (no queueing here); nothing else moves,
+    // and a lone client (n = 1) finds the engine idle either way.
+    void stepScheduledAheadWaitsOneStepMore()
+    {
+        const FakeCosts costs(kAmple);
+        const ModelArch a = test::tinyArch(6);
+        const Config cfg = config(64);
+        Request older = request(16, 700, 50);
+        older.engineVersion = "0.12.0";
+        const ServingEstimate before = estimateServing(costs, a, cfg, older);
+        const ServingEstimate ahead = estimateServing(costs, a, cfg, request(16, 700, 50));
+        const double meanStep = before.arrivalWaitMs;
+        QVERIFY(meanStep > 0);
+        QCOMPARE(ahead.arrivalWaitMs, 2 * meanStep);
+        QCOMPARE(ahead.latency.tpotMs, before.latency.tpotMs);
+        QCOMPARE(ahead.warmupPrefillMs, before.warmupPrefillMs);
+        QCOMPARE(ahead.queueWaitMs, 0.0);
+        QVERIFY(std::abs(ahead.latency.ttftMs - before.latency.ttftMs -
+                         (kBenchmarkRounds - 1.0) / kBenchmarkRounds * meanStep) <=
+                1e-12 * ahead.latency.ttftMs);
+        Request lone = request(1, 700, 50);
+        const double alone = estimateServing(costs, a, cfg, lone).latency.ttftMs;
+        lone.engineVersion = "0.12.0";
+        QCOMPARE(estimateServing(costs, a, cfg, lone).latency.ttftMs, alone);
+    }
+
+    // Which releases schedule a step ahead: TRT-LLM and SGLang by default in every release the
+    // tables come from; vLLM from 0.14.0 (async scheduling on by default); an empty or
+    // unreadable release is a current one.
+    void schedulingAheadByRelease()
+    {
+        const Platform gpu = test::fakeGpu(80 * kGiB);
+        QVERIFY(servingDefaults("trtllm", gpu).schedulesAhead);
+        QVERIFY(servingDefaults("sglang", gpu, "0.5.6.post2").schedulesAhead);
+        for (const char* v : {"", "0.14.0", "0.24.0", "v0.14", "1.0", "nightly", "0."})
+            QVERIFY2(servingDefaults("vllm", gpu, v).schedulesAhead, v);
+        for (const char* v : {"0.12.0", "v0.13.1rc2", "0.9", "0.13"})
+            QVERIFY2(!servingDefaults("vllm", gpu, v).schedulesAhead, v);
+        Request r = request(8, 100, 10);
+        r.engineVersion = "0.12.0";
+        QVERIFY(!servingDefaults(r, gpu).schedulesAhead);
     }
 
     // SGLang's server_args.py by hand at tp 1: reserve = 512 + 1.5 x max(chunk, 2048) + 2 x

@@ -3,6 +3,7 @@
 // measurement. A mapped row runs the KV format its engine serves that kind of checkpoint with.
 #include "core/data/loaderror.h"
 #include "core/data/silicon.h"
+#include "core/latency/servingmodel.h"
 
 #include <QTest>
 #include <algorithm>
@@ -87,6 +88,7 @@ private slots:
     void kvFormatFollowsCheckpointAndEngine();
     void engineCapsRunningRequests_data();
     void engineCapsRunningRequests();
+    void engineReleaseGoesWithTheRow();
 };
 
 void TestSilicon::duplicateIdRefused()
@@ -249,6 +251,35 @@ void TestSilicon::engineCapsRunningRequests()
             return a.find("at most " + std::to_string(running) + " running") != std::string::npos;
         });
     QCOMPARE(said, running < clients);
+}
+
+// The row's measured release reaches the estimate (vLLM schedules a step ahead from 0.14 on),
+// and a release whose default differs from the current one's says so among the assumptions.
+void TestSilicon::engineReleaseGoesWithTheRow()
+{
+    const Workspace ws = kvWorkspace();
+    auto mapped = [&](const char* backend, const char* release) {
+        SiliconRow row = aggRow("h200_sxm", backend, "meta-llama/Llama-3.1-8B", "", 8);
+        row.backendVersion = release;
+        const SiliconMapping m = mapSiliconRow(ws, row);
+        if (!m.ok)
+            qFatal("%s", m.reason.c_str());
+        return m;
+    };
+    auto saysNoStepAhead = [](const SiliconMapping& m) {
+        return std::any_of(m.assumptions.begin(), m.assumptions.end(), [](const std::string& a) {
+            return a.find("schedules no step ahead") != std::string::npos;
+        });
+    };
+    const SiliconMapping older = mapped("vllm", "0.12.0");
+    QCOMPARE(older.request.engineVersion, std::string("0.12.0"));
+    QVERIFY(!servingDefaults(older.request, ws.platforms[0]).schedulesAhead);
+    QVERIFY(saysNoStepAhead(older));
+    const SiliconMapping current = mapped("vllm", "0.14.0");
+    QVERIFY(servingDefaults(current.request, ws.platforms[0]).schedulesAhead);
+    QVERIFY(!saysNoStepAhead(current));
+    QVERIFY(!saysNoStepAhead(mapped("vllm", "")));
+    QVERIFY(!saysNoStepAhead(mapped("trtllm", "1.0.0rc3")));
 }
 
 QTEST_APPLESS_MAIN(TestSilicon)
