@@ -276,6 +276,16 @@ void TestSearch::sameSeedSameResult()
     }
 }
 
+// The acceptance target is 10 ms (Exact stops in 6-7 ms in a release build); the limit leaves
+// a margin for a loaded CI machine, and more for instrumented builds, where the part of Exact
+// that does not look at the flag takes 320-440 ms under TSan.
+constexpr double kStopLatencyLimitMs =
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    2000.0;
+#else
+    100.0;
+#endif
+
 void TestSearch::cancellationStopsQuickly()
 {
     // A large space: 3 models of 60-80 layers, so an uncancelled Exact takes far longer.
@@ -297,7 +307,7 @@ void TestSearch::cancellationStopsQuickly()
                 .count();
         qInfo("%s stopped %.2f ms after the stop flag", name, ms);
         QVERIFY2(result.cancelled, name);
-        QVERIFY2(ms < 100, name); // the acceptance target is 10 ms; margin for a loaded CI machine
+        QVERIFY2(ms < kStopLatencyLimitMs, name);
     }
 }
 
