@@ -121,7 +121,7 @@ BenchmarkReplay replayBenchmark(const StepModel& model, const ServingDefaults& d
             ++finished;
             if (toSend[r.client] > 0) {
                 --toSend[r.client];
-                waiting.push_back({r.client, now, step + (d.schedulesAhead ? 2 : 1), isl, 0, 0.0});
+                waiting.push_back({r.client, now, step + d.stepsBeforeOwnPrefill(), isl, 0, 0.0});
             }
         }
         running.resize(kept);

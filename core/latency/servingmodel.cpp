@@ -327,7 +327,7 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     // same rate. Per output token there are 1 - replaced decode steps and phi prefill steps.
     const double meanStepMs =
         ((1.0 - replaced) * e.decodeStepMs + phi * e.mixedStepMs) / (1.0 + (phi - replaced));
-    e.arrivalWaitMs = n > 1 ? (d.schedulesAhead ? 2.0 : 1.0) * meanStepMs : 0.0;
+    e.arrivalWaitMs = n > 1 ? d.stepsBeforeOwnPrefill() * meanStepMs : 0.0;
     // lat.prefill holds the mixed step's breakdown when it is the own step.
     e.ownPrefillStepMs = ownIsMixed
                              ? mixedFixed

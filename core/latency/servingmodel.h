@@ -63,6 +63,9 @@ struct ServingDefaults {
     // SGLang's overlap schedule, vLLM's async scheduling from 0.14), so a request that arrives
     // during a step also misses the step already scheduled behind it.
     bool schedulesAhead = true;
+    // The steps a request that reaches a busy engine waits before its own prefill: the one in
+    // progress, and the one already scheduled behind it on an engine that schedules ahead.
+    int stepsBeforeOwnPrefill() const { return schedulesAhead ? 2 : 1; }
     // The engine's own cap on running requests when its launch sets none (0: none): what a
     // benchmark row's server ran with. A configuration's Config::batch is the cap its launch
     // template sets instead (acsel launch).
