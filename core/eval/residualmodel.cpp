@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace acsel
@@ -44,8 +45,8 @@ ResidualModel ResidualModel::fit(const std::vector<WorkloadPoint>& x, const std:
     Eigen::MatrixXd X(n, static_cast<Eigen::Index>(kFeatures));
     Eigen::VectorXd y(n);
     ResidualModel m;
-    m.lo_.fill(INFINITY);
-    m.hi_.fill(-INFINITY);
+    m.lo_.fill(std::numeric_limits<double>::infinity());
+    m.hi_.fill(-std::numeric_limits<double>::infinity());
     for (Eigen::Index i = 0; i < n; ++i) {
         const auto f = features(x[static_cast<std::size_t>(i)]);
         for (std::size_t j = 0; j < kFeatures; ++j) {

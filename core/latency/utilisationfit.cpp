@@ -48,7 +48,9 @@ public:
                      .emplace(key, ResolvedUtilGrid(m_, x.op, s_.backends()[x.backend],
                                                     variantName(x.op, x.variant), "bf16"))
                      .first;
-        const double u = it->second.logUtilisation(x.shape[0], x.shape[1], x.shape[2]);
+        const double u = it->second.logUtilisation(static_cast<double>(x.shape[0]),
+                                                   static_cast<double>(x.shape[1]),
+                                                   static_cast<double>(x.shape[2]));
         return (x.roofMs + m_.solConstantMs) * std::exp(-u);
     }
 

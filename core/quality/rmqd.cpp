@@ -98,7 +98,7 @@ double tokenKl(const double* p, double pTail, const std::int64_t* ids, int m, co
     float mx = -std::numeric_limits<float>::infinity();
     for (std::int64_t i = 0; i < vocab; ++i)
         mx = std::max(mx, logits[i]);
-    const double shift = mx;
+    const double shift = static_cast<double>(mx);
     double total = 0.0;
     for (std::int64_t i = 0; i < vocab; ++i)
         total += std::exp(static_cast<double>(logits[i]) - shift);

@@ -21,12 +21,15 @@ else
   done
 fi
 
-cxx="${ACSEL_FUZZ_CXX:-$(command -v clang++-14 || command -v clang++ || true)}"
-[[ -n "$cxx" ]] || { echo "run.sh: clang++ not found (ACSEL_WITH_FUZZ=1 bash packaging/setup.sh)" >&2; exit 2; }
+# clang++ (the preset's) or ACSEL_FUZZ_CXX.
+cxx="${ACSEL_FUZZ_CXX:-clang++}"
+command -v "$cxx" >/dev/null ||
+  { echo "run.sh: $cxx not found (ACSEL_WITH_FUZZ=1 bash packaging/setup.sh)" >&2; exit 2; }
 
+# The fuzz preset (ASan + UBSan, GUI off, libFuzzer): the tree CI's sanitizer tests ran in, so
+# after them only the fuzz_* executables are left to build.
 build=build/fuzz
-cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DACSEL_FUZZ=ON -DACSEL_SANITIZE=address -DACSEL_BUILD_GUI=OFF -DACSEL_WERROR=OFF >/dev/null
+cmake --preset fuzz ${ACSEL_FUZZ_CXX:+-DCMAKE_CXX_COMPILER="$ACSEL_FUZZ_CXX"} >/dev/null
 cmake --build "$build" -j "${ACSEL_FUZZ_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
 # Fuzzes one target; prints its report, returns 1 on a crash or a failing regression input.
