@@ -55,10 +55,10 @@ Ordered numerics(const Numerics& n)
     return o;
 }
 
-class Reader
+class JsonRecipeReader
 {
 public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+    explicit JsonRecipeReader(std::string file) : file_(std::move(file)) {}
     [[noreturn]] void fail(const std::string& ptr, const std::string& msg) const
     {
         throw LoadError(file_, ptr, msg);
@@ -170,7 +170,7 @@ QuantPlan readModelOptQuantCfgJson(const std::string& text, const ModelArch& arc
         // escaped as an internal error (fuzz_recipe).
         throw LoadError(file, "", "invalid JSON: a number is beyond a double's range");
     }
-    const Reader r(file);
+    const JsonRecipeReader r(file);
     if (!j.is_object())
         r.fail("/", "expected {\"quant_cfg\": {...}, \"algorithm\": ...}");
     for (auto it = j.begin(); it != j.end(); ++it)

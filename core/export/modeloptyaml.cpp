@@ -71,10 +71,10 @@ std::string headerComment(const ExportInput& in)
 
 // ---- reading -------------------------------------------------------------------------------
 
-class Reader
+class YamlRecipeReader
 {
 public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+    explicit YamlRecipeReader(std::string file) : file_(std::move(file)) {}
 
     [[noreturn]] void fail(const YAML::Node& n, const std::string& path,
                            const std::string& msg) const
@@ -272,7 +272,7 @@ namespace
 
 RecipeReadback readRoot(const YAML::Node& root, const ModelArch& arch, const std::string& file)
 {
-    const Reader r(file);
+    const YamlRecipeReader r(file);
     r.onlyKeys(root, "recipe", {"metadata", "quantize"});
     RecipeReadback out;
     const YAML::Node meta = root["metadata"];

@@ -29,17 +29,12 @@ std::vector<double> logs(std::span<const double> v)
     return out;
 }
 
-double rho(double u, double tau)
-{
-    return u >= 0 ? tau * u : (tau - 1.0) * u;
-}
-
 double loss(double gamma, double delta, const std::vector<double>& lx,
             const std::vector<double>& ly, double tau)
 {
     double s = 0;
     for (std::size_t i = 0; i < lx.size(); ++i)
-        s += rho(ly[i] - gamma * lx[i] - delta, tau);
+        s += pinball(ly[i] - gamma * lx[i] - delta, tau);
     return s;
 }
 
@@ -195,6 +190,11 @@ FmcLine fitDescent(const std::vector<double>& lx, const std::vector<double>& ly,
 double FmcLine::apply(double estimateMs) const
 {
     return std::exp(gamma * std::log(estimateMs) + delta);
+}
+
+double pinball(double u, double tau)
+{
+    return u >= 0 ? tau * u : (tau - 1.0) * u;
 }
 
 double pinballLoss(const FmcLine& line, std::span<const double> estimateMs,

@@ -26,7 +26,10 @@ struct FmcLine {
     double apply(double estimateMs) const;
 };
 
-// Sum over points of rho_tau(log y - gamma log x - delta), rho_tau(u) = u (tau - [u < 0]).
+// The pinball (check) loss of one residual: rho_tau(u) = u (tau - [u < 0]).
+double pinball(double u, double tau);
+
+// Sum over points of rho_tau(log y - gamma log x - delta).
 double pinballLoss(const FmcLine& line, std::span<const double> estimateMs,
                    std::span<const double> measuredMs, double tau);
 

@@ -15,11 +15,6 @@ namespace
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double rho(double u, double tau)
-{
-    return u >= 0 ? tau * u : (tau - 1.0) * u;
-}
-
 bool admissible(const FmcLine& l)
 {
     return l.gamma > 0 && std::abs(l.delta) <= kFmcMaxAbsDelta && std::isfinite(l.gamma);
@@ -106,7 +101,7 @@ bool significantGain(const std::vector<double>& r, const std::vector<double>& si
     std::vector<double> d(r.size());
     double mean = 0;
     for (std::size_t i = 0; i < r.size(); ++i) {
-        d[i] = rho(r[i], tau) - rho(simpler[i], tau);
+        d[i] = pinball(r[i], tau) - pinball(simpler[i], tau);
         mean += d[i] / n;
     }
     double ss = 0;
@@ -189,7 +184,7 @@ FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> 
         residuals[k] = outOfFoldResiduals(form, estimateMs, measuredMs, folds, tau);
         double sum = 0;
         for (double r : residuals[k])
-            sum += rho(r, tau);
+            sum += pinball(r, tau);
         c.cvLoss[k] = sum / n;
     }
     for (FmcForm form : {FmcForm::Offset, FmcForm::Line})
