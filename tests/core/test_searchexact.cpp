@@ -305,13 +305,14 @@ void TestSearchExact::recommendTopAndFrontier()
     std::vector<AnswerKey> expected;
     std::vector<std::pair<AnswerKey, Config>> seen{
         {*keyOf(e, q, o, rec.answer), *rec.answer.config}};
-    for (const auto& [key, cfg] : admitted) {
+    for (const auto& candidate : admitted) {
         if (std::any_of(seen.begin(), seen.end(), [&](const auto& s) {
-                return same(s.second, cfg) || samePredictions(s.first, key);
+                return same(s.second, candidate.second) ||
+                       samePredictions(s.first, candidate.first);
             }))
             continue;
-        seen.push_back({key, cfg});
-        expected.push_back(key);
+        seen.push_back(candidate);
+        expected.push_back(candidate.first);
     }
     QVERIFY(expected.size() >= 5);
     QCOMPARE(rec.top.size(), std::size_t{5});

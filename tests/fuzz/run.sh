@@ -26,8 +26,7 @@ cxx="${ACSEL_FUZZ_CXX:-clang++}"
 command -v "$cxx" >/dev/null ||
   { echo "run.sh: $cxx not found (ACSEL_WITH_FUZZ=1 bash packaging/setup.sh)" >&2; exit 2; }
 
-# The fuzz preset (ASan + UBSan, GUI off, libFuzzer): the tree CI's sanitizer tests ran in, so
-# after them only the fuzz_* executables are left to build.
+# The fuzz preset: the asan preset's build (ASan + UBSan, GUI off) by clang, with libFuzzer.
 build=build/fuzz
 cmake --preset fuzz ${ACSEL_FUZZ_CXX:+-DCMAKE_CXX_COMPILER="$ACSEL_FUZZ_CXX"} >/dev/null
 cmake --build "$build" -j "${ACSEL_FUZZ_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
