@@ -3,7 +3,7 @@
 #include "app/common/breakdownrows.h"
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
-#include "core/data/silicon.h"
+#include "core/latency/silicon.h"
 #include "core/data/workspacefile.h"
 #include "core/latency/fmc.h"
 #include "core/quality/qualityreport.h"

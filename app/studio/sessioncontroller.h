@@ -1,11 +1,11 @@
-// Saves and restores the window's session (.acsel-session, core/data/sessionfile.h) and keeps
+// Saves and restores the window's session (.acsel-session, core/session/sessionfile.h) and keeps
 // the autosave: written a couple of seconds after each change (band edit, pin, request,
 // filter, algorithm), every few minutes, and marked clean on quit. One running window owns the
 // autosave (a QLockFile next to it); an autosave not marked clean at start means the last
 // window crashed or was killed, and restoring it is offered. docs/SESSIONS.md.
 #pragma once
 
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 #include "core/model/workspace.h"
 #include "viewmodel/explorertypes.h"
 

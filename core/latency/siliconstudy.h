@@ -7,7 +7,7 @@
 // picks the one its estimate() returns.
 #pragma once
 
-#include "core/data/silicon.h"
+#include "core/latency/silicon.h"
 #include "core/latency/benchmarkreplay.h"
 #include "core/latency/fmc.h"
 #include "core/latency/linearbaseline.h"

@@ -1,5 +1,5 @@
 // The searchers against brute force on a small hand-made engine (tests/core/toyengine.h).
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"

@@ -2,7 +2,7 @@
 // session's folder and read back absolute; each missing or mistyped field is a LoadError naming
 // the file and its JSON pointer; a newer schema says so before anything else.
 #include "core/data/loaderror.h"
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -2,7 +2,7 @@
 // at the second row, naming the line of the first; a row differing in any key column is another
 // measurement. A mapped row runs the KV format its engine serves that kind of checkpoint with.
 #include "core/data/loaderror.h"
-#include "core/data/silicon.h"
+#include "core/latency/silicon.h"
 #include "core/latency/servingmodel.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // libFuzzer target: the .acsel-session file the studio opens and autosaves. An accepted
 // session must also survive its own writer: write (absolute paths), parse again, get the same.
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 #include "tests/fuzz/fuzzcheck.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)

@@ -1,6 +1,6 @@
 // libFuzzer target: AIC's silicon CSV (end-to-end TTFT/TPOT measurements). Accepted rows have
 // increasing lines, finite latencies, unique ids, and measure different benchmarks.
-#include "core/data/silicon.h"
+#include "core/latency/silicon.h"
 #include "tests/fuzz/fuzzcheck.h"
 
 #include <cmath>

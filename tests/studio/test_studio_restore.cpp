@@ -3,7 +3,7 @@
 // with SIGKILL, the next start finds the unclean autosave and would offer exactly that edit back
 // (--restore-check prints what the restore offer holds). While a window runs, its autosave is
 // not offered to a second one.
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 #include "core/data/workspacefile.h"
 
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 // written clean); Save writes the file and closes; a failed save cancels the close; nothing
 // modified: no question. Open Recent asks the same question.
 #include "app/studio/mainwindow.h"
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 #include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"

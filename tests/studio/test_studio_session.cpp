@@ -5,7 +5,7 @@
 // error and leaves the current session untouched, and Save after restoring a session that had
 // come from a file writes back to that file.
 #include "app/studio/mainwindow.h"
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 #include "studiofixtures.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"

@@ -1,4 +1,4 @@
-#include "core/data/silicon.h"
+#include "core/latency/silicon.h"
 
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"

@@ -1,4 +1,4 @@
-#include "core/data/sessionfile.h"
+#include "core/session/sessionfile.h"
 
 #include <filesystem>
 #include <initializer_list>
