@@ -17,7 +17,8 @@ packages=(
   # The locale test and CI's second GUI test run need a decimal-comma locale (de_DE.UTF-8).
   locales
 )
-[[ "${ACSEL_WITH_FUZZ:-0}" == 1 ]] && packages+=(clang libclang-rt-14-dev)
+# The fuzzers (tests/fuzz/run.sh) and the lint of changed core files (tools/tidy.sh).
+[[ "${ACSEL_WITH_FUZZ:-0}" == 1 ]] && packages+=(clang libclang-rt-14-dev clang-tidy)
 
 missing=()
 for p in "${packages[@]}"; do
