@@ -5,7 +5,7 @@ namespace acsel::gui
 
 const char* toDisplayString(SearchAlgorithm a)
 {
-    return names(a).label.data(); // the table's literals end in a NUL
+    return a.info().label.c_str();
 }
 
 } // namespace acsel::gui

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/config.h"
+#include "core/model/prediction.h"
 #include "core/search/searchalgorithm.h"
 
 #include <cstdint>
@@ -17,11 +18,9 @@ namespace acsel::gui
 
 using Breakdown = std::vector<std::pair<std::string, double>>; // name -> value, display order
 
-struct Prediction {
-    double ttftMs = 0;
-    double tpotMs = 0;
-    double memoryGiB = 0;
-    double rmqd = 0;
+// A prediction as the window shows it: the core's numbers (acsel::Prediction) with the gate's
+// verdict and the breakdowns.
+struct PredictionView : acsel::Prediction {
     bool admitted = false;
     std::string verdict;       // the gate's reason ("admitted" or why not)
     Breakdown ttftBreakdownMs; // per operator class
@@ -38,7 +37,7 @@ using acsel::SearchAlgorithmChoice;
 const char* toDisplayString(SearchAlgorithm a); // its label, "BandPareto", "Hill climbing", ...
 
 struct SearchStats {
-    SearchAlgorithm algorithm = SearchAlgorithm::BandPareto;
+    SearchAlgorithm algorithm = acsel::defaultSearchAlgorithm();
     std::int64_t candidates = 0; // enumerated / drawn
     std::int64_t screened = 0;   // survived the cheap screen
     std::int64_t gated = 0;      // full gate evaluations
@@ -47,9 +46,9 @@ struct SearchStats {
 
 struct SearchOutcome {
     std::optional<acsel::Config> best; // empty: no configuration meets the request
-    Prediction bestPrediction;
+    PredictionView bestPrediction;
     std::optional<acsel::Config> bestUniform; // the best admitted uniform configuration
-    Prediction bestUniformPrediction;
+    PredictionView bestUniformPrediction;
     SearchStats stats;
 };
 

@@ -12,6 +12,9 @@
 namespace acsel::gui
 {
 
+// What the plot colours its points by (the plot's combo, the window's state, session files).
+enum class ColourBy { Model, FormatFamily };
+
 // One candidate configuration as the plot sees it. Predictions do not depend on the budgets,
 // so moving a budget slider only re-classifies points (see plotscoring.h).
 struct PlotPoint {

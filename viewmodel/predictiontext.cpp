@@ -33,13 +33,13 @@ QString formatRmqd(double rmqd)
     return QString::number(rmqd, 'g', 3);
 }
 
-QString predictionSummary(const Prediction& p)
+QString predictionSummary(const PredictionView& p)
 {
     const QString verdict = p.admitted ? QCoreApplication::translate("acsel", "admitted")
                                        : QCoreApplication::translate("acsel", "rejected: %1")
                                              .arg(QString::fromStdString(p.verdict));
     return QStringLiteral("TTFT %1 · TPOT %2 · %3 · RMQD %4 · %5")
-        .arg(formatMs(p.ttftMs), formatMs(p.tpotMs), formatGiB(p.memoryGiB), formatRmqd(p.rmqd),
+        .arg(formatMs(p.ttftMs), formatMs(p.tpotMs), formatGiB(p.memoryGiB()), formatRmqd(p.rmqd),
              verdict);
 }
 

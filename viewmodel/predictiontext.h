@@ -14,7 +14,7 @@ QString formatMs(double ms);
 QString formatGiB(double gib);
 QString formatRmqd(double rmqd);
 // "TTFT 812 ms · TPOT 21.4 ms · 18.2 GiB · RMQD 0.0123 · admitted"
-QString predictionSummary(const Prediction& p);
+QString predictionSummary(const PredictionView& p);
 // "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp"
 QString configSummary(const acsel::Config& c, const QString& modelName);
 

@@ -29,7 +29,7 @@ class BandEditor : public QWidget
 {
     Q_OBJECT
 public:
-    using Predictor = std::function<Prediction(const acsel::Config&)>;
+    using Predictor = std::function<PredictionView(const acsel::Config&)>;
 
     explicit BandEditor(QWidget* parent = nullptr);
     // Disconnects from the undo stack first: it announces its clearing while destroyed.
@@ -57,7 +57,7 @@ public:
     // Back to the configuration as loaded (the undo stack's start; Redo brings the edits back).
     void revertEdits();
     const acsel::Config& config() const { return config_; }
-    const std::optional<Prediction>& prediction() const { return prediction_; }
+    const std::optional<PredictionView>& prediction() const { return prediction_; }
     BandStrip* strip() const { return strip_; }
     // Re-predicts with the current predictor (e.g. after the request changed).
     void repredict();
@@ -75,7 +75,7 @@ public:
 signals:
     // After every change of the recipe, with its new prediction (if a predictor is set).
     void configPredicted(const acsel::Config& config,
-                         const std::optional<acsel::gui::Prediction>& p);
+                         const std::optional<acsel::gui::PredictionView>& p);
 
 private:
     void onRecipeChanged(const acsel::BandRecipe& r);
@@ -97,7 +97,7 @@ private:
     QToolButton* revert_ = nullptr;
     Predictor predictor_;
     acsel::Config config_;
-    std::optional<Prediction> prediction_;
+    std::optional<PredictionView> prediction_;
     QString modelName_;
     Origin origin_ = Origin::Chosen;
     bool loaded_ = false;

@@ -35,7 +35,7 @@ BudgetGauges::BudgetGauges(QWidget* parent) : QWidget(parent)
     setValues({}, std::nullopt);
 }
 
-void BudgetGauges::setValues(const Budgets& b, const std::optional<Prediction>& p)
+void BudgetGauges::setValues(const Budgets& b, const std::optional<PredictionView>& p)
 {
     struct Row {
         const char* name;
@@ -46,7 +46,7 @@ void BudgetGauges::setValues(const Budgets& b, const std::optional<Prediction>& 
     const Row rows[GaugeCount] = {
         {"TTFT", b.ttftMs, p ? std::optional(p->ttftMs) : std::nullopt, formatMs},
         {"TPOT", b.tpotMs, p ? std::optional(p->tpotMs) : std::nullopt, formatMs},
-        {"Memory", b.memoryGiB, p ? std::optional(p->memoryGiB) : std::nullopt, formatGiB},
+        {"Memory", b.memoryGiB, p ? std::optional(p->memoryGiB()) : std::nullopt, formatGiB},
     };
     for (int g = 0; g < GaugeCount; ++g) {
         const Row& r = rows[g];

@@ -25,7 +25,7 @@ public:
 
     // b: the budgets the gate applies (memory capped at the device); p: the prediction shown
     // against them, nullopt for none.
-    void setValues(const Budgets& b, const std::optional<Prediction>& p);
+    void setValues(const Budgets& b, const std::optional<PredictionView>& p);
 
     QString text(Gauge g) const;
     int permille(Gauge g) const; // value / budget x 1000, capped at 1000; 0 without a value

@@ -30,7 +30,7 @@ double CompareModel::value(const PinnedConfig& p, int column) const
     case Tpot:
         return p.prediction.tpotMs;
     case Memory:
-        return p.prediction.memoryGiB;
+        return p.prediction.memoryGiB();
     case Rmqd:
         return p.prediction.rmqd;
     default:
@@ -119,7 +119,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Tpot:
             return formatMs(p.prediction.tpotMs) + withDelta;
         case Memory:
-            return formatGiB(p.prediction.memoryGiB) + withDelta;
+            return formatGiB(p.prediction.memoryGiB()) + withDelta;
         case Rmqd:
             return formatRmqd(p.prediction.rmqd) +
                    (rmqdCaveat(p).isEmpty() ? QString() : QStringLiteral("*")) + withDelta;
@@ -211,7 +211,7 @@ void CompareModel::setRmqdCaveat(std::function<QString(const QString& model)> ca
                          {Qt::DisplayRole, Qt::ToolTipRole});
 }
 
-void CompareModel::repredict(const std::function<Prediction(const Config&)>& predict)
+void CompareModel::repredict(const std::function<PredictionView(const Config&)>& predict)
 {
     if (pinned_.empty() || !predict)
         return;

@@ -20,7 +20,7 @@ struct PinnedConfig {
     QString label; // "Recommended", "Best uniform", "Edited 1"
     QString modelName;
     acsel::Config config;
-    Prediction prediction;
+    PredictionView prediction;
 };
 
 class CompareModel : public QAbstractTableModel
@@ -57,7 +57,7 @@ public:
     void setRmqdCaveat(std::function<QString(const QString& model)> caveat);
     // Predicts every pin again (after any change of the request): numbers and verdicts are
     // always the current request's; a pin the stack cannot run is flagged in the Gate column.
-    void repredict(const std::function<Prediction(const acsel::Config&)>& predict);
+    void repredict(const std::function<PredictionView(const acsel::Config&)>& predict);
 
 signals:
     void pinnedChanged();

@@ -44,8 +44,6 @@ class ParetoPlot : public QWidget
 {
     Q_OBJECT
 public:
-    enum class ColourBy { Model, FormatFamily };
-
     explicit ParetoPlot(QWidget* parent = nullptr);
     ~ParetoPlot() override;
 

@@ -150,7 +150,7 @@ void RecipeCard::showMessage(const QString& message, const QString& detail)
 void RecipeCard::setContent(const CardContent& c)
 {
     content_ = c;
-    const Prediction& p = c.prediction;
+    const PredictionView& p = c.prediction;
     title_->setText(c.title);
     recipe_->setText(configSummary(c.config, c.modelName));
     verdict_->setText(p.admitted ? tr("Gate: admitted")
@@ -158,7 +158,7 @@ void RecipeCard::setContent(const CardContent& c)
     rmqdCaveat_->setText(c.rmqdCaveat);
     rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;
-    const Prediction u = hasUniform ? *c.uniformPrediction : Prediction{};
+    const PredictionView u = hasUniform ? *c.uniformPrediction : PredictionView{};
     uniform_->setText(hasUniform
                           ? tr("Best uniform: %1").arg(configSummary(*c.uniform, c.modelName))
                           : tr("No uniform configuration meets this request."));
@@ -169,7 +169,7 @@ void RecipeCard::setContent(const CardContent& c)
     };
     const Row rows[] = {{tr("TTFT"), p.ttftMs, u.ttftMs, &formatMs},
                         {tr("TPOT"), p.tpotMs, u.tpotMs, &formatMs},
-                        {tr("Memory"), p.memoryGiB, u.memoryGiB, &formatGiB},
+                        {tr("Memory"), p.memoryGiB(), u.memoryGiB(), &formatGiB},
                         {tr("RMQD"), p.rmqd, u.rmqd, &formatRmqd}};
     metrics_->setRowCount(4);
     for (int i = 0; i < 4; ++i) {

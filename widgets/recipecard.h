@@ -20,9 +20,9 @@ struct CardContent {
     QString title; // "Recommended by BandPareto", "Selected", ...
     acsel::Config config;
     QString modelName;
-    Prediction prediction;
+    PredictionView prediction;
     std::optional<acsel::Config> uniform; // best uniform configuration for the same request
-    std::optional<Prediction> uniformPrediction;
+    std::optional<PredictionView> uniformPrediction;
     std::optional<SearchStats> stats;
     // A caveat on the RMQD, shown under the metrics on an amber line (object name
     // "rmqdCaveat"): e.g. the quality set has no rows of this model. Empty: no line.

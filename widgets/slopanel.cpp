@@ -1,5 +1,6 @@
 #include "widgets/slopanel.h"
 
+#include "core/model/units.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/budgetslider.h"
 
@@ -21,7 +22,6 @@ namespace acsel::gui
 
 namespace
 {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kDefaultCapacityGiB = 192; // when a platform does not state its memory
 
 QSpinBox* spin(QWidget* parent, int lo, int hi, int v)
@@ -56,12 +56,15 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     algorithm_->addItem(tr("Automatic"));
     algorithm_->setItemData(
         0,
-        tr("Exact: the predicted optimum, and the fastest searcher on static and continuous "
-           "batching; what acsel search uses without --algo"),
+        tr("%1: %2; what acsel search uses without --algo")
+            .arg(QString::fromStdString(defaultSearchAlgorithm().info().label),
+                 QString::fromStdString(defaultSearchAlgorithm().info().summary)),
         Qt::ToolTipRole);
-    for (const SearchAlgorithmName& n : kSearchAlgorithms)
-        algorithm_->addItem(QString::fromLatin1(toDisplayString(n.algorithm)),
-                            static_cast<int>(n.algorithm));
+    for (std::size_t i = 0; i < searchers().size(); ++i) {
+        algorithm_->addItem(QString::fromStdString(searchers()[i].label), static_cast<int>(i));
+        algorithm_->setItemData(algorithm_->count() - 1,
+                                QString::fromStdString(searchers()[i].summary), Qt::ToolTipRole);
+    }
     isl_ = spin(this, 1, 131072, 1024);
     osl_ = spin(this, 1, 131072, 256);
     concurrency_ = spin(this, 1, 1024, 1);
@@ -266,14 +269,15 @@ SpaceFilter SloPanel::filter() const
 void SloPanel::setAlgorithm(SearchAlgorithmChoice a)
 {
     const QSignalBlocker block(algorithm_);
-    algorithm_->setCurrentIndex(a ? algorithm_->findData(static_cast<int>(*a)) : 0);
+    algorithm_->setCurrentIndex(a ? algorithm_->findData(static_cast<int>(a->index())) : 0);
 }
 
 SearchAlgorithmChoice SloPanel::algorithm() const
 {
     const QVariant v = algorithm_->currentData();
-    return v.isValid() ? SearchAlgorithmChoice(static_cast<SearchAlgorithm>(v.toInt()))
-                       : std::nullopt;
+    return v.isValid()
+               ? SearchAlgorithmChoice(SearchAlgorithm::at(static_cast<std::size_t>(v.toInt())))
+               : std::nullopt;
 }
 
 void SloPanel::setRequest(const Request& r)

@@ -28,12 +28,12 @@ void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu)
         out << " (GPU memory " << capacityGiB << " GiB)\n";
 }
 
-Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& notes)
+std::string predictionNote(const std::vector<std::string>& notes)
 {
-    Predictions pred{p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, {}};
+    std::string note;
     for (const std::string& n : notes)
-        pred.note += (pred.note.empty() ? "" : "; ") + n;
-    return pred;
+        note += (note.empty() ? "" : "; ") + n;
+    return note;
 }
 
 void printThroughput(std::ostream& out, const Throughput& t)

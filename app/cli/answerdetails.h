@@ -30,8 +30,8 @@ std::string describeConfig(const Workspace& ws, const Config& c);
 // the device's memory is below the budget it says the search uses the device's instead.
 void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu);
 
-// A gate's prediction as a configuration document carries it, the notes joined with "; ".
-Predictions predictionsOf(const Prediction& p, const std::vector<std::string>& notes);
+// The notes a configuration document carries on its predictions, joined with "; ".
+std::string predictionNote(const std::vector<std::string>& notes);
 
 // "  throughput: 46.2 tokens/s per user, 369.6 tokens/s per GPU, 1.44 requests/s"
 void printThroughput(std::ostream& out, const Throughput& t);

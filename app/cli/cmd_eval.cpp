@@ -9,6 +9,7 @@
 #include "core/eval/evaluator.h"
 #include "core/eval/measuredquality.h"
 #include "core/eval/siliconcrossfit.h"
+#include "core/search/searchalgorithm.h"
 
 #include <cmath>
 #include <filesystem>
@@ -90,10 +91,14 @@ nlohmann::ordered_json outcomeJson(const EvalOutcome& o, const Request& q, const
 // searchers can be traced to the configuration each returned.
 void printPerRequest(const EvalReport& report, const Workspace& ws, std::ostream& out)
 {
+    const auto isExact = [](const std::string& name) {
+        const std::optional<SearchAlgorithm> a = SearchAlgorithm::parse(name);
+        return a && a->info().exact;
+    };
     std::vector<std::size_t> rows;
     for (std::size_t i = 0; i < report.rows.size(); ++i)
         if (report.rows[i].stack.empty() && report.rows[i].fmc &&
-            report.rows[i].algorithm != "exact")
+            !isExact(report.rows[i].algorithm))
             rows.push_back(i);
     out << "\nPer request (FMC; pred/meas = predicted/measured max(TTFT/L1, TPOT/L2); * = "
            "feasible@10%):\n\n| seed | # | stack | isl/osl | conc |";

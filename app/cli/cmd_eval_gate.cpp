@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 

@@ -66,7 +66,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     }
 
     const ModelArch& arch = ws.models[static_cast<std::size_t>(doc.config.model)];
-    const ExportInput in{arch, doc.config, doc.request, doc.predictions};
+    const ExportInput in{arch, doc.config, doc.request, doc.predictions, doc.predictionNote};
     std::string text;
     try {
         text = exportText(*format, in, stack);

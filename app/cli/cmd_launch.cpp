@@ -51,7 +51,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         throw app::UsageError("acsel launch: --engine " + engineName + ": expected " +
                               engineList() + " or all");
     const std::string dir = args.valueOr("checkpoint", arch.name + "-acsel");
-    const ExportInput in{arch, doc.config, doc.request, doc.predictions};
+    const ExportInput in{arch, doc.config, doc.request, doc.predictions, doc.predictionNote};
     const Platform& gpu = ws.platformOf(stackOf(ws, doc.request.stack, configPath));
     for (std::size_t i = 0; i < engines.size(); ++i)
         io.out << (i ? "\n" : "") << launchScript(launchSettings(engines[i], in, gpu, dir), in);

@@ -323,7 +323,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         const Candidate& c = d.candidates[i];
         const std::string id = candidateId(i);
         const std::string yaml = id + ".yaml";
-        const ExportInput in{arch, c.config, request, std::nullopt};
+        const ExportInput in{arch, c.config, request, std::nullopt, {}};
         writeOutput(kName, (fs::path(dir) / yaml).string(),
                     exportText(ExportFormat::ModelOptYaml, in, stack), true, io);
         manifest["candidates"].push_back({{"id", id},

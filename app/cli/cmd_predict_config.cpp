@@ -7,6 +7,7 @@
 #include "core/search/gate.h"
 
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <stdexcept>

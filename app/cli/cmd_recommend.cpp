@@ -5,6 +5,7 @@
 #include "core/search/searchalgorithm.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 namespace acsel::cli
 {
@@ -14,7 +15,9 @@ namespace
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
-    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default: exact)"});
+    specs.push_back({"algo", "NAME",
+                     searchAlgorithmChoices() +
+                         " (default: " + std::string(kDefaultSearchAlgorithmName) + ")"});
     specs.push_back(
         {"top", "N", "also print the N best distinct alternatives (default 0; 4 with --save-dir)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});

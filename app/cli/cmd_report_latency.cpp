@@ -12,6 +12,7 @@
 
 #include <iomanip>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 

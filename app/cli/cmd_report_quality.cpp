@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <stdexcept>
 

@@ -5,6 +5,7 @@
 #include "core/search/searchalgorithm.h"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace acsel::cli
@@ -45,7 +46,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
     specs.push_back({"request", "FILE", "request JSON {schema_version, stack, request, models?}"});
-    specs.push_back({"algo", "NAME", searchAlgorithmChoices() + " (default: exact)"});
+    specs.push_back({"algo", "NAME",
+                     searchAlgorithmChoices() +
+                         " (default: " + std::string(kDefaultSearchAlgorithmName) + ")"});
     specs.push_back({"stack", "ID", "stack (overrides the request file)"});
     // Without a request file the request starts from the Request defaults: say which.
     const Request d;
@@ -115,10 +118,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             r.options.models.push_back(*m);
         }
     }
-    r.options.formats = listOption<Format>(args, "formats", "format", parseFormat);
+    r.options.formats =
+        listOption<Format>(args, "formats", "format (" + formatChoices() + ")", parseFormat);
     if (args.value("scopes"))
-        r.options.scopes = listOption<Scope>(args, "scopes", "scope (full, mlp, attn)", parseScope);
-    r.options.kvFormats = listOption<KvFormat>(args, "kv", "KV format (bf16, fp8)", parseKvFormat);
+        r.options.scopes =
+            listOption<Scope>(args, "scopes", "scope (" + scopeChoices() + ")", parseScope);
+    r.options.kvFormats =
+        listOption<KvFormat>(args, "kv", "KV format (" + kvFormatChoices() + ")", parseKvFormat);
     if (searchKvFormats(ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))], r.options)
             .empty())
         throw app::UsageError("acsel search: --kv: stack '" + q.stack +

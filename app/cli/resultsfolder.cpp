@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <locale>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <system_error>
@@ -97,7 +98,7 @@ Ordered documentsOf(const Workspace& ws, const Request& q, const std::vector<Alt
     Ordered out = Ordered::array();
     for (const Alternative& a : list)
         out.push_back(configDocumentJson(
-            makeConfigDocument(ws, a.config, q, predictionsOf(a.gate.prediction, notes))));
+            makeConfigDocument(ws, a.config, q, a.gate.prediction, predictionNote(notes))));
     return out;
 }
 
@@ -252,7 +253,7 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
         std::vector<Alternative> top{Alternative{*r.config, r.gate}};
         top.insert(top.end(), rec.top.begin(), rec.top.end());
         const ConfigDocument answer =
-            makeConfigDocument(ws, *r.config, q, predictionsOf(r.gate.prediction, in.notes));
+            makeConfigDocument(ws, *r.config, q, r.gate.prediction, predictionNote(in.notes));
         folder.write("answer.json", configDocumentJson(answer).dump(2) + "\n");
         folder.write("top.csv", csvOf(ws, q, top));
         folder.write("top.json", documentsOf(ws, q, top, in.notes).dump(2) + "\n");
@@ -287,7 +288,7 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
 
         md << "\n## Deploying the answer\n\n";
         const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config->model)];
-        const ExportInput exportIn{arch, *r.config, q, answer.predictions};
+        const ExportInput exportIn{arch, *r.config, q, answer.predictions, answer.predictionNote};
         if (const std::string note = nothingQuantizedNote(*r.config, arch.layers); !note.empty())
             md << "Note: " << note << "\n\n";
         bool exported = false;

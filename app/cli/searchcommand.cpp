@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace acsel::cli
@@ -77,7 +78,7 @@ nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Req
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const Alternative& a : list)
         out.push_back(configDocumentJson(makeConfigDocument(
-            engine.workspace(), a.config, q, predictionsOf(a.gate.prediction, notes))));
+            engine.workspace(), a.config, q, a.gate.prediction, predictionNote(notes))));
     return out;
 }
 
@@ -92,8 +93,8 @@ void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
 
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io)
 {
-    const auto algorithm = run.algorithm.empty() ? std::optional(kDefaultSearchAlgorithm)
-                                                 : parseSearchAlgorithm(run.algorithm);
+    const auto algorithm = run.algorithm.empty() ? std::optional(defaultSearchAlgorithm())
+                                                 : SearchAlgorithm::parse(run.algorithm);
     if (!algorithm)
         throw app::UsageError("acsel search: unknown --algo '" + run.algorithm + "' (expected " +
                               searchAlgorithmChoices() + ")");
@@ -128,7 +129,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             return 3;
         }
         nlohmann::ordered_json j = configDocumentJson(makeConfigDocument(
-            ws, *r.config, run.request, predictionsOf(r.gate.prediction, jsonNotes)));
+            ws, *r.config, run.request, r.gate.prediction, predictionNote(jsonNotes)));
         if (run.top > 0)
             j["top"] = alternativesJson(engine, run.request, rec.top, jsonNotes);
         if (run.frontier)

@@ -14,7 +14,7 @@ namespace acsel::cli
 struct SearchRun {
     Request request;
     SearchOptions options;
-    std::string algorithm; // a name of kSearchAlgorithms; empty: kDefaultSearchAlgorithm
+    std::string algorithm; // a registered searcher name; empty: the default
     int top = 0;           // alternatives to print after the answer
     bool frontier = false; // print the admitted frontier too
     bool json = false;

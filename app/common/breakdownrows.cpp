@@ -1,15 +1,12 @@
 #include "app/common/breakdownrows.h"
 
+#include "core/model/units.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace acsel::app
 {
-
-namespace
-{
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-}
 
 BreakdownRows operatorRows(const StepBreakdown& s, int bands, double predictedMs)
 {

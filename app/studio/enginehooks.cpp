@@ -1,5 +1,6 @@
 #include "enginehooks.h"
 
+#include "core/model/units.h"
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/recommend.h"
@@ -15,12 +16,9 @@ namespace acsel::studio
 {
 
 using namespace acsel::gui;
-using acsel::gui::Prediction; // not the gate's acsel::Prediction
 
 namespace
 {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 SearchOptions optionsOf(const SpaceFilter& f)
 {
     SearchOptions o;
@@ -68,7 +66,7 @@ std::string verdictOf(const Engine& e, const GateResult& g, const Request& q)
     return g.reason;
 }
 
-Prediction fromGate(const Engine& e, const Config& c, GateResult g, const Request& q)
+PredictionView fromGate(const Engine& e, const Config& c, GateResult g, const Request& q)
 {
     // The gate stops at the memory check; the window still shows where the configuration
     // would sit (its latencies), so its point does not jump to x = 0.
@@ -86,7 +84,7 @@ Prediction fromGate(const Engine& e, const Config& c, GateResult g, const Reques
             g.prediction.rawTtftMs = g.prediction.rawTpotMs = nan;
         }
     }
-    Prediction p;
+    PredictionView p;
     if (g.verdict == GateVerdict::NotExportable) { // nothing was predicted: no numbers
         const double nan = std::numeric_limits<double>::quiet_NaN();
         g.prediction.ttftMs = g.prediction.tpotMs = g.prediction.memoryBytes = nan;
@@ -94,17 +92,14 @@ Prediction fromGate(const Engine& e, const Config& c, GateResult g, const Reques
         g.prediction.rawTtftMs = g.prediction.rawTpotMs = nan;
         p.runnable = false;
     }
-    p.ttftMs = g.prediction.ttftMs;
-    p.tpotMs = g.prediction.tpotMs;
-    p.memoryGiB = g.prediction.memoryBytes / kGiB;
-    p.rmqd = g.prediction.rmqd;
+    static_cast<acsel::Prediction&>(p) = g.prediction;
     p.admitted = g.admitted();
     p.verdict = verdictOf(e, g, q);
     p.ttftBreakdownMs = {{"calibrated (FMC)", g.prediction.ttftMs},
                          {"raw estimate", g.prediction.rawTtftMs}};
     p.tpotBreakdownMs = {{"calibrated (FMC)", g.prediction.tpotMs},
                          {"raw estimate", g.prediction.rawTpotMs}};
-    p.memoryBreakdownGiB = {{"total", p.memoryGiB}};
+    p.memoryBreakdownGiB = {{"total", p.memoryGiB()}};
     return p;
 }
 
@@ -172,7 +167,7 @@ ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, cons
                                            const SpaceFilter& f, SearchAlgorithm a,
                                            const std::atomic<bool>& stop)
 {
-    if (a != SearchAlgorithm::Exact || emptySelection(f) || !BudgetIndex::applies(*e, q))
+    if (!a.info().exact || emptySelection(f) || !BudgetIndex::applies(*e, q))
         return {};
     std::optional<RecommendIndex> built;
     try {
@@ -183,10 +178,10 @@ ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, cons
     if (!built)
         return {};
     auto index = std::make_shared<const RecommendIndex>(std::move(*built));
-    return [e, index](const Request& r) -> std::optional<SearchOutcome> {
+    return [e, index, a](const Request& r) -> std::optional<SearchOutcome> {
         if (!index->answers(*e, r))
             return std::nullopt;
-        return outcomeOf(*e, index->recommend(*e, r), r, SearchAlgorithm::Exact);
+        return outcomeOf(*e, index->recommend(*e, r), r, a);
     };
 }
 } // namespace

@@ -3,9 +3,9 @@
 #include "app/common/breakdownrows.h"
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
-#include "core/latency/silicon.h"
 #include "core/data/workspacefile.h"
 #include "core/latency/fmc.h"
+#include "core/latency/silicon.h"
 #include "core/quality/qualityreport.h"
 #include "enginehooks.h"
 #include "startupprofile.h"
@@ -17,13 +17,12 @@ namespace acsel::studio
 {
 
 using namespace acsel::gui;
-using acsel::gui::Prediction; // not the gate's acsel::Prediction
 
 namespace
 {
 
 // The engine's operator and memory breakdowns in place of the gate's totals.
-void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, Prediction& p)
+void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, PredictionView& p)
 {
     const LatencyEstimate l = e.latencyEstimate(c, q);
     p.ttftBreakdownMs = app::operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
@@ -45,7 +44,7 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
     std::shared_ptr<const Workspace> ws(engine, &engine->workspace());
     ExplorerHooks hooks = makeEngineHooks(engine);
     hooks.predict = [engine, gate = hooks.predict](const Config& c, const Request& q) {
-        Prediction p = gate(c, q);
+        PredictionView p = gate(c, q);
         addBreakdowns(*engine, c, q, p);
         return p;
     };

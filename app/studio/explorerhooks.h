@@ -27,7 +27,7 @@ struct ExplorerHooks {
         const std::atomic<bool>& stop)>
         scoreSpace;
     // The full prediction of one configuration, with breakdowns and the gate's verdict.
-    std::function<acsel::gui::Prediction(const acsel::Config&, const acsel::Request&)> predict;
+    std::function<acsel::gui::PredictionView(const acsel::Config&, const acsel::Request&)> predict;
     // The recommendation; polls stop, reports progress in [0, 1].
     std::function<acsel::gui::SearchOutcome(
         const acsel::Request&, const acsel::gui::SpaceFilter&, acsel::gui::SearchAlgorithm,

@@ -259,7 +259,7 @@ SearchKey ExplorerSession::key() const
     return {request_, filter_, resolvedAlgorithm(algorithm_)};
 }
 
-std::optional<Prediction> ExplorerSession::predict(const Config& c) const
+std::optional<PredictionView> ExplorerSession::predict(const Config& c) const
 {
     if (!hooks_.predict)
         return std::nullopt;

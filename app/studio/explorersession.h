@@ -53,7 +53,7 @@ public:
     // Whether budget changes of the current workload are answered from its index.
     bool answersBudgetsAtOnce() const;
     // Full prediction for the band editor; empty without an engine.
-    std::optional<acsel::gui::Prediction> predict(const acsel::Config& c) const;
+    std::optional<acsel::gui::PredictionView> predict(const acsel::Config& c) const;
 
 signals:
     // Twice per scoring: the uniform configurations first, then the complete set.

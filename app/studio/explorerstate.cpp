@@ -1,5 +1,6 @@
 #include "explorerstate.h"
 
+#include "core/model/units.h"
 #include "core/search/gate.h"
 
 namespace acsel::studio
@@ -15,7 +16,7 @@ Budgets ExplorerState::budgets() const
     if (const auto s = ws_->findStack(request_.stack)) {
         const Platform& p = ws_->platformOf(ws_->stacks[static_cast<std::size_t>(*s)]);
         if (p.memCapacityBytes > 0)
-            b.memoryGiB = memoryBudgetBytes(request_, p) / (1024.0 * 1024.0 * 1024.0);
+            b.memoryGiB = memoryBudgetBytes(request_, p) / kGiB;
     }
     return b;
 }

@@ -9,7 +9,6 @@
 #include "core/model/workspace.h"
 #include "viewmodel/explorertypes.h"
 #include "viewmodel/plotscoring.h"
-#include "widgets/paretoplot.h"
 
 #include <QObject>
 
@@ -20,7 +19,7 @@ namespace acsel::studio
 struct SearchKey {
     acsel::Request request;
     acsel::gui::SpaceFilter filter;
-    acsel::gui::SearchAlgorithm algorithm{};
+    acsel::gui::SearchAlgorithm algorithm = acsel::defaultSearchAlgorithm();
     bool operator==(const SearchKey&) const = default;
 };
 
@@ -30,7 +29,7 @@ struct ViewSettings {
     acsel::gui::LatencyAxis axis = acsel::gui::LatencyAxis::Normalised;
     bool logX = true;
     bool logY = false;
-    acsel::gui::ParetoPlot::ColourBy colourBy = acsel::gui::ParetoPlot::ColourBy::Model;
+    acsel::gui::ColourBy colourBy = acsel::gui::ColourBy::Model;
     bool operator==(const ViewSettings&) const = default;
 };
 

@@ -262,14 +262,14 @@ void MainWindow::exportShown()
     exportConfig(editor_->config(), *editor_->prediction());
 }
 
-void MainWindow::exportConfig(const Config& c, const Prediction& p)
+void MainWindow::exportConfig(const Config& c, const PredictionView& p)
 {
     const Request& q = state_->request();
-    const Predictions numbers{
-        p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd,
-        acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString())};
+    const std::string note =
+        acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString());
     const auto s = ws_->findStack(q.stack);
-    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q, numbers},
+    ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q,
+                         static_cast<const Prediction&>(p), note},
                         s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
                         this);
     dialog.exec();

@@ -41,9 +41,19 @@ using namespace acsel::gui;
 
 namespace
 {
-MarkedPoint markOf(const Prediction& p)
+MarkedPoint markOf(const PredictionView& p)
 {
     return {p.ttftMs, p.tpotMs, p.rmqd};
+}
+
+// No numbers (NaN: no point is drawn) and not runnable; the caller says why in the verdict.
+PredictionView unpredicted()
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    PredictionView p;
+    p.ttftMs = p.tpotMs = p.memoryBytes = p.rmqd = p.rawTtftMs = p.rawTpotMs = nan;
+    p.runnable = false;
+    return p;
 }
 } // namespace
 
@@ -251,7 +261,7 @@ void MainWindow::wire()
             [this](qint64, qint64, double ms) { rescoreMs_ = ms; });
     connect(plot_->customPlot(), &QCustomPlot::afterReplot, this, &MainWindow::updateStatus);
     connect(editor_, &BandEditor::configPredicted, this,
-            [this](const Config& c, const std::optional<Prediction>& p) {
+            [this](const Config& c, const std::optional<PredictionView>& p) {
                 plot_->setSelected(p ? std::optional(markOf(*p)) : std::nullopt);
                 updateEditorCaveat(c);
             });
@@ -353,7 +363,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     return true;
 }
 
-Prediction MainWindow::predictNow(const Config& c) const
+PredictionView MainWindow::predictNow(const Config& c) const
 {
     // A configuration kept from another stack (a pin, a new workspace, an opened session) may
     // use a format this stack has no costs for: said in the verdict, no point drawn (NaN).
@@ -361,13 +371,11 @@ Prediction MainWindow::predictNow(const Config& c) const
         if (const auto p = session_->predict(c))
             return *p;
     } catch (const std::exception& e) {
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        Prediction p{nan, nan, nan, nan, false, {}, {}, {}, {}, false};
+        PredictionView p = unpredicted();
         p.verdict = tr("not predicted: %1").arg(QString::fromStdString(e.what())).toStdString();
         return p;
     }
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    Prediction p{nan, nan, nan, nan, false, {}, {}, {}, {}, false};
+    PredictionView p = unpredicted();
     p.verdict = tr("no prediction engine").toStdString();
     return p;
 }

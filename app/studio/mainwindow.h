@@ -82,11 +82,11 @@ private:
     std::vector<acsel::Format> stackFormats() const;
     // The band editor's and the pins' prediction under the current request; a configuration
     // the stack cannot run (or predict) gets NaN numbers and says why.
-    acsel::gui::Prediction predictNow(const acsel::Config& c) const;
+    acsel::gui::PredictionView predictNow(const acsel::Config& c) const;
     void pinCurrentCard();
     void pinEditor();
     void exportShown();
-    void exportConfig(const acsel::Config& c, const acsel::gui::Prediction& p);
+    void exportConfig(const acsel::Config& c, const acsel::gui::PredictionView& p);
     void updateBanner();
     // The info bar above the plot: one line (the first note and how many more) until expanded.
     void showBannerLines(const QStringList& lines, bool expanded);

@@ -50,7 +50,7 @@ std::string absolute(const QString& p)
 // A configuration document's request must not ask for more concurrency than its batch holds:
 // a configuration kept from an earlier request records the request capped at its batch.
 ConfigDocument documentOf(const Workspace& ws, const Config& c, const Request& r,
-                          std::optional<Predictions> p)
+                          std::optional<Prediction> p)
 {
     Request capped = r;
     capped.concurrency = std::min(r.concurrency, c.batch);
@@ -58,11 +58,11 @@ ConfigDocument documentOf(const Workspace& ws, const Config& c, const Request& r
 }
 
 // None when the engine could not predict it (NaN numbers): JSON has no NaN.
-std::optional<Predictions> numbersOf(const Prediction& p)
+std::optional<Prediction> numbersOf(const PredictionView& p)
 {
-    if (!std::isfinite(p.ttftMs + p.tpotMs + p.memoryGiB + p.rmqd))
+    if (!std::isfinite(p.ttftMs + p.tpotMs + p.memoryBytes + p.rmqd))
         return std::nullopt;
-    return Predictions{p.ttftMs, p.tpotMs, p.memoryGiB, p.rmqd, {}};
+    return static_cast<const Prediction&>(p);
 }
 
 // A configuration left over from another workspace (its model index or layers do not fit this
@@ -229,7 +229,7 @@ SessionDocument SessionController::capture() const
     d.view.latencyAxis = kSessionLatencyAxes[static_cast<int>(v.axis)];
     d.view.logX = v.logX;
     d.view.logY = v.logY;
-    d.view.colourBy = kSessionColourBy[v.colourBy == ParetoPlot::ColourBy::Model ? 0 : 1];
+    d.view.colourBy = kSessionColourBy[v.colourBy == ColourBy::Model ? 0 : 1];
     const Config& c = parts_.editor->config();
     if (c.recipe.size() > 0 && parts_.editor->prediction() && belongs(ws, c))
         d.edited = documentOf(ws, c, d.request, numbersOf(*parts_.editor->prediction()));
@@ -303,18 +303,11 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
             const ConfigDocument& d = doc.pinned[i].document;
             const Config c =
                 resolved(d, ws, name, "/pinned/" + std::to_string(i) + "/configuration");
-            Prediction saved; // shown only if the engine cannot predict it again
-            if (d.predictions)
-                saved = {d.predictions->ttftMs,
-                         d.predictions->tpotMs,
-                         d.predictions->memoryGiB,
-                         d.predictions->rmqd,
-                         false,
-                         "as saved in the session",
-                         {},
-                         {},
-                         {},
-                         true};
+            PredictionView saved; // shown only if the engine cannot predict it again
+            if (d.predictions) {
+                static_cast<Prediction&>(saved) = *d.predictions;
+                saved.verdict = "as saved in the session";
+            }
             pins.push_back({q(doc.pinned[i].label), q(d.modelName), c, saved});
         }
     };
@@ -328,8 +321,8 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
     st.setAlgorithm(algorithm);
     st.setView({static_cast<LatencyAxis>(indexOf(kSessionLatencyAxes, doc.view.latencyAxis)),
                 doc.view.logX, doc.view.logY,
-                doc.view.colourBy == "model" ? ParetoPlot::ColourBy::Model
-                                             : ParetoPlot::ColourBy::FormatFamily});
+                doc.view.colourBy == "model" ? ColourBy::Model
+                                             : ColourBy::FormatFamily});
     // Pinned numbers are predicted again under the restored request and engine.
     parts_.compare->clear();
     for (PinnedConfig& p : pins) {

@@ -1,6 +1,7 @@
 #include "sessiondefaults.h"
 
 #include "core/model/configspace.h"
+#include "core/model/units.h"
 #include "startupprofile.h"
 
 #include <algorithm>
@@ -9,12 +10,6 @@ namespace acsel::studio
 {
 
 using namespace acsel::gui;
-using acsel::gui::Prediction; // not the gate's acsel::Prediction
-
-namespace
-{
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-}
 
 std::string defaultStack(const Workspace& ws)
 {
@@ -80,14 +75,14 @@ Request defaultRequest(const Workspace& ws, const ExplorerHooks& hooks, const Sp
         if (fits.empty())
             continue;
         c.algorithm = fits.front();
-        const Prediction p = hooks.predict(c, open);
-        if (capGiB > 0 && p.memoryGiB > 0.9 * capGiB)
+        const PredictionView p = hooks.predict(c, open);
+        if (capGiB > 0 && p.memoryGiB() > 0.9 * capGiB)
             continue;
         constexpr double kMargin = 1.1;
         r.ttftBudgetMs = p.ttftMs * kMargin;
         r.tpotBudgetMs = p.tpotMs * kMargin;
         r.memBudgetGiB =
-            capGiB > 0 ? std::min(capGiB, p.memoryGiB * kMargin) : p.memoryGiB * kMargin;
+            capGiB > 0 ? std::min(capGiB, p.memoryGiB() * kMargin) : p.memoryGiB() * kMargin;
         startupMark("default request predicted (operator tables of " + stack + " loaded)");
         break;
     }

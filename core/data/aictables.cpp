@@ -127,8 +127,7 @@ AicTable<GemmRow> readGemm(CsvReader csv)
                         latencyMs(csv, cLat)});
         kernel.push_back(names.intern(csv.field(cKernel)));
     }
-    requireRows(csv, t.info.rowsRead, rows.size(),
-                "expected a gemm_dtype of nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16");
+    requireRows(csv, t.info.rowsRead, rows.size(), "expected a gemm_dtype of " + formatChoices());
     for (const std::string& d : skippedDtypes)
         t.info.notes.push_back("gemm_dtype '" + d + "' is not modelled: its rows are skipped");
     t.rows = resolveDuplicates(

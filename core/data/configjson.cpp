@@ -1,6 +1,7 @@
 #include "core/data/configjson.h"
 
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 
 namespace acsel
 {
@@ -14,7 +15,7 @@ constexpr double kMaxNumber = 1e12;
 
 template <class T, class Parse>
 T enumField(const JsonFields& f, const Json& parent, const std::string& key, const std::string& ptr,
-            Parse parse, const char* expected)
+            Parse parse, const std::string& expected)
 {
     const std::string s = f.string(parent, key, ptr);
     const auto v = parse(s);
@@ -57,10 +58,8 @@ BandRecipe parseBands(const JsonFields& f, const Json& c)
         f.onlyKeys(b, bp, {"first_layer", "last_layer", "format", "scope"});
         const int first = f.integer(b, "first_layer", bp, 0, kMaxLayers);
         const int last = f.integer(b, "last_layer", bp, first, kMaxLayers);
-        const Format format = enumField<Format>(f, b, "format", bp, parseFormat,
-                                                "nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block "
-                                                "or bf16");
-        const Scope scope = enumField<Scope>(f, b, "scope", bp, parseScope, "full, mlp or attn");
+        const Format format = enumField<Format>(f, b, "format", bp, parseFormat, formatChoices());
+        const Scope scope = enumField<Scope>(f, b, "scope", bp, parseScope, scopeChoices());
         r.push({first, last + 1, format, scope});
     }
     if (const std::string why = r.validate(r.numLayers()); !why.empty())
@@ -87,17 +86,18 @@ Config parseConfig(const JsonFields& f, const Json& j, int concurrency)
     return out;
 }
 
-Predictions parsePredictions(const JsonFields& f, const Json& j)
+// The file holds the calibrated latencies only; the raw ones are left 0.
+Prediction parsePredictions(const JsonFields& f, const Json& j, std::string& note)
 {
     const std::string p = "/predictions";
     const Json& o = f.object(j, "predictions", "");
     f.onlyKeys(o, p, {"ttft_ms", "tpot_ms", "memory_gib", "rmqd", "note"});
-    Predictions out;
+    Prediction out;
     out.ttftMs = f.number(o, "ttft_ms", p, 0, kMaxNumber);
     out.tpotMs = f.number(o, "tpot_ms", p, 0, kMaxNumber);
-    out.memoryGiB = f.number(o, "memory_gib", p, 0, kMaxNumber);
+    out.memoryBytes = f.number(o, "memory_gib", p, 0, kMaxNumber) * kGiB;
     out.rmqd = f.number(o, "rmqd", p, 0, kMaxNumber);
-    out.note = f.stringOr(o, "note", p, "");
+    note = f.stringOr(o, "note", p, "");
     return out;
 }
 
@@ -113,7 +113,7 @@ std::string nonEmpty(const JsonFields& f, const Json& parent, const std::string&
 } // namespace
 
 ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Request& q,
-                                  std::optional<Predictions> predictions)
+                                  std::optional<Prediction> predictions, std::string predictionNote)
 {
     ConfigDocument d;
     const ModelArch& m = ws.models.at(static_cast<std::size_t>(c.model));
@@ -121,7 +121,8 @@ ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Re
     d.modelHfId = m.hfId;
     d.request = q;
     d.config = c;
-    d.predictions = std::move(predictions);
+    d.predictions = predictions;
+    d.predictionNote = std::move(predictionNote);
     return d;
 }
 
@@ -151,7 +152,7 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
     d.request = parseRequest(f, j, nonEmpty(f, j, "stack", ""));
     d.config = parseConfig(f, j, d.request.concurrency);
     if (j.contains("predictions"))
-        d.predictions = parsePredictions(f, j);
+        d.predictions = parsePredictions(f, j, d.predictionNote);
     return d;
 }
 
@@ -228,13 +229,13 @@ Ordered configDocumentJson(const ConfigDocument& d)
                    {"lm_head_quantized", d.config.lmHeadQuantized},
                    {"kv_cache", toString(d.config.kv)}};
     if (d.predictions) {
-        const Predictions& p = *d.predictions;
+        const Prediction& p = *d.predictions;
         j["predictions"] = {{"ttft_ms", p.ttftMs},
                             {"tpot_ms", p.tpotMs},
-                            {"memory_gib", p.memoryGiB},
+                            {"memory_gib", p.memoryGiB()},
                             {"rmqd", p.rmqd}};
-        if (!p.note.empty())
-            j["predictions"]["note"] = p.note;
+        if (!d.predictionNote.empty())
+            j["predictions"]["note"] = d.predictionNote;
     }
     return j;
 }

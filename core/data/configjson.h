@@ -5,6 +5,7 @@
 
 #include "core/data/jsonfields.h"
 #include "core/model/config.h"
+#include "core/model/prediction.h"
 #include "core/model/workspace.h"
 
 #include <optional>
@@ -15,21 +16,13 @@ namespace acsel
 
 inline constexpr int kConfigJsonSchemaVersion = 1;
 
-struct Predictions {
-    double ttftMs = 0;
-    double tpotMs = 0;
-    double memoryGiB = 0;
-    double rmqd = 0;
-    std::string note; // e.g. "RMQD from synthetic quality data"; empty when nothing to say
-    bool operator==(const Predictions&) const = default;
-};
-
 struct ConfigDocument {
-    std::string modelName; // workspace short name, "Qwen3-8B"
-    std::string modelHfId; // "Qwen/Qwen3-8B"
-    Request request;       // request.stack is the document's "stack"
-    Config config;         // config.model is meaningful once resolveModel() ran
-    std::optional<Predictions> predictions;
+    std::string modelName;                 // workspace short name, "Qwen3-8B"
+    std::string modelHfId;                 // "Qwen/Qwen3-8B"
+    Request request;                       // request.stack is the document's "stack"
+    Config config;                         // config.model is meaningful once resolveModel() ran
+    std::optional<Prediction> predictions; // written without the raw latencies
+    std::string predictionNote; // e.g. "RMQD from synthetic quality data"; empty: nothing to say
     std::string toolName = "acsel-studio";
     std::string toolVersion = ACSEL_VERSION;
     bool operator==(const ConfigDocument&) const = default;
@@ -37,7 +30,8 @@ struct ConfigDocument {
 
 // Fills the model fields from the workspace's model config.model.
 ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Request& q,
-                                  std::optional<Predictions> predictions = std::nullopt);
+                                  std::optional<Prediction> predictions = std::nullopt,
+                                  std::string predictionNote = "");
 
 // Strict parse: every field checked, unknown keys refused; errors are LoadErrors with the
 // JSON pointer of the field. The bands must be contiguous from layer 0 (BandRecipe rules).

@@ -1,5 +1,7 @@
 #include "core/data/hfconfig.h"
 
+#include <nlohmann/json.hpp>
+
 namespace acsel
 {
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <locale>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <vector>

@@ -5,7 +5,7 @@
 #include "core/data/loaderror.h"
 
 #include <initializer_list>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace acsel

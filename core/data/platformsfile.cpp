@@ -1,7 +1,10 @@
 #include "core/data/platformsfile.h"
 
+#include "core/model/units.h"
+
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 namespace acsel
@@ -9,7 +12,6 @@ namespace acsel
 namespace
 {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr std::array<std::string_view, 3> kKnownBackends = {"trtllm", "vllm", "sglang"};
 
 struct ClassKey {
@@ -85,8 +87,7 @@ PlatformSpec parsePlatform(const JsonFields& f, const Json& p, const std::string
         const auto fmt =
             formats[i].is_string() ? parseFormat(formats[i].get<std::string>()) : std::nullopt;
         if (!fmt)
-            f.fail(fptr, "expected a format name: nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block "
-                         "or bf16");
+            f.fail(fptr, "expected a format name: " + formatChoices());
         if (pl.peakFlops(facts(*fmt).compute) <= 0)
             f.fail(fptr, "format '" + std::string(toString(*fmt)) +
                              "' needs a dense_tensor_tflops entry for its tensor-core data type");

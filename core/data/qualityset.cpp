@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <locale>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace acsel
@@ -178,11 +179,10 @@ std::string bandsFromText(const std::string& text, int numLayers, BandRecipe& ou
         }
         const auto f = parseFormat(fmt);
         if (!f)
-            return which + ": unknown format '" + fmt +
-                   "' (expected nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16)";
+            return which + ": unknown format '" + fmt + "' (expected " + formatChoices() + ")";
         const auto s = parseScope(scope);
         if (!s)
-            return which + ": unknown scope '" + scope + "' (expected full, mlp or attn)";
+            return which + ": unknown scope '" + scope + "' (expected " + scopeChoices() + ")";
         if (out.size() == BandRecipe::kMaxBands)
             return "more than 3 bands";
         // Checked before last + 1, which overflowed an int for last = 2147483647.

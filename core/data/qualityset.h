@@ -27,6 +27,7 @@
 #include "core/model/config.h"
 #include "core/model/modelarch.h"
 
+#include <nlohmann/json.hpp> // QualitySet holds its generator by value
 #include <string>
 #include <vector>
 

@@ -2,6 +2,7 @@
 
 #include "core/data/loaderror.h"
 
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 namespace acsel

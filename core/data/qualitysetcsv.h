@@ -14,6 +14,7 @@
 
 #include "core/data/jsonfields.h"
 
+#include <nlohmann/json.hpp> // CsvProvenance holds its generator by value
 #include <string>
 
 namespace acsel

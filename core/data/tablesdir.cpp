@@ -91,8 +91,8 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
             // dtypes would otherwise end as "no configuration passes the gate".
             if (s.formats.empty())
                 throw LoadError(gemm.string(), "column 'gemm_dtype'",
-                                "no row has a modelled gemm_dtype (expected rows of nvfp4, "
-                                "int4_wo, int8_wo, int8, fp8, fp8_block or bf16)");
+                                "no row has a modelled gemm_dtype (expected rows of " +
+                                    formatChoices() + ")");
             for (const std::string& kv : distinctColumnValues(gen.string(), "kv_cache_dtype"))
                 if (kv == "fp8")
                     s.kvFp8 = true;

@@ -6,6 +6,7 @@
 #include "core/data/tablesdir.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 namespace acsel
 {

@@ -1,13 +1,13 @@
 #include "core/eval/campaignassumptions.h"
 
+#include "core/model/units.h"
+
 #include <sstream>
 
 namespace acsel
 {
 namespace
 {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 bool pythonEngine(const Stack& s)
 {

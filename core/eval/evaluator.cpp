@@ -4,6 +4,7 @@
 #include "core/eval/evaldataset.h"
 #include "core/latency/fmc.h"
 #include "core/model/configspace.h"
+#include "core/search/searchalgorithm.h"
 
 #include <cmath>
 #include <random>
@@ -115,7 +116,14 @@ namespace
 // (those in the run) are feasible@10%. Exact is beyond the paper and does not narrow the set.
 bool inPaperGapSet(const std::string& algorithm)
 {
-    return algorithm == "rand" || algorithm == "hc" || algorithm == "bp";
+    const std::optional<SearchAlgorithm> a = SearchAlgorithm::parse(algorithm);
+    return a && a->info().paperBaseline;
+}
+
+bool hasTrait(const std::string& algorithm, bool SearcherInfo::*trait)
+{
+    const std::optional<SearchAlgorithm> a = SearchAlgorithm::parse(algorithm);
+    return a && a->info().*trait;
 }
 
 // The metrics of one searcher row over the requests of one seed, optionally of one stack.
@@ -182,7 +190,7 @@ void runSearchers(const Engine& engine, const SimulatedCampaign& campaign, const
     const double memBudget = memoryBudgetBytes(q, ws.platformOf(stack));
     std::vector<std::size_t> order;
     for (std::size_t k = 0; k < options.algorithms.size(); ++k)
-        if (options.algorithms[k] == "bp")
+        if (hasTrait(options.algorithms[k], &SearcherInfo::budgetReference))
             order.insert(order.begin(), k);
         else
             order.push_back(k);
@@ -193,13 +201,13 @@ void runSearchers(const Engine& engine, const SimulatedCampaign& campaign, const
         so.seed = searchSeed;
         so.batches = options.setup.gridOf(q.stack).batches;
         so.maxSeconds = 0;
-        if (name == "rand" || name == "hc")
+        if (hasTrait(name, &SearcherInfo::sampling))
             so.maxEvaluations = std::max<std::int64_t>(bpGates, 1);
         const SearchResult result = makeSearcher(name)->run(engine, q, so, {}, stop);
         EvalOutcome& o = outcomes[first + k];
         o.seconds = result.wallSeconds;
         o.fullGates = result.fullEvaluations;
-        if (name == "bp")
+        if (hasTrait(name, &SearcherInfo::budgetReference))
             bpGates = result.fullEvaluations;
         if (!result.config)
             continue;
@@ -268,9 +276,9 @@ EvalReport evaluate(const Engine& e, const SimulatedCampaign& campaign, const Ev
 
     std::size_t bp = perGroup, exact = perGroup;
     for (std::size_t k = 0; k < perGroup; ++k) {
-        if (options.algorithms[k] == "bp")
+        if (hasTrait(options.algorithms[k], &SearcherInfo::budgetReference))
             bp = k;
-        if (options.algorithms[k] == "exact")
+        if (hasTrait(options.algorithms[k], &SearcherInfo::exact))
             exact = k;
     }
     for (std::uint64_t seed : options.seeds) {

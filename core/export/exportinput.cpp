@@ -32,11 +32,12 @@ std::string describeExport(const ExportInput& in)
         std::string(toString(q.mode)) + "), budgets TTFT " + num(q.ttftBudgetMs) + " ms, TPOT " +
         num(q.tpotBudgetMs) + " ms, memory " + num(q.memBudgetGiB) + " GiB.";
     if (in.predictions) {
-        const Predictions& p = *in.predictions;
+        const Prediction& p = *in.predictions;
+        const std::string& note = in.predictionNote;
         s += " Predicted TTFT " + num(p.ttftMs) + " ms, TPOT " + num(p.tpotMs) + " ms, memory " +
-             num(p.memoryGiB) + " GiB, RMQD " + num(p.rmqd) + ".";
-        if (!p.note.empty())
-            s += " Note: " + p.note + (p.note.back() == '.' ? "" : ".");
+             num(p.memoryGiB()) + " GiB, RMQD " + num(p.rmqd) + ".";
+        if (!note.empty())
+            s += " Note: " + note + (note.back() == '.' ? "" : ".");
     } else {
         s += " No predictions attached.";
     }

@@ -16,7 +16,8 @@ struct ExportInput {
     ModelArch arch;
     Config config;
     Request request;
-    std::optional<Predictions> predictions;
+    std::optional<Prediction> predictions;
+    std::string predictionNote{}; // empty: nothing to say
 };
 
 // One paragraph naming the tool and version, the model, the bands, the algorithm and

@@ -1,5 +1,7 @@
 #include "core/export/jsonstyle.h"
 
+#include <nlohmann/json.hpp>
+
 namespace acsel
 {
 namespace

@@ -2,7 +2,7 @@
 // per value below it, so that a quant_cfg entry or a quantized layer stays on one line.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace acsel

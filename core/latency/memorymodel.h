@@ -17,6 +17,7 @@
 #include "core/model/config.h"
 #include "core/model/modelarch.h"
 #include "core/model/platform.h"
+#include "core/model/units.h"
 
 namespace acsel
 {
@@ -48,8 +49,6 @@ struct MemoryEstimate {
         return total() <= limit;
     }
 };
-
-inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // docs/METHOD.md 3: every term above for Config::batch resident requests, servingReserveBytes 0.
 MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace acsel
@@ -329,8 +330,9 @@ UtilisationModel parseUtilisation(const Json& j, const std::string& file)
         g.backend = f.string(grids[i], "backend", ptr);
         g.variant = f.string(grids[i], "variant", ptr);
         if (!validVariant(g.op, g.variant))
-            f.fail(ptr + "/variant", g.op == OpClass::Gemm ? "expected a format name"
-                                                           : "expected a KV format (bf16, fp8)");
+            f.fail(ptr + "/variant", g.op == OpClass::Gemm
+                                         ? "expected a format name"
+                                         : "expected a KV format (" + kvFormatChoices() + ")");
         g.samples = f.integer(grids[i], "samples", ptr, 0, 1 << 30);
         const Json& values = f.array(grids[i], "log_utilisation", ptr);
         if (values.size() != static_cast<std::size_t>(utilNodeCount(g.op)))

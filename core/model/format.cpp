@@ -1,5 +1,7 @@
 #include "core/model/format.h"
 
+#include <array>
+
 namespace acsel
 {
 namespace
@@ -104,6 +106,38 @@ std::optional<KvFormat> parseKvFormat(std::string_view name)
     if (name == "fp8")
         return KvFormat::Fp8;
     return std::nullopt;
+}
+
+namespace
+{
+
+// "a, b or c" of every value's name, in the enum's order.
+template <typename Enum, std::size_t N> std::string choiceList(const std::array<Enum, N>& values)
+{
+    std::string out;
+    for (std::size_t i = 0; i < N; ++i)
+        out += std::string(i == 0       ? ""
+                           : i + 1 == N ? " or "
+                                        : ", ") +
+               std::string(toString(values[i]));
+    return out;
+}
+
+} // namespace
+
+std::string formatChoices()
+{
+    return choiceList(kAllFormats);
+}
+
+std::string scopeChoices()
+{
+    return choiceList(kAllScopes);
+}
+
+std::string kvFormatChoices()
+{
+    return choiceList(std::array{KvFormat::Bf16, KvFormat::Fp8});
 }
 
 } // namespace acsel

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace acsel
@@ -47,6 +48,9 @@ inline std::string_view toString(Format f)
 }
 // Accepts our names ("int8_wo") and AIC dtype names ("bfloat16", "sq", "int8_wo", ...).
 std::optional<Format> parseFormat(std::string_view name);
+// "nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16": every message that lists the
+// formats reads it from the format table.
+std::string formatChoices();
 // Bit deficit (16 - bits) / 16 in [0, 1], the monotone quality feature.
 inline double bitDeficit(Format f)
 {
@@ -58,6 +62,7 @@ inline constexpr int kScopeCount = 3;
 inline constexpr std::array<Scope, kScopeCount> kAllScopes = {Scope::Full, Scope::Mlp, Scope::Attn};
 std::string_view toString(Scope s);
 std::optional<Scope> parseScope(std::string_view name);
+std::string scopeChoices(); // "full, mlp or attn"
 // Scope code in [0,1] for the quality surrogate: share of the layer's linear weights quantized
 // is model dependent, so the code is categorical: full 1, mlp 2/3, attn 1/3.
 double scopeCode(Scope s);
@@ -77,13 +82,18 @@ constexpr std::uint8_t algorithmMask(Format f)
 {
     constexpr std::uint8_t max = 1u << 0, sq = 1u << 1, awq = 1u << 2, gptq = 1u << 3;
     switch (f) {
-    case Format::Bf16: return max | sq | awq | gptq;
-    case Format::Int8: return sq;
-    case Format::Int4Wo: return awq | gptq;
-    case Format::Int8Wo: return max | gptq;
+    case Format::Bf16:
+        return max | sq | awq | gptq;
+    case Format::Int8:
+        return sq;
+    case Format::Int4Wo:
+        return awq | gptq;
+    case Format::Int8Wo:
+        return max | gptq;
     case Format::Fp8:
     case Format::Fp8Block:
-    case Format::Nvfp4: return max;
+    case Format::Nvfp4:
+        return max;
     }
     return 0;
 }
@@ -107,5 +117,6 @@ static_assert(algorithmFits(uniformAlgorithm(Format::Int4Wo), Format::Int4Wo) &&
 enum class KvFormat : std::uint8_t { Bf16, Fp8 };
 std::string_view toString(KvFormat k);
 std::optional<KvFormat> parseKvFormat(std::string_view name);
+std::string kvFormatChoices(); // "bf16 or fp8"
 
 } // namespace acsel

@@ -9,6 +9,8 @@
 // the raw scale.
 #pragma once
 
+#include "core/quality/ridgecv.h"
+
 #include <Eigen/Dense>
 #include <cstdint>
 #include <vector>
@@ -26,18 +28,6 @@ struct RidgeFit {
 RidgeFit fitRidge(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, double lambda,
                   const std::vector<bool>& nonNegative);
 
-struct CvPoint {
-    double lambda = 0.0;
-    double mse = 0.0; // mean squared out-of-fold residual
-};
-
-struct LambdaChoice {
-    double lambda = 0.0;
-    std::vector<CvPoint> curve;
-};
-
-// 25 values, log-spaced from 1e-4 to 1e2.
-std::vector<double> defaultLambdaGrid();
 // k-fold CV over the rows (folds from a seeded shuffle); the lambda with the lowest
 // out-of-fold mean squared error, the smaller lambda on a tie.
 LambdaChoice chooseLambda(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,

@@ -2,10 +2,12 @@
 
 #include "core/data/atomicfile.h"
 #include "core/data/loaderror.h"
+#include "core/quality/ridge.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace acsel

@@ -13,7 +13,7 @@
 
 #include "core/data/jsonfields.h"
 #include "core/quality/features.h"
-#include "core/quality/ridge.h"
+#include "core/quality/ridgecv.h"
 
 #include <array>
 #include <string>

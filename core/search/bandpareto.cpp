@@ -5,6 +5,18 @@
 namespace acsel
 {
 
+SearcherInfo BandPareto::describe()
+{
+    return {.name = "bp",
+            .savedName = "band_pareto",
+            .label = "BandPareto",
+            .summary =
+                "The paper's searcher: FracMix screen, Pareto frontier, full gate in RMQD order",
+            .paperBaseline = true,
+            .budgetReference = true,
+            .make = [] { return std::make_unique<BandPareto>(); }};
+}
+
 SearchResult BandPareto::run(const Engine& e, const Request& q, const SearchOptions& o,
                              const ProgressFn& progress, const std::atomic<bool>& stop) const
 {

@@ -3,6 +3,7 @@
 // normalised latency), full-gate the survivors in RMQD order, return the first admitted.
 #pragma once
 
+#include "core/search/searchalgorithm.h"
 #include "core/search/searcher.h"
 
 namespace acsel
@@ -11,6 +12,7 @@ namespace acsel
 class BandPareto final : public Searcher
 {
 public:
+    static SearcherInfo describe();
     std::string name() const override { return "bp"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,
                      const ProgressFn& progress, const std::atomic<bool>& stop) const override;

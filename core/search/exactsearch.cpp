@@ -6,6 +6,17 @@
 namespace acsel
 {
 
+SearcherInfo ExactSearch::describe()
+{
+    return {.name = "exact",
+            .savedName = "exact",
+            .label = "Exact",
+            .summary =
+                "The predicted optimum: every configuration that can pass is gated in RMQD order",
+            .exact = true,
+            .make = [] { return std::make_unique<ExactSearch>(); }};
+}
+
 SearchResult ExactSearch::run(const Engine& e, const Request& q, const SearchOptions& o,
                               const ProgressFn& progress, const std::atomic<bool>& stop) const
 {

@@ -5,6 +5,7 @@
 // in rounds of the lowest RMQD not yet gated (rmqdorder.h): memory O(round), not O(candidates).
 #pragma once
 
+#include "core/search/searchalgorithm.h"
 #include "core/search/searcher.h"
 
 #include <cstddef>
@@ -19,6 +20,7 @@ public:
     // to walk every path.
     explicit ExactSearch(std::size_t firstRound = 0) : firstRound_(firstRound) {}
 
+    static SearcherInfo describe();
     std::string name() const override { return "exact"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,
                      const ProgressFn& progress, const std::atomic<bool>& stop) const override;

@@ -1,5 +1,6 @@
 #include "core/search/explorer.h"
 
+#include "core/model/units.h"
 #include "core/search/paretofront.h"
 #include "core/search/selectionsample.h"
 #include "core/search/stopwatch.h"
@@ -12,8 +13,6 @@ namespace acsel
 
 namespace
 {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 ExplorerPoint scorePoint(const FracMixTable& table, int context, const BandRecipe& r,
                          bool calibrate)
 {

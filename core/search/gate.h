@@ -2,6 +2,7 @@
 // (docs/METHOD.md 4), with the reason for a rejection.
 #pragma once
 
+#include "core/model/prediction.h"
 #include "core/search/engine.h"
 
 #include <string>
@@ -11,13 +12,6 @@ namespace acsel
 
 enum class GateVerdict : std::uint8_t { Admitted, Memory, NotExportable, Ttft, Tpot };
 std::string_view toString(GateVerdict v);
-
-struct Prediction {
-    double ttftMs = 0, tpotMs = 0; // calibrated
-    double rawTtftMs = 0, rawTpotMs = 0;
-    double memoryBytes = 0;
-    double rmqd = 0;
-};
 
 struct GateResult {
     GateVerdict verdict = GateVerdict::Admitted;

@@ -8,6 +8,18 @@
 
 namespace acsel
 {
+
+SearcherInfo HillClimb::describe()
+{
+    return {.name = "hc",
+            .savedName = "hill_climb",
+            .label = "Hill climbing",
+            .summary = "Local moves from random starts, each gated, until the evaluation budget",
+            .paperBaseline = true,
+            .sampling = true,
+            .make = [] { return std::make_unique<HillClimb>(); }};
+}
+
 namespace
 {
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/model/configspace.h"
+#include "core/search/searchalgorithm.h"
 #include "core/search/searcher.h"
 
 namespace acsel
@@ -13,6 +14,7 @@ namespace acsel
 class HillClimb final : public Searcher
 {
 public:
+    static SearcherInfo describe();
     std::string name() const override { return "hc"; }
     SearchResult run(const Engine& e, const Request& q, const SearchOptions& o,
                      const ProgressFn& progress, const std::atomic<bool>& stop) const override;

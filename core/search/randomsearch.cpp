@@ -6,6 +6,18 @@
 
 namespace acsel
 {
+
+SearcherInfo RandomSearch::describe()
+{
+    return {.name = "rand",
+            .savedName = "random",
+            .label = "Random",
+            .summary = "Random legal configurations, each gated, until the evaluation budget",
+            .paperBaseline = true,
+            .sampling = true,
+            .make = [] { return std::make_unique<RandomSearch>(); }};
+}
+
 namespace
 {
 

@@ -177,7 +177,7 @@ Recommendation recommend(const Engine& engine, const RecommendRequest& r,
                          const ProgressFn& progress, const std::atomic<bool>& stop)
 {
     Recommendation out;
-    out.answer = makeSearcher(r.algorithm)->run(engine, r.request, r.options, progress, stop);
+    out.answer = r.algorithm.make()->run(engine, r.request, r.options, progress, stop);
     SearchOptions uniform = r.options;
     uniform.maxBands = 1;
     const SearchResult u = ExactSearch().run(engine, r.request, uniform, {}, stop);

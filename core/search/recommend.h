@@ -17,7 +17,7 @@ namespace acsel
 struct RecommendRequest {
     Request request;
     SearchOptions options;
-    SearchAlgorithm algorithm = SearchAlgorithm::BandPareto;
+    SearchAlgorithm algorithm = defaultSearchAlgorithm();
     int top = 0;           // alternatives wanted after the answer
     bool frontier = false; // whether to compute the frontier
 };

@@ -1,67 +1,83 @@
-// The searchers as one enum with one name table, for the CLI (--algo), sessions, the GUI and
-// eval. Each has its short name (what acsel prints and writes) and the long spelling saved
-// session files use; both are read.
+// The searchers as one registry, for the CLI (--algo), sessions, the GUI and eval. Each searcher
+// describes itself (its class's static describe(): names, traits, factory) and
+// searcherregistry.cpp registers the built-in ones; a test or a plugin adds one with
+// registerSearcher(). Every list of searcher names is read from here.
 #pragma once
 
-#include "core/model/config.h"
-
-#include <array>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace acsel
 {
 
-enum class SearchAlgorithm : std::uint8_t { BandPareto, Exact, HillClimb, Random };
+class Searcher;
 
-struct SearchAlgorithmName {
-    SearchAlgorithm algorithm;
-    std::string_view name;      // "bp": --algo, eval reports, acsel search's output
-    std::string_view savedName; // "band_pareto": session files (search_algorithm)
-    std::string_view label;     // "BandPareto": for display
+struct SearcherInfo {
+    std::string name{};      // "bp": --algo, eval reports, acsel search's output
+    std::string savedName{}; // "band_pareto": session files (search_algorithm)
+    std::string label{};     // "BandPareto": for display
+    std::string summary{};   // one line for tooltips
+    // Returns the predicted optimum of the space (the budget index answers it too).
+    bool exact = false;
+    // One of the paper's Table 1 searchers: eval's gap@10% is taken over their common set.
+    bool paperBaseline = false;
+    // Draws candidates until an evaluation budget: eval gives it the full-gate count of the
+    // searcher marked budgetReference, as the paper's protocol does.
+    bool sampling = false;
+    bool budgetReference = false;
+    std::function<std::unique_ptr<Searcher>()> make{};
 };
 
-inline constexpr std::array<SearchAlgorithmName, 4> kSearchAlgorithms{{
-    {SearchAlgorithm::BandPareto, "bp", "band_pareto", "BandPareto"},
-    {SearchAlgorithm::Exact, "exact", "exact", "Exact"},
-    {SearchAlgorithm::HillClimb, "hc", "hill_climb", "Hill climbing"},
-    {SearchAlgorithm::Random, "rand", "random", "Random"},
-}};
+// Adds a searcher after the built-in ones; refuses (std::invalid_argument) a name or saved name
+// already taken. Returns its position.
+std::size_t registerSearcher(SearcherInfo info);
+// Every searcher, built-in ones first, in registration order.
+const std::vector<SearcherInfo>& searchers();
 
-inline const SearchAlgorithmName& names(SearchAlgorithm a)
+// One searcher of the registry; copies and compares like an enum value.
+class SearchAlgorithm
 {
-    return kSearchAlgorithms[static_cast<std::size_t>(a)];
-}
+public:
+    // A registered name or saved name; throws std::invalid_argument for another (for names
+    // the code spells; input goes through parse()).
+    explicit SearchAlgorithm(std::string_view name);
+    // Either spelling ("bp" or "band_pareto"); nullopt for anything else.
+    static std::optional<SearchAlgorithm> parse(std::string_view name);
+    static SearchAlgorithm at(std::size_t index);
+
+    std::size_t index() const { return index_; }
+    const SearcherInfo& info() const { return searchers()[index_]; }
+    std::unique_ptr<Searcher> make() const;
+    bool operator==(const SearchAlgorithm&) const = default;
+
+private:
+    struct Index {
+    };
+    SearchAlgorithm(Index, std::size_t i) : index_(i) {}
+    std::size_t index_ = 0;
+};
+
 inline std::string_view toString(SearchAlgorithm a)
 {
-    return names(a).name;
-}
-
-// Either spelling ("bp" or "band_pareto"); nullopt for anything else.
-inline std::optional<SearchAlgorithm> parseSearchAlgorithm(std::string_view s)
-{
-    for (const SearchAlgorithmName& n : kSearchAlgorithms)
-        if (s == n.name || s == n.savedName)
-            return n.algorithm;
-    return std::nullopt;
+    return a.info().name;
 }
 
 // "bp, exact, hc or rand", for usage lines and errors.
-inline std::string searchAlgorithmChoices()
-{
-    std::string out;
-    for (std::size_t i = 0; i < kSearchAlgorithms.size(); ++i)
-        out += std::string(i == 0                              ? ""
-                           : i + 1 == kSearchAlgorithms.size() ? " or "
-                                                               : ", ") +
-               std::string(kSearchAlgorithms[i].name);
-    return out;
-}
+std::string searchAlgorithmChoices();
 
-// The default where none is asked for (acsel bench search --suite, docs/SEARCH.md): Exact,
-// exact and faster than BandPareto on every case of the suite, static and continuous batching.
-inline constexpr SearchAlgorithm kDefaultSearchAlgorithm = SearchAlgorithm::Exact;
+// The default where none is asked for (acsel search without --algo, the window's Automatic,
+// acsel bench search --suite; docs/SEARCH.md): Exact, exact and faster than BandPareto on every
+// case of the suite, static and continuous batching.
+inline constexpr std::string_view kDefaultSearchAlgorithmName = "exact";
+inline SearchAlgorithm defaultSearchAlgorithm()
+{
+    return SearchAlgorithm(kDefaultSearchAlgorithmName);
+}
 
 // What a user asks for: one searcher, or (nullopt) the default, as acsel search does without
 // --algo. Sessions save nullopt as kAutomaticAlgorithm.
@@ -69,10 +85,7 @@ using SearchAlgorithmChoice = std::optional<SearchAlgorithm>;
 inline constexpr std::string_view kAutomaticAlgorithm = "automatic";
 inline SearchAlgorithm resolvedAlgorithm(SearchAlgorithmChoice choice)
 {
-    return choice.value_or(kDefaultSearchAlgorithm);
+    return choice ? *choice : defaultSearchAlgorithm();
 }
-
-class Searcher;
-std::unique_ptr<Searcher> makeSearcher(SearchAlgorithm a); // searcher.h
 
 } // namespace acsel

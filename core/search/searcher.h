@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace acsel
@@ -53,7 +54,7 @@ public:
                              const ProgressFn& progress, const std::atomic<bool>& stop) const = 0;
 };
 
-// A name of searchalgorithm.h's table ("bp" or "band_pareto", ...); nullptr for another.
-std::unique_ptr<Searcher> makeSearcher(const std::string& name);
+// A registered searcher by either name ("bp" or "band_pareto"); nullptr for another name.
+std::unique_ptr<Searcher> makeSearcher(std::string_view name);
 
 } // namespace acsel

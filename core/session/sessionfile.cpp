@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <span>
 
 namespace acsel
@@ -82,14 +83,13 @@ SessionFilter parseFilter(const JsonFields& f, const Json& j)
     strings("formats", [&](const std::string& s, const std::string& ip) {
         const auto v = parseFormat(s);
         if (!v)
-            f.fail(ip, "unknown format '" + s +
-                           "' (expected nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16)");
+            f.fail(ip, "unknown format '" + s + "' (expected " + formatChoices() + ")");
         out.formats.push_back(*v);
     });
     strings("scopes", [&](const std::string& s, const std::string& ip) {
         const auto v = parseScope(s);
         if (!v)
-            f.fail(ip, "unknown scope '" + s + "' (expected full, mlp or attn)");
+            f.fail(ip, "unknown scope '" + s + "' (expected " + scopeChoices() + ")");
         out.scopes.push_back(*v);
     });
     return out;
@@ -152,12 +152,13 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
     const std::string algorithm = f.string(j, "search_algorithm", "");
     bool known = algorithm == kAutomaticAlgorithm;
     std::string list(kAutomaticAlgorithm);
-    for (const SearchAlgorithmName& n : kSearchAlgorithms) {
-        if (algorithm == n.savedName) {
-            d.searchAlgorithm = n.algorithm;
+    const std::vector<SearcherInfo>& all = searchers();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (algorithm == all[i].savedName) {
+            d.searchAlgorithm = SearchAlgorithm::at(i);
             known = true;
         }
-        list += ", " + std::string(n.savedName);
+        list += ", " + all[i].savedName;
     }
     if (!known)
         f.fail("/search_algorithm",
@@ -208,7 +209,7 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
         scopes.push_back(toString(x));
     j["filter"] = {{"models", d.filter.models}, {"formats", formats}, {"scopes", scopes}};
     j["search_algorithm"] =
-        std::string(d.searchAlgorithm ? names(*d.searchAlgorithm).savedName : kAutomaticAlgorithm);
+        d.searchAlgorithm ? d.searchAlgorithm->info().savedName : std::string(kAutomaticAlgorithm);
     j["view"] = {{"latency_axis", d.view.latencyAxis},
                  {"log_x", d.view.logX},
                  {"log_y", d.view.logY},

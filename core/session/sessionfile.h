@@ -50,7 +50,7 @@ struct SessionDocument {
     std::string fmcFile;
     Request request; // request.stack is the file's "stack"
     SessionFilter filter;
-    // Saved as its session spelling (kSearchAlgorithms' savedName: "band_pareto", ...), or
+    // Saved as its session spelling (the searcher registry's savedName: "band_pareto", ...), or
     // "automatic" (nullopt: the serving mode's default searcher).
     SearchAlgorithmChoice searchAlgorithm;
     SessionView view;

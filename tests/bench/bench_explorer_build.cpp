@@ -9,6 +9,7 @@
 // default workload); every Qwen3 model, every format of the stack, every scope.
 // Not a pass/fail test: it prints times and the ratio.
 #include "core/data/workspacefile.h"
+#include "core/model/units.h"
 #include "core/search/explorer.h"
 #include "core/search/paretofront.h"
 #include "core/search/searcher.h"
@@ -26,8 +27,6 @@ using namespace acsel;
 
 namespace
 {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 // The naive baseline: every band point is scored into one vector (about 64 bytes each,
 // millions of them), then the kept ones are copied out.
 std::vector<ExplorerPoint> naiveBuild(const Engine& e, const Request& q, const SearchOptions& o,

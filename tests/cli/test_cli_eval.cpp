@@ -5,6 +5,7 @@
 #include "core/data/configjson.h"
 
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
 

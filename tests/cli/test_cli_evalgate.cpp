@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
 

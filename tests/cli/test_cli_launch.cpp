@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
 using nlohmann::json;

@@ -7,6 +7,7 @@
 #include <QTest>
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
 using nlohmann::json;

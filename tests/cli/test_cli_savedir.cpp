@@ -7,6 +7,7 @@
 #include <QTest>
 #include <cctype>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <yaml-cpp/yaml.h>

@@ -65,7 +65,7 @@ void TestCliSearch::searchJsonFeedsExport()
     const acsel::ConfigDocument doc = acsel::loadConfigJson(config);
     QVERIFY(doc.predictions.has_value());
     QVERIFY(doc.predictions->ttftMs <= 400 && doc.predictions->tpotMs <= 30);
-    QVERIFY(doc.predictions->memoryGiB <= 24);
+    QVERIFY(doc.predictions->memoryGiB() <= 24);
     QVERIFY(doc.modelName == "Qwen3-1.7B" || doc.modelName == "Qwen3-8B");
     const std::string yaml = dir.filePath("recipe.yaml").toStdString();
     const Run e = run({"export", "--workspace", kWorkspace, "--config", config, "--as",

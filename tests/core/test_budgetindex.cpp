@@ -182,7 +182,7 @@ void TestBudgetIndex::recommendIndexAsRecommend()
             q.memBudgetGiB = p.memoryBytes / kGiB;
             const Recommendation fromIndex = index->recommend(e, q);
             const Recommendation direct =
-                recommend(e, {q, o, SearchAlgorithm::Exact, 0, false}, {}, kNoStop);
+                recommend(e, {q, o, SearchAlgorithm("exact"), 0, false}, {}, kNoStop);
             QVERIFY(fromIndex.answer.config == direct.answer.config);
             QCOMPARE(fromIndex.bestUniform.has_value(), direct.bestUniform.has_value());
             if (direct.bestUniform)

@@ -5,6 +5,7 @@
 #include "core/data/workspacefile.h"
 
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 
@@ -75,9 +76,9 @@ void TestConfigJson::readsWhatTheFileSays()
     QVERIFY(d.predictions.has_value());
     QCOMPARE(d.predictions->ttftMs, 201.75);
     QCOMPARE(d.predictions->tpotMs, 9.5);
-    QCOMPARE(d.predictions->memoryGiB, 17.125);
+    QCOMPARE(d.predictions->memoryGiB(), 17.125);
     QCOMPARE(d.predictions->rmqd, 0.0125);
-    QCOMPARE(d.predictions->note, std::string("RMQD from synthetic quality data"));
+    QCOMPARE(d.predictionNote, std::string("RMQD from synthetic quality data"));
     QCOMPARE(d.toolName, std::string("acsel-studio"));
 }
 

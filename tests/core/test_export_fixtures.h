@@ -76,7 +76,9 @@ inline ExportInput acceptanceInput()
         Algorithm::Max, KvFormat::Fp8);
     in.config.model = workspaceModelIndex("Qwen3-8B");
     in.request = makeRequest("b200_sxm/trtllm");
-    in.predictions = Predictions{412.3, 21.7, 18.2, 0.0123, "hand-written test values"};
+    in.predictions =
+        Prediction{.ttftMs = 412.3, .tpotMs = 21.7, .memoryBytes = 18.2 * kGiB, .rmqd = 0.0123};
+    in.predictionNote = "hand-written test values";
     return in;
 }
 

@@ -24,7 +24,9 @@ ExportInput family(int which)
         return acceptanceInput();
     ExportInput in;
     in.arch = tinyArch();
-    in.predictions = Predictions{95.5, 8.25, 1.5, 0.031, "hand-written test values"};
+    in.predictions =
+        Prediction{.ttftMs = 95.5, .tpotMs = 8.25, .memoryBytes = 1.5 * kGiB, .rmqd = 0.031};
+    in.predictionNote = "hand-written test values";
     switch (which) {
     case 1:
         in.config = makeConfig(4, {3}, {{Format::Int4Wo, Scope::Full}, {Format::Bf16, Scope::Full}},

@@ -12,6 +12,7 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 namespace fs = std::filesystem;

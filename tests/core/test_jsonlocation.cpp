@@ -6,6 +6,7 @@
 #include "modelfixtures.h"
 
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 class TestJsonLocation : public QObject
 {

@@ -11,6 +11,7 @@
 #include <QTest>
 #include <clocale>
 #include <locale>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 

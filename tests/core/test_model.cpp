@@ -14,6 +14,7 @@ class TestModel : public QObject
 private slots:
     void formatFacts();
     void formatParsing();
+    void choiceListsFollowTheTables();
     void algorithmFit();
     void recipeValidation_data();
     void recipeValidation();
@@ -53,6 +54,19 @@ void TestModel::formatParsing()
     QVERIFY(!parseFormat("int3"));
     QVERIFY(parseScope("mlp") == std::optional<Scope>(Scope::Mlp));
     QVERIFY(!parseScope("ffn"));
+}
+
+void TestModel::choiceListsFollowTheTables()
+{
+    // Spelled out by hand: the lists messages show are the tables' names, in ladder order.
+    QCOMPARE(formatChoices(), std::string("nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16"));
+    QCOMPARE(scopeChoices(), std::string("full, mlp or attn"));
+    QCOMPARE(kvFormatChoices(), std::string("bf16 or fp8"));
+    // Every name listed parses back to a distinct value.
+    std::set<Format> seen;
+    for (const Format f : kAllFormats)
+        QVERIFY(formatChoices().find(std::string(toString(f))) != std::string::npos &&
+                seen.insert(*parseFormat(toString(f))).second);
 }
 
 void TestModel::algorithmFit()

@@ -3,9 +3,11 @@
 #include "core/data/loaderror.h"
 #include "core/data/platformsfile.h"
 #include "core/data/specstacks.h"
+#include "core/model/units.h"
 
 #include <QTest>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 
@@ -13,8 +15,6 @@ namespace
 {
 
 const std::string kFile = ACSEL_DATASETS "/platforms.json";
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 // A minimal valid file with one GPU, edited by each bad-input case.
 Json minimal()
 {

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace acsel;

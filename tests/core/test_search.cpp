@@ -1,5 +1,4 @@
 // The searchers against brute force on a small hand-made engine (tests/core/toyengine.h).
-#include "core/session/sessionfile.h"
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
@@ -7,6 +6,7 @@
 #include "core/search/paretofront.h"
 #include "core/search/randomsearch.h"
 #include "core/search/searchalgorithm.h"
+#include "core/session/sessionfile.h"
 #include "toyengine.h"
 
 #include <QTest>
@@ -220,11 +220,11 @@ void TestSearch::noFeasibleConfiguration()
 {
     const ToyEngine e(kBlackwell);
     const Request q = request(0.001, 0.001, 80);
-    for (const SearchAlgorithmName& name : kSearchAlgorithms) {
+    for (const SearcherInfo& info : searchers()) {
         SearchOptions o = options();
         o.maxEvaluations = 200;
-        const SearchResult r = makeSearcher(name.algorithm)->run(e, q, o, {}, kNoStop);
-        QVERIFY2(!r.config, name.name.data());
+        const SearchResult r = info.make()->run(e, q, o, {}, kNoStop);
+        QVERIFY2(!r.config, info.name.c_str());
         QVERIFY(!r.cancelled);
     }
 }
@@ -351,18 +351,25 @@ void TestSearch::countsBudgetsAndProgress()
 
 void TestSearch::algorithmNamesRoundTrip()
 {
-    // One table (the GUI and session files use it too): each searcher answers to its short and
-    // its saved name and names itself by the short one, in enum order.
-    for (std::size_t i = 0; i < kSearchAlgorithms.size(); ++i) {
-        const SearchAlgorithmName& n = kSearchAlgorithms[i];
-        QCOMPARE(static_cast<std::size_t>(n.algorithm), i);
-        QVERIFY(parseSearchAlgorithm(n.name) == n.algorithm);
-        QVERIFY(parseSearchAlgorithm(n.savedName) == n.algorithm);
-        QCOMPARE(makeSearcher(std::string(n.savedName))->name(), std::string(n.name));
-        QCOMPARE(makeSearcher(n.algorithm)->name(), std::string(toString(n.algorithm)));
+    // One registry (the CLI, the GUI, session files and eval read it): each searcher answers
+    // to its short and its saved name and names itself by the short one.
+    for (std::size_t i = 0; i < searchers().size(); ++i) {
+        const SearcherInfo& n = searchers()[i];
+        QCOMPARE(SearchAlgorithm::at(i).index(), i);
+        QVERIFY(SearchAlgorithm::parse(n.name) == SearchAlgorithm::at(i));
+        QVERIFY(SearchAlgorithm::parse(n.savedName) == SearchAlgorithm::at(i));
+        QCOMPARE(makeSearcher(n.savedName)->name(), n.name);
+        QCOMPARE(SearchAlgorithm::at(i).make()->name(),
+                 std::string(toString(SearchAlgorithm::at(i))));
     }
-    QVERIFY(!parseSearchAlgorithm("BP") && !parseSearchAlgorithm("") && !makeSearcher("pb"));
+    QVERIFY(!SearchAlgorithm::parse("BP") && !SearchAlgorithm::parse("") && !makeSearcher("pb"));
     QCOMPARE(searchAlgorithmChoices(), std::string("bp, exact, hc or rand"));
+    // The default is one of them, and the only exact one is Exact.
+    QCOMPARE(defaultSearchAlgorithm().info().name, std::string("exact"));
+    int exact = 0;
+    for (const SearcherInfo& n : searchers())
+        exact += n.exact ? 1 : 0;
+    QCOMPARE(exact, 1);
 }
 
 QTEST_APPLESS_MAIN(TestSearch)

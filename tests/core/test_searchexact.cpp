@@ -280,7 +280,7 @@ void TestSearchExact::recommendTopAndFrontier()
     q.ttftBudgetMs = 5.0;
     q.tpotBudgetMs = 0.9;
     q.memBudgetGiB = 2.2;
-    const RecommendRequest r{q, o, SearchAlgorithm::Exact, 5, true};
+    const RecommendRequest r{q, o, SearchAlgorithm("exact"), 5, true};
     const Recommendation rec = recommend(e, r, {}, kNoStop);
     QVERIFY(rec.answer.config.has_value());
 

@@ -10,6 +10,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 

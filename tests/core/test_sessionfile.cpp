@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 
@@ -25,7 +26,9 @@ ConfigDocument configDoc(const std::string& name, Format middle, int batch, cons
     d.config.algorithm = Algorithm::Awq;
     d.config.lmHeadQuantized = true;
     d.config.kv = KvFormat::Fp8;
-    d.predictions = Predictions{201.75, 9.5, 17.125, 0.0125, "synthetic"};
+    d.predictions =
+        Prediction{.ttftMs = 201.75, .tpotMs = 9.5, .memoryBytes = 17.125 * kGiB, .rmqd = 0.0125};
+    d.predictionNote = "synthetic";
     return d;
 }
 
@@ -38,7 +41,7 @@ SessionDocument fullSession(const std::string& root)
     s.fmcFile = root + "/project/fmc/coeffs.json";
     s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, {}};
     s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
-    s.searchAlgorithm = SearchAlgorithm::HillClimb;
+    s.searchAlgorithm = SearchAlgorithm("hc");
     s.view = {"normalised", true, true, "format_family"};
     s.edited = configDoc("Qwen3-8B", Format::Nvfp4, 8, s.request);
     s.pinned = {{"Recommended", configDoc("Qwen3-32B", Format::Int4Wo, 4, s.request)},
@@ -100,10 +103,10 @@ private slots:
         QVERIFY(!back.searchAlgorithm);
         QVERIFY(back == s);
         // Each saved name still reads as its searcher.
-        for (const SearchAlgorithmName& n : kSearchAlgorithms) {
+        for (std::size_t i = 0; i < searchers().size(); ++i) {
             Json named = j;
-            named["search_algorithm"] = std::string(n.savedName);
-            QVERIFY(parseSessionJson(named, file).searchAlgorithm == n.algorithm);
+            named["search_algorithm"] = searchers()[i].savedName;
+            QVERIFY(parseSessionJson(named, file).searchAlgorithm == SearchAlgorithm::at(i));
         }
     }
 

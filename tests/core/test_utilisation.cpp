@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QTest>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 

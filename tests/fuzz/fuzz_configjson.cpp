@@ -3,6 +3,8 @@
 #include "core/data/configjson.h"
 #include "tests/fuzz/fuzzcheck.h"
 
+#include <nlohmann/json.hpp>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace acsel;

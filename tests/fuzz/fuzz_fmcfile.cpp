@@ -4,6 +4,7 @@
 #include "tests/fuzz/fuzzcheck.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace
 {

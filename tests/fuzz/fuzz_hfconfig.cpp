@@ -2,6 +2,8 @@
 #include "core/data/hfconfig.h"
 #include "tests/fuzz/fuzzcheck.h"
 
+#include <nlohmann/json.hpp>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace acsel;

@@ -8,6 +8,7 @@
 #include "tests/fuzz/fuzzcheck.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace
 {

@@ -8,6 +8,8 @@
 #include "core/export/recipereader.h"
 #include "tests/fuzz/fuzzcheck.h"
 
+#include <nlohmann/json.hpp>
+
 namespace
 {
 

@@ -5,6 +5,7 @@
 #include "tests/fuzz/fuzzcheck.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -154,7 +154,7 @@ void TestEngineHooks::searchMatchesCoreSearcher()
     acsel::gui::SearchOutcome out;
     runner.start<acsel::gui::SearchOutcome>(
         [&](const acsel::gui::SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
-            return hooks.search(q, f, acsel::gui::SearchAlgorithm::Exact, p, stop);
+            return hooks.search(q, f, acsel::gui::SearchAlgorithm("exact"), p, stop);
         },
         [&out](int, const acsel::gui::SearchOutcome& o) { out = o; });
     QVERIFY(!done.isEmpty() || done.wait(20000)); // a fast job may finish inside start()
@@ -189,7 +189,7 @@ void TestEngineHooks::rejectedConfigurationsKeepTheirNumbers()
     acsel::Config c;
     c.model = 1;
     c.recipe = acsel::BandRecipe::uniform(8, Format::Fp8);
-    const acsel::gui::Prediction fits = hooks.predict(c, roomy);
+    const acsel::gui::PredictionView fits = hooks.predict(c, roomy);
     QVERIFY(fits.admitted);
     QVERIFY(fits.ttftMs > 0 && fits.tpotMs > 0);
     const acsel::LatencyMs expected =
@@ -197,21 +197,21 @@ void TestEngineHooks::rejectedConfigurationsKeepTheirNumbers()
     QCOMPARE(fits.ttftMs, expected.ttft);
 
     acsel::Request tight = roomy;
-    tight.memBudgetGiB = fits.memoryGiB / 2;
-    const acsel::gui::Prediction rejected = hooks.predict(c, tight);
+    tight.memBudgetGiB = fits.memoryGiB() / 2;
+    const acsel::gui::PredictionView rejected = hooks.predict(c, tight);
     QVERIFY(!rejected.admitted);
     QCOMPARE(rejected.ttftMs, fits.ttftMs);
     QCOMPARE(rejected.tpotMs, fits.tpotMs);
-    QCOMPARE(rejected.memoryGiB, fits.memoryGiB);
+    QCOMPARE(rejected.memoryGiB(), fits.memoryGiB());
     const QString memory = QString::fromStdString(rejected.verdict);
     QCOMPARE(memory, QStringLiteral("memory %1 exceeds the budget %2")
-                         .arg(acsel::gui::formatGiB(fits.memoryGiB),
-                              acsel::gui::formatGiB(fits.memoryGiB / 2)));
+                         .arg(acsel::gui::formatGiB(fits.memoryGiB()),
+                              acsel::gui::formatGiB(fits.memoryGiB() / 2)));
 
     // A TTFT budget of 1400 ms against 1460.4 ms: "1460 ms ... 1400 ms", as the user reads it.
     acsel::Request slow = roomy;
     slow.ttftBudgetMs = fits.ttftMs * 0.9;
-    const acsel::gui::Prediction late = hooks.predict(c, slow);
+    const acsel::gui::PredictionView late = hooks.predict(c, slow);
     QVERIFY(!late.admitted);
     const QString ttft = QString::fromStdString(late.verdict);
     QVERIFY2(!ttft.contains(QStringLiteral("e+")) && !ttft.contains(QStringLiteral("e-")),

@@ -3,8 +3,8 @@
 // with SIGKILL, the next start finds the unclean autosave and would offer exactly that edit back
 // (--restore-check prints what the restore offer holds). While a window runs, its autosave is
 // not offered to a second one.
-#include "core/session/sessionfile.h"
 #include "core/data/workspacefile.h"
+#include "core/session/sessionfile.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 

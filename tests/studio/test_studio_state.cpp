@@ -130,7 +130,7 @@ private slots:
             }
             state()->setRequest(r);
             QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
-            const SearchAlgorithm expected = SearchAlgorithm::Exact; // in both modes
+            const SearchAlgorithm expected = SearchAlgorithm("exact"); // in both modes
             QVERIFY(state()->algorithm() == expected);
             QVERIFY(card()->content()->stats->algorithm == expected);
             // The status line says how long the answer took (the search's wall time).
@@ -154,12 +154,12 @@ private slots:
         // A searcher chosen in the panel stays whatever the mode; Automatic is Exact again.
         auto* combo = panel->findChild<QComboBox*>(QStringLiteral("searchAlgorithm"));
         QVERIFY(combo);
-        combo->setCurrentIndex(combo->findData(static_cast<int>(SearchAlgorithm::BandPareto)));
-        QVERIFY(state()->algorithmChoice() == SearchAlgorithm::BandPareto);
-        QVERIFY(state()->algorithm() == SearchAlgorithm::BandPareto); // continuous, chosen
+        combo->setCurrentIndex(combo->findData(static_cast<int>(SearchAlgorithm("bp").index())));
+        QVERIFY(state()->algorithmChoice() == SearchAlgorithm("bp"));
+        QVERIFY(state()->algorithm() == SearchAlgorithm("bp")); // continuous, chosen
         combo->setCurrentIndex(0);
         QVERIFY(!state()->algorithmChoice());
-        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact);
+        QVERIFY(state()->algorithm() == SearchAlgorithm("exact"));
         state()->setRequest(initial);
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
@@ -188,7 +188,7 @@ private slots:
         }
         auto* session = w_->findChild<studio::ExplorerSession*>();
         QVERIFY(session);
-        QVERIFY(state()->algorithm() == SearchAlgorithm::Exact); // Automatic is Exact
+        QVERIFY(state()->algorithm() == SearchAlgorithm("exact")); // Automatic is Exact
         QTRY_VERIFY_WITH_TIMEOUT(session->answersBudgetsAtOnce(), kSlowMs);
         const auto engine = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {}).engine;
         SearchOptions o;
@@ -204,7 +204,7 @@ private slots:
             r.memBudgetGiB = initial.memBudgetGiB * (2 - share);
             state()->setRequest(r);
             const Recommendation direct =
-                recommend(*engine, {r, o, SearchAlgorithm::Exact, 0, false}, {}, never);
+                recommend(*engine, {r, o, SearchAlgorithm("exact"), 0, false}, {}, never);
             if (!direct.answer.config)
                 continue;
             ++answered;
@@ -232,12 +232,12 @@ private slots:
         auto* gauges = w_->findChild<BudgetGauges*>();
         QVERIFY(gauges && gauges->isVisible());
         // The answer against each budget, whatever the x axis.
-        const gui::Prediction& p = card()->content()->prediction;
+        const gui::PredictionView& p = card()->content()->prediction;
         const Budgets b = state()->budgets();
         QCOMPARE(gauges->permille(BudgetGauges::Ttft),
                  static_cast<int>(std::lround(p.ttftMs / b.ttftMs * 1000)));
         QCOMPARE(gauges->permille(BudgetGauges::Memory),
-                 static_cast<int>(std::lround(p.memoryGiB / b.memoryGiB * 1000)));
+                 static_cast<int>(std::lround(p.memoryGiB() / b.memoryGiB * 1000)));
         // A TTFT budget nothing meets: the card says so and that TTFT binds, at the fastest
         // plotted TTFT within the other two budgets.
         const Request initial = state()->request();

@@ -26,9 +26,9 @@ double uniformTpot(Format f)
 {
     return f == Format::Fp8 ? 12.0 : f == Format::Int8 ? 13.0 : 20.0;
 }
-Prediction fracMix(const Config& c)
+PredictionView fracMix(const Config& c)
 {
-    Prediction p;
+    PredictionView p;
     const double layers = c.recipe.numLayers();
     for (const Band& b : c.recipe)
         p.tpotMs += b.layers() / layers * uniformTpot(b.format);

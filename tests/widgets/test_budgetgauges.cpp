@@ -18,10 +18,10 @@ private slots:
     {
         BudgetGauges g;
         const Budgets b{400, 20, 48};
-        Prediction p;
-        p.ttftMs = 300;   // 750 per mille
-        p.tpotMs = 21;    // over by 5 %
-        p.memoryGiB = 12; // 250 per mille
+        PredictionView p;
+        p.ttftMs = 300;                   // 750 per mille
+        p.tpotMs = 21;                    // over by 5 %
+        p.memoryBytes = 12 * acsel::kGiB; // 250 per mille
         g.setValues(b, p);
         QCOMPARE(g.permille(BudgetGauges::Ttft), 750);
         QCOMPARE(g.permille(BudgetGauges::Tpot), 1000);

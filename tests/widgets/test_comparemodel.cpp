@@ -25,7 +25,7 @@ PinnedConfig pinned(const char* label, int cut, double ttft, double rmqd)
                                         {{Format::Fp8, Scope::Full}, {Format::Bf16, Scope::Full}});
     p.prediction.ttftMs = ttft;
     p.prediction.tpotMs = 10;
-    p.prediction.memoryGiB = 16;
+    p.prediction.memoryBytes = 16 * acsel::kGiB;
     p.prediction.rmqd = rmqd;
     p.prediction.admitted = true;
     return p;
@@ -123,16 +123,16 @@ void TestCompareModel::repredictedAndFlaggedWhenNotRunnable()
     model.pin(pinned("b", 4, 200, 0.2));
     QSignalSpy changed(&model, &CompareModel::pinnedChanged);
     model.repredict([](const Config& c) {
-        Prediction p;
+        PredictionView p;
         if (c.recipe.size() == 1) { // "a" (uniform fp8): not on this stack
-            p.ttftMs = p.tpotMs = p.memoryGiB = p.rmqd = std::nan("");
+            p.ttftMs = p.tpotMs = p.memoryBytes = p.rmqd = std::nan("");
             p.runnable = false;
             p.verdict = "stack x has no fp8";
             return p;
         }
         p.ttftMs = 300;
         p.tpotMs = 10;
-        p.memoryGiB = 5;
+        p.memoryBytes = 5 * acsel::kGiB;
         p.rmqd = 0.3;
         p.admitted = true;
         return p;

@@ -273,7 +273,7 @@ void TestParetoPlot::legendListsOnlyTheFormatsPresent()
     // legend names those two and none of the other five formats.
     ParetoPlot plot;
     plot.setPoints(fixtures::randomPoints(200));
-    plot.setColourBy(ParetoPlot::ColourBy::FormatFamily);
+    plot.setColourBy(ColourBy::FormatFamily);
     QStringList names;
     QCPLegend* legend = plot.customPlot()->legend;
     for (int i = 0; i < legend->itemCount(); ++i)

@@ -28,10 +28,7 @@ void TestRecipeCard::showsDeltasAgainstBestUniform()
     c.modelName = QStringLiteral("Qwen3-8B");
     c.config.recipe =
         BandRecipe::fromCuts(36, {12}, {{Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Mlp}});
-    c.prediction = {400,
-                    20,
-                    12,
-                    0.030,
+    c.prediction = {{.ttftMs = 400, .tpotMs = 20, .memoryBytes = 12 * kGiB, .rmqd = 0.030},
                     true,
                     "admitted",
                     {{"gemm", 300}, {"attention", 100}},
@@ -39,8 +36,13 @@ void TestRecipeCard::showsDeltasAgainstBestUniform()
                     {{"weights", 10}}};
     c.uniform = Config{};
     c.uniform->recipe = BandRecipe::uniform(36, Format::Fp8);
-    c.uniformPrediction = Prediction{
-        320, 16, 9, 0.040, true, "admitted", {{"gemm", 320}}, {{"gemm", 16}}, {{"weights", 8}}};
+    c.uniformPrediction =
+        PredictionView{{.ttftMs = 320, .tpotMs = 16, .memoryBytes = 9 * kGiB, .rmqd = 0.040},
+                       true,
+                       "admitted",
+                       {{"gemm", 320}},
+                       {{"gemm", 16}},
+                       {{"weights", 8}}};
     card.setContent(c);
     QTableWidget* m = card.metricsTable();
     QCOMPARE(m->rowCount(), 4);
