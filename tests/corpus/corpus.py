@@ -411,10 +411,13 @@ def gemm_row(**values):
 
 
 def table_case(label, text, field, table="gemm_perf.csv"):
+    """The damaged table is refused by a search and, with the same message, by `acsel info`,
+    which loads every table it lists."""
     root, version = tables("tables_csv_%03d" % len(cases), replace={table: text})
     bad("operator table: " + label,
         ["search", "--workspace", WS_GOOD, "--tables", root, "--stack", "fixture_gpu/vllm",
          "--model", "Qwen3-0.6B"] + SURROGATE, os.path.join(version, table), field)
+    bad("operator table, info: " + label, info(WS_GOOD, root), os.path.join(version, table), field)
 
 
 for value in ("nan", "-1", "0", "1e-300", "1e9", "fast", "", "inf"):
@@ -436,8 +439,23 @@ table_case("a row one field short", GEMM + GEMM_FIRST.rsplit(",", 1)[0] + "\n", 
 table_case("empty file", "", "empty")
 for t in ("context_attention_perf.csv", "generation_attention_perf.csv"):
     with open(os.path.join(FIXTURE_TABLES, t)) as f:
-        head = f.read().split("\n")[0]
+        text = f.read()
+    head, first = text.split("\n")[0], text.split("\n")[1]
     table_case(t + " header only", head + "\n", "no data rows", table=t)
+
+    def attention_row(**values):
+        fields = first.split(",")
+        for k, v in values.items():
+            fields[head.split(",").index(k)] = v
+        return ",".join(fields)
+
+    for value in ("nan", "-1", "1e300", "1e-300"):
+        table_case("%s latency = %r" % (t, value),
+                   head + "\n" + attention_row(latency=value) + "\n" + text.split("\n", 1)[1],
+                   "line 2, column 'latency'", table=t)
+    table_case(t + " kv_cache_dtype = 'int4'",
+               head + "\n" + attention_row(kv_cache_dtype="int4") + "\n" + text.split("\n", 1)[1],
+               "line 2, column 'kv_cache_dtype'", table=t)
 for t in TABLE_FILES:  # the walk reads gemm_perf.csv, the first search the other two
     root, version = tables("tables_dir_%03d" % len(cases))
     os.remove(os.path.join(version, t))
