@@ -505,6 +505,21 @@ for label, edit, field in (
     f = write("config_%03d.json" % len(cases), json.dumps(edited(CONFIG, edit)))
     bad("configuration: " + label, export_argv(f, path("config_%03d.yaml" % len(cases))), f, field)
 
+# ---- RMQD oracle: a valid header promising 1.5 GiB of zeros (a sparse file) ----------------
+T, M = 8 << 20, 16  # tokens x bins; ids I64 + probs F32 per bin, one F32 tail per token
+ids_end, probs_end = T * M * 8, T * M * 12
+header = json.dumps({"topk_ids": {"dtype": "I64", "shape": [T, M], "data_offsets": [0, ids_end]},
+                     "topk_probs": {"dtype": "F32", "shape": [T, M],
+                                    "data_offsets": [ids_end, probs_end]},
+                     "tail_mass": {"dtype": "F32", "shape": [T],
+                                   "data_offsets": [probs_end, probs_end + T * 4]}}).encode()
+oracle = path("oracle_sparse.safetensors")
+with open(oracle, "wb") as f:
+    f.write(len(header).to_bytes(8, "little") + header)
+    f.truncate(8 + len(header) + probs_end + T * 4)
+bad("RMQD oracle: 1.5 GiB sparse, token 0 all zeros",
+    ["rmqd", "--oracle", oracle, "--candidate", oracle], oracle, "/topk_probs token 0")
+
 # ---- CLI options ----------------------------------------------------------------------------
 for label, argv, field in (
         ("unknown option", ["info", "--workspace", WS_GOOD, "--colour"], "--colour"),
