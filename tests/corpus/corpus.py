@@ -505,6 +505,38 @@ for label, edit, field in (
     f = write("config_%03d.json" % len(cases), json.dumps(edited(CONFIG, edit)))
     bad("configuration: " + label, export_argv(f, path("config_%03d.yaml" % len(cases))), f, field)
 
+# ---- files that parse but mean nothing (refused where they would silently do nothing) ------
+ws_case("models[0].name empty", setter("models", 0, "name", value=""), "/models/0/name")
+ws_case("models[0].name blank", setter("models", 0, "name", value="  "), "/models/0/name")
+ws_case("models[0].hf_id empty", setter("models", 0, "hf_id", value=""), "/models/0/hf_id")
+FMC_ENTRY = {"stack": "jetson_agx_thor/vllm", "ttft": {"gamma": 1, "delta": 0.1},
+             "tpot": {"gamma": 1, "delta": 0}, "rows_used": ["r1"]}
+
+
+def fmc_file(label, stacks):
+    return write("fmc_%03d.json" % len(cases), json.dumps(
+        {"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5, "serving_mode": "static",
+         "stacks": stacks}))
+
+
+for label, stacks in (("no stacks", []),
+                      ("only stacks the workspace lacks",
+                       [dict(FMC_ENTRY, stack="h900/vllm"), dict(FMC_ENTRY, stack="x/y")])):
+    f = fmc_file(label, stacks)
+    bad("FMC file: " + label, search(WS_GOOD, "--fmc", f), f, "/stacks")
+ok("FMC file: one stack the workspace lacks, one it has (a warning)",
+   search(WS_GOOD, "--fmc", fmc_file("partial", [FMC_ENTRY, dict(FMC_ENTRY, stack="x/y")])))
+SURROGATE_DOC = load(SURROGATE[1])
+f = write("surrogate_unknown_models.json", json.dumps(dict(SURROGATE_DOC, model_offsets=[
+    dict(o, model="Other-%d" % i) for i, o in enumerate(SURROGATE_DOC["model_offsets"])])))
+bad("surrogate: offsets only of models the workspace lacks",
+    ["search", "--workspace", WS_GOOD, *SEARCH_ARGS, "--surrogate", f], f, "/model_offsets")
+f = write("surrogate_one_unknown.json", json.dumps(dict(SURROGATE_DOC, model_offsets=[
+    dict(o, model="Other") if i == 0 else o
+    for i, o in enumerate(SURROGATE_DOC["model_offsets"])])))
+ok("surrogate: one offset of a model the workspace lacks (said, ignored)",
+   ["search", "--workspace", WS_GOOD, *SEARCH_ARGS, "--surrogate", f])
+
 # ---- RMQD oracle: a valid header promising 1.5 GiB of zeros (a sparse file) ----------------
 T, M = 8 << 20, 16  # tokens x bins; ids I64 + probs F32 per bin, one F32 tail per token
 ids_end, probs_end = T * M * 8, T * M * 12
