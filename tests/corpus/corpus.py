@@ -537,6 +537,32 @@ f = write("surrogate_one_unknown.json", json.dumps(dict(SURROGATE_DOC, model_off
 ok("surrogate: one offset of a model the workspace lacks (said, ignored)",
    ["search", "--workspace", WS_GOOD, *SEARCH_ARGS, "--surrogate", f])
 
+# ---- calibration from too few rows (fixture tables; rows of Qwen3-0.6B bf16) ----------------
+def silicon_rows(name, sweeps):
+    """sweeps: [(isl, osl, [concurrency, ...]), ...] -> a silicon CSV for fixture_gpu/vllm."""
+    lines = [SILICON[0].rstrip("\n")]
+    for isl, osl, concurrencies in sweeps:
+        for c in concurrencies:
+            lines.append("q_%d_%d_c%d,vllm,1.0,Qwen/Qwen3-0.6B,fixture_gpu,agg,%d,%d,,%d,1,1,%g,%g"
+                         % (isl, osl, c, isl, osl, c, 50.0 + c, 5.0 + 0.1 * c))
+    return write("calibrate_%s/silicon.csv" % name, "\n".join(lines) + "\n")
+
+
+def calibrate(f, *extra):
+    return ["calibrate", "--workspace", WS_GOOD, "--tables", GOOD_TABLES, "--measurements", f,
+            "-o", f + ".fmc.json", "--force", *extra]
+
+
+for label, sweeps in (("one row", [(512, 128, [1])]),
+                      ("three rows of one sweep", [(512, 128, [1, 2, 4])]),
+                      ("two rows of two sweeps", [(512, 128, [1]), (1024, 128, [1])])):
+    f = silicon_rows(label.replace(" ", "_"), sweeps)
+    bad("calibrate: " + label, calibrate(f), f, "needs at least 3 rows from 2 concurrency sweeps")
+ok("calibrate: three rows of one sweep with --allow-few",
+   calibrate(silicon_rows("allow_few", [(512, 128, [1, 2, 4])]), "--allow-few"))
+ok("calibrate: four rows of two sweeps",
+   calibrate(silicon_rows("enough", [(512, 128, [1, 2]), (1024, 128, [1, 2])])))
+
 # ---- RMQD oracle: a valid header promising 1.5 GiB of zeros (a sparse file) ----------------
 T, M = 8 << 20, 16  # tokens x bins; ids I64 + probs F32 per bin, one F32 tail per token
 ids_end, probs_end = T * M * 8, T * M * 12
