@@ -596,6 +596,31 @@ for label, argv, field in (
                                                      path("config_ok.json")), "--force")):
     bad("CLI: " + label, argv, None, field)
 ok("CLI: ttft with a decimal point", search(WS_GOOD, "--ttft", "900.5"))
+# Every message names the option or the path, the operation, and what was expected.
+os.makedirs(path("out_folder"), exist_ok=True)
+write("exists.json", "{}")
+for label, argv, file, field in (
+        ("export into a missing folder",
+         export_argv(path("config_ok.json"), path("no_folder", "x.yaml")),
+         path("no_folder", "x.yaml"), "does not exist (expected a file in an existing folder)"),
+        ("export onto a folder", export_argv(path("config_ok.json"), path("out_folder")),
+         path("out_folder"), "is a folder (expected a file name)"),
+        ("search --mode value", search(WS_GOOD, "--mode", "batch"), None,
+         "--mode 'batch': expected static or continuous"),
+        ("search --model value", search(WS_GOOD, "--model", "Qwen9"), None,
+         "--model: unknown model 'Qwen9' (expected one of: Qwen3-0.6B"),
+        ("search --stack value", ["search", "--workspace", WS_GOOD, "--stack", "x/y"], None,
+         "--stack: unknown stack 'x/y' (expected"),
+        ("eval --stacks value", ["eval", "--workspace", WS_GOOD, "--stacks", "x/y"], None,
+         "--stacks: unknown stack 'x/y' (expected"),
+        ("plan latency --output onto a file",
+         ["plan", "latency", "--workspace", WS_GOOD, "--tables", GOOD_TABLES, "--stack",
+          "fixture_gpu/vllm", "-o", path("exists.json")], path("exists.json"),
+         "--output"),
+        ("report quality --save onto a file",
+         ["report", "quality", "--workspace", WS_GOOD, "--save", path("exists.json")],
+         path("exists.json"), "--save")):
+    bad("CLI: " + label, argv, file, field)
 
 
 # ---- run ------------------------------------------------------------------------------------
