@@ -6,6 +6,7 @@
 #include "app/cli/command.h"
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
+#include "core/data/loaderror.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/siliconstudy.h"
 
@@ -14,6 +15,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 namespace acsel::cli
@@ -63,6 +65,9 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     specs.push_back(
         {"output", "FILE", "FMC coefficients JSON to write (also -o; '-' for standard output)"});
     specs.push_back({"force", "", "overwrite an existing output file"});
+    specs.push_back({"allow-few", "",
+                     "also calibrate stacks with fewer than 3 rows or 1 concurrency sweep "
+                     "(their forms are not validated)"});
     specs.push_back({"mode", "MODE",
                      "serving model of the raw estimates: continuous (default: AIC silicon "
                      "rows are continuous-batching benchmarks) or static"});
@@ -91,6 +96,8 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     set.measurements = measurements;
     std::vector<std::string> notes;    // rows held out by the memory check
     std::vector<std::string> warnings; // few profiles, duplicated rows
+    std::vector<std::string> tooFew;   // stacks below the minimum, not calibrated
+    const bool allowFew = args.flag("allow-few");
     for (std::size_t s = 0; s < ws.stacks.size(); ++s) {
         std::vector<double> est[2], meas[2];
         std::vector<std::string> sweeps;
@@ -121,10 +128,21 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
             continue;
         for (const std::string& h : held)
             notes.push_back(ws.stacks[s].id + " row " + h);
-        if (e.rowsUsed.size() < 3)
-            warnings.push_back(ws.stacks[s].id + ": " + std::to_string(e.rowsUsed.size()) +
-                               " profile(s): below 3 the forms cannot all be validated and "
-                               "there is no interval");
+        const auto nSweeps = std::set<std::string>(sweeps.begin(), sweeps.end()).size();
+        if (static_cast<int>(e.rowsUsed.size()) < kFmcMinProfiles ||
+            static_cast<int>(nSweeps) < kFmcMinSweeps) {
+            const std::string what = ws.stacks[s].id + ": " + std::to_string(e.rowsUsed.size()) +
+                                     " row(s) from " + std::to_string(nSweeps) +
+                                     " concurrency sweep(s)";
+            if (!allowFew) {
+                tooFew.push_back(what);
+                continue;
+            }
+            warnings.push_back(what + " (--allow-few): below " + std::to_string(kFmcMinProfiles) +
+                               " rows from " + std::to_string(kFmcMinSweeps) +
+                               " sweeps the forms cannot be validated and there may be no "
+                               "interval");
+        }
         e.stack = ws.stacks[s].id;
         e.mode = set.servingMode;
         e.tableVersion = ws.stacks[s].version;
@@ -132,6 +150,20 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         e.set(LatencyMetric::Tpot, chooseFmc(est[1], meas[1], tau, sweeps));
         set.entries.push_back(std::move(e));
     }
+    const std::string minimum = "FMC needs at least " + std::to_string(kFmcMinProfiles) +
+                                " rows from " + std::to_string(kFmcMinSweeps) +
+                                " concurrency sweeps (model, format, isl, osl) per stack";
+    if (set.entries.empty() && !tooFew.empty()) {
+        std::string stacks;
+        for (const std::string& t : tooFew)
+            stacks += (stacks.empty() ? "" : "; ") + t;
+        throw LoadError(measurements, "",
+                        "too few rows to calibrate (" + stacks + "): " + minimum +
+                            " (--allow-few fits them anyway, unvalidated)");
+    }
+    for (const std::string& t : tooFew)
+        warnings.push_back(t + ": not calibrated (raw estimates): " + minimum +
+                           " (--allow-few fits it anyway)");
     if (set.entries.empty())
         throw app::UsageError("acsel calibrate: no row of " + measurements +
                               " could be predicted (see acsel predict for the reasons)");

@@ -5,6 +5,7 @@
 // the same bytes (wall time only with --timing).
 #include "app/cli/command.h"
 #include "app/cli/engineargs.h"
+#include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/measuredquality.h"
@@ -179,12 +180,14 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     o.setup.stacks = splitList(args.valueOr("stacks", "h100_sxm/trtllm,h200_sxm/vllm"));
     for (const std::string& s : o.setup.stacks)
         if (!ws.findStack(s))
-            throw app::UsageError("acsel eval: unknown stack '" + s + "' (acsel info lists them)");
+            throw app::UsageError("acsel eval: --stacks: unknown stack '" + s +
+                                  "' (expected stacks acsel info lists)");
     if (const auto models = args.value("models")) {
         for (const std::string& m : splitList(*models)) {
             const auto i = ws.findModel(m);
             if (!i)
-                throw app::UsageError("acsel eval: unknown model '" + m + "'");
+                throw app::UsageError("acsel eval: --models: unknown model '" + m +
+                                      "' (expected one of: " + modelNames(ws) + ")");
             o.setup.models.push_back(*i);
         }
     } else {

@@ -3,16 +3,20 @@
 // <system>/<backend>/<version>/{gemm,context_attention,generation_attention}_perf.csv, the
 // newest version of each backend. The Parquet files are read by a small Node script on npm's
 // hyparquet (no Parquet reader is packaged for Debian 12); the folder appears whole or not at
-// all (written beside it, then renamed).
+// all (written beside it, then renamed), and only after every converted table has loaded as a
+// search would load it.
 #include "app/cli/command.h"
 #include "app/cli/outputfile.h"
 #include "core/data/loaderror.h"
+#include "core/data/tablesdir.h"
+#include "core/latency/tablescheck.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <spawn.h>
@@ -126,6 +130,28 @@ int runNode(const fs::path& script, const fs::path& in, const fs::path& out)
     return WEXITSTATUS(status);
 }
 
+// Loads every converted stack as a search would; a table it would refuse is refused now, the
+// error naming the source the file was converted from (a CSV line is the header plus the
+// Parquet record number).
+void checkConverted(const fs::path& partial, const std::map<fs::path, fs::path>& sourceOf)
+{
+    try {
+        const std::vector<DiscoveredStack> found = discoverStacks(partial.string());
+        std::vector<TableStack> stacks;
+        for (const DiscoveredStack& d : found)
+            stacks.push_back({&d.stack, &d.platform});
+        checkStackTables(stacks);
+    } catch (const LoadError& e) {
+        fs::remove_all(partial);
+        const auto source = sourceOf.find(fs::path(e.file()));
+        if (source == sourceOf.end())
+            throw;
+        throw LoadError(source->second.string(),
+                        "converted to CSV" + (e.where().empty() ? "" : ", " + e.where()),
+                        e.message());
+    }
+}
+
 // Data rows of a written CSV (lines after the header).
 long csvRows(const fs::path& csv)
 {
@@ -177,6 +203,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     fs::remove_all(partial);
     fs::create_directories(partial);
     int stacks = 0, gpus = 0;
+    std::map<fs::path, fs::path> sourceOf; // converted file -> what it was converted from
     for (const fs::path& yaml : [&] {
              std::vector<fs::path> v;
              for (const auto& e : fs::directory_iterator(*systems))
@@ -212,6 +239,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                                     "could not be converted (node's message is above; expected "
                                     "an AIConfigurator Parquet table, and node on PATH)");
                 }
+                sourceOf[csv] = in;
                 io.out << " " << t.name << " " << csvRows(csv) << " rows";
             }
             io.out << "\n";
@@ -219,6 +247,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         }
         if (converted > 0) {
             fs::copy_file(yaml, partial / system / "system.yaml");
+            sourceOf[partial / system / "system.yaml"] = yaml;
             stacks += converted;
             ++gpus;
         }
@@ -229,6 +258,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                         "no (system, backend, version) with all three tables "
                         "(gemm_perf, context_attention_perf, generation_attention_perf .parquet)");
     }
+    checkConverted(partial, sourceOf);
     if (fs::exists(out))
         fs::remove_all(out);
     fs::rename(partial, out);

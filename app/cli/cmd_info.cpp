@@ -1,6 +1,9 @@
 // acsel info: what the workspace holds (models, stacks, formats, configuration-space sizes).
+// Every stack's operator tables are loaded and checked as a search would load them, so a
+// damaged table is refused here with the search's message, not at the first search.
 #include "app/cli/command.h"
 #include "app/cli/workspaceargs.h"
+#include "core/latency/tablescheck.h"
 #include "core/model/configspace.h"
 #include "core/model/defaults.h"
 
@@ -45,6 +48,18 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         return 0;
     }
     const Workspace ws = loadWorkspaceFromArgs(args);
+    std::vector<TableStack> tableStacks;
+    for (const Stack& s : ws.stacks)
+        if (s.source == LatencySource::Tables)
+            tableStacks.push_back({&s, &ws.platformOf(s)});
+    const std::vector<StackTablesInfo> checked = checkStackTables(tableStacks);
+    // What a table stack's loaders kept (gemm, context, generation).
+    auto tablesOf = [&](const Stack& s) -> const StackTablesInfo& {
+        std::size_t i = 0;
+        while (tableStacks[i].stack != &s)
+            ++i;
+        return checked[i];
+    };
 
     nlohmann::json j;
     j["workspace"] = ws.file;
@@ -66,6 +81,12 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             {"version", s.version},
             {"kv_fp8", s.kvFp8},
             {"latency_source", s.source == LatencySource::Tables ? "tables" : "empirical"}};
+        if (s.source == LatencySource::Tables) {
+            const StackTablesInfo& t = tablesOf(s);
+            js["tables_checked"] = {{"gemm_rows", t[0].rowsKept},
+                                    {"context_rows", t[1].rowsKept},
+                                    {"generation_rows", t[2].rowsKept}};
+        }
         js["formats"] = nlohmann::json::array();
         for (Format f : s.formats)
             js["formats"].push_back(toString(f));
@@ -94,6 +115,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     for (const Stack& s : ws.stacks) {
         io.out << "  " << std::left << std::setw(30) << s.id << std::setw(12) << s.version
                << "formats " << formatList(s) << (s.kvFp8 ? "  kv fp8" : "") << "\n";
+        if (s.source == LatencySource::Tables) {
+            const StackTablesInfo& t = tablesOf(s);
+            io.out << "      tables loaded and checked: gemm " << t[0].rowsKept << ", context "
+                   << t[1].rowsKept << ", generation " << t[2].rowsKept << " rows kept\n";
+        } else {
+            io.out << "      no tables: spec sheet and utilisation model\n";
+        }
         for (const ModelArch& m : ws.models) {
             const ConfigSpace full(m.layers, spaceFor(s, true));
             io.out << "      " << std::setw(16) << m.name << std::right << std::setw(10)

@@ -136,11 +136,13 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
 
     namespace fs = std::filesystem;
     if (fs::exists(dir) && !fs::is_directory(dir))
-        throw app::UsageError("acsel plan latency: " + dir + " exists and is not a folder");
+        throw app::UsageError("acsel plan latency: --output " + dir +
+                              ": exists and is not a folder (expected a folder to write into)");
     std::error_code ec;
     fs::create_directory(dir, ec);
     if (ec)
-        throw app::UsageError("acsel plan latency: cannot create " + dir + ": " + ec.message());
+        throw app::UsageError("acsel plan latency: --output " + dir +
+                              ": cannot create the folder (" + ec.message() + ")");
     const std::string csvPath = (fs::path(dir) / "profiles.csv").string();
     const std::string scriptPath = (fs::path(dir) / "benchmark.sh").string();
     checkOutputPath(kName, csvPath, force);

@@ -2,6 +2,7 @@
 // every row of a silicon measurements CSV, with the calibration's predictive interval when the
 // FMC file carries its spread; rows that cannot be predicted are listed with why.
 #include "app/cli/command.h"
+#include "app/cli/engineargs.h"
 #include "app/cli/fmcmodewarning.h"
 #include "app/cli/predictconfig.h"
 #include "app/cli/workspaceargs.h"
@@ -69,6 +70,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         throw app::UsageError("acsel predict: --mode '" + modeName +
                               "': expected static or continuous");
     const Workspace ws = loadWorkspaceFromArgs(args);
+    if (fmc)
+        warnFmcStacksOutside(*fmc, ws, *args.value("fmc"), io.err);
     const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
 
     Json j;

@@ -189,8 +189,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             "acsel report quality: the workspace names no quality set: pass --quality FILE");
     const std::string save = args.valueOr("save", "");
     if (!save.empty() && std::filesystem::exists(save) && !args.flag("force"))
-        throw app::UsageError("acsel report quality: " + save +
-                              " exists (pass --force to overwrite)");
+        throw app::UsageError("acsel report quality: --save " + save +
+                              " exists; pass --force to overwrite it");
     const QualitySet set = loadQualitySet(file, ws.models);
     SurrogateOptions opt;
     opt.folds = args.integer("folds", 5, 2, 100);

@@ -1,6 +1,7 @@
 // acsel search: one searcher on one request (a request file, flags, or both: flags win).
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
+#include "app/cli/workspaceargs.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/searchalgorithm.h"
 
@@ -95,8 +96,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     Request& q = r.request;
     q.stack = args.valueOr("stack", q.stack);
     if (!ws.findStack(q.stack))
-        throw app::UsageError("acsel search: unknown stack '" + q.stack +
-                              "' (acsel info lists them)");
+        throw app::UsageError("acsel search: --stack: unknown stack '" + q.stack +
+                              "' (expected one of the stacks acsel info lists)");
     q.isl = args.integer("isl", q.isl, 1, 1 << 20);
     q.osl = args.integer("osl", q.osl, 1, 1 << 20);
     q.concurrency = args.integer("concurrency", q.concurrency, 1, 1 << 16);
@@ -106,7 +107,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (const auto mode = args.value("mode")) {
         const auto m = parseServingMode(*mode);
         if (!m)
-            throw app::UsageError("acsel search: --mode expects static or continuous");
+            throw app::UsageError("acsel search: --mode '" + *mode +
+                                  "': expected static or continuous");
         q.mode = *m;
     }
     if (const auto models = args.value("model")) {
@@ -114,7 +116,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         for (const std::string& name : commaList(*models)) {
             const auto m = ws.findModel(name);
             if (!m)
-                throw app::UsageError("acsel search: unknown model '" + name + "'");
+                throw app::UsageError("acsel search: --model: unknown model '" + name +
+                                      "' (expected one of: " + modelNames(ws) + ")");
             r.options.models.push_back(*m);
         }
     }

@@ -34,6 +34,14 @@ void applyConfidence(WorkspaceEngine& engine, const std::string& fmcFile, double
 
 } // namespace
 
+void warnFmcStacksOutside(const FmcSet& set, const Workspace& ws, const std::string& file,
+                          std::ostream& warnings)
+{
+    for (const std::string& s : fmcStacksOutside(set, ws, file))
+        warnings << "warning: " << file << ": stack '" << s
+                 << "' is not in the workspace: its lines are ignored\n";
+}
+
 std::vector<app::OptionSpec> engineOptions()
 {
     auto specs = workspaceOptions();
@@ -57,7 +65,11 @@ std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args, std::
         throw app::UsageError("--confidence " + args.valueOr("confidence", "") +
                               ": needs --fmc (without a calibration there is no predictive "
                               "interval)");
-    auto engine = std::make_unique<WorkspaceEngine>(loadWorkspaceFromArgs(args), sources);
+    Workspace ws = loadWorkspaceFromArgs(args);
+    if (!sources.fmcFile.empty())
+        warnFmcStacksOutside(loadFmcFile(sources.fmcFile), ws, sources.fmcFile,
+                             warnings ? *warnings : std::cerr);
+    auto engine = std::make_unique<WorkspaceEngine>(std::move(ws), sources);
     if (p != 0.5)
         applyConfidence(*engine, sources.fmcFile, p, warnings ? *warnings : std::cerr);
     return engine;

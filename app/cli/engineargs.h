@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app/common/args.h"
+#include "core/latency/fmcfile.h"
 #include "core/search/workspaceengine.h"
 
 #include <memory>
@@ -11,6 +12,11 @@
 
 namespace acsel::cli
 {
+
+// Checks an FMC file's stacks against the workspace (fmcStacksOutside): a LoadError when none
+// is in it, one warning line per stack whose lines are ignored.
+void warnFmcStacksOutside(const FmcSet& set, const Workspace& ws, const std::string& file,
+                          std::ostream& warnings);
 
 // --workspace, --tables, --fmc, --confidence, --surrogate
 std::vector<app::OptionSpec> engineOptions();

@@ -42,9 +42,10 @@ void checkOutputPath(const std::string& command, const std::string& path, bool f
     }
     std::error_code ec;
     if (!fs::is_directory(folderOf(out), ec))
-        throw app::UsageError(prefix + "folder " + folderOf(out).string() + " does not exist");
+        throw app::UsageError(prefix + "output " + path + ": the folder " + folderOf(out).string() +
+                              " does not exist (expected a file in an existing folder)");
     if (fs::is_directory(out, ec))
-        throw app::UsageError(prefix + path + " is a folder");
+        throw app::UsageError(prefix + "output " + path + " is a folder (expected a file name)");
     if (fs::exists(out, ec) && !force)
         throw app::UsageError(prefix + path + " exists; pass --force to overwrite it");
 }
@@ -60,7 +61,7 @@ void writeOutput(const std::string& command, const std::string& path, const std:
     try {
         writeFileAtomically(path, text);
     } catch (const LoadError& e) {
-        throw app::UsageError("acsel " + command + ": " + e.what());
+        throw app::UsageError("acsel " + command + ": writing the output: " + e.what());
     }
 }
 

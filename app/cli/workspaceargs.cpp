@@ -13,6 +13,14 @@ std::vector<app::OptionSpec> workspaceOptions()
             {"tables", "DIR", "operator tables directory (default: $ACSEL_TABLES, ../shared/aic)"}};
 }
 
+std::string modelNames(const Workspace& ws)
+{
+    std::string names;
+    for (const ModelArch& m : ws.models)
+        names += (names.empty() ? "" : ", ") + m.name;
+    return names;
+}
+
 const Stack& stackOf(const Workspace& ws, const std::string& id, const std::string& file)
 {
     const auto i = ws.findStack(id);

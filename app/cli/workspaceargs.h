@@ -16,6 +16,9 @@ std::vector<app::OptionSpec> workspaceOptions();
 // allowed and noted in the workspace (spec-only stacks still load).
 Workspace loadWorkspaceFromArgs(const app::Args& args);
 
+// The workspace's model names, comma-separated: what an unknown model option expected.
+std::string modelNames(const Workspace& ws);
+
 // The stack `id` names in the workspace; a LoadError at `file`'s /stack when it has none.
 const Stack& stackOf(const Workspace& ws, const std::string& id, const std::string& file);
 

@@ -2,6 +2,7 @@
 
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
+#include "core/data/plausibility.h"
 
 #include <algorithm>
 #include <numeric>
@@ -37,18 +38,18 @@ private:
 int positiveInt(const CsvReader& csv, int col)
 {
     const std::int64_t v = csv.integer(col);
-    if (v <= 0 || v > (std::int64_t{1} << 30))
+    if (v <= 0 || v > plausible::kMaxShape)
         throw LoadError(csv.name(), csv.where(col),
-                        "expected a positive integer, found '" + std::string(csv.field(col)) + "'");
+                        "expected a positive integer up to 2^30, found '" +
+                            std::string(csv.field(col)) + "'");
     return static_cast<int>(v);
 }
 
-// A measured kernel time in ms: at least a nanosecond (a denormal such as 1e-300 is no
-// measurement) and at most 1e6 ms (the largest in ../shared/aic is about 1.4e3 ms).
+// A measured kernel time in ms, within the plausibility bounds.
 double latencyMs(const CsvReader& csv, int col)
 {
     const double v = csv.positiveNumber(col);
-    if (v < 1e-6 || v > 1e6)
+    if (v < plausible::kMinKernelMs || v > plausible::kMaxKernelMs)
         throw LoadError(csv.name(), csv.where(col),
                         "expected a latency in [1e-6, 1e6] ms, found '" +
                             std::string(csv.field(col)) + "'");
@@ -182,7 +183,7 @@ AicTable<AttentionRow> readAttention(CsvReader csv, bool generation)
         const std::int64_t step = csv.integer(cStep);
         // Bounded like the other integers (isl <= 2^30), so that isl + step fits an int: an
         // unbounded step was truncated into a zero or negative KV length (fuzz_aictables).
-        if (step < 0 || step >= (std::int64_t{1} << 30))
+        if (step < 0 || step >= plausible::kMaxShape)
             throw LoadError(csv.name(), csv.where(cStep),
                             "expected a step in [0, 2^30), found '" +
                                 std::string(csv.field(cStep)) + "'");

@@ -1,5 +1,6 @@
 #include "core/data/platformsfile.h"
 
+#include "core/data/plausibility.h"
 #include "core/model/units.h"
 
 #include <algorithm>
@@ -143,9 +144,11 @@ PlatformsFile parsePlatformsFile(const Json& j, const std::string& file)
     if (f.string(j, "kind", "") != "acsel-platforms")
         f.fail("/kind", "expected \"acsel-platforms\"");
     const Json& mem = f.object(j, "memory_op_model", "");
-    const double bwScaling = f.number(mem, "bw_scaling", "/memory_op_model", 0.01, 1.0);
-    const double constantS =
-        f.number(mem, "constant_latency_us", "/memory_op_model", 0, 1e4) * 1e-6;
+    const double bwScaling = f.number(mem, "bw_scaling", "/memory_op_model",
+                                      plausible::kMinBwScaling, plausible::kMaxBwScaling);
+    const double constantS = f.number(mem, "constant_latency_us", "/memory_op_model", 0,
+                                      plausible::kMaxMemConstantLatencyS * 1e6) *
+                             1e-6;
     if (f.string(mem, "source", "/memory_op_model").empty())
         f.fail("/memory_op_model/source", "expected the source of these numbers");
     const Json& list = f.array(j, "platforms", "");

@@ -2,6 +2,7 @@
 
 #include "core/data/inputfile.h"
 #include "core/data/loaderror.h"
+#include "core/data/plausibility.h"
 
 #include <charconv>
 #include <cmath>
@@ -91,14 +92,10 @@ Platform parseSystemYaml(const std::string& text, const std::string& file, const
     p.source = file;
     p.memBandwidth = readPositive(gpu, "mem_bw", file, "gpu");
     p.memCapacityBytes = readPositive(gpu, "mem_capacity", file, "gpu");
-    // The fraction of the spec bandwidth a memory-bound kernel reaches: above 1 (1e6 was
-    // accepted) every memory-bound latency would fall below the speed of light. The same
-    // range as the platforms file's bw_scaling.
-    p.memBwScaling =
-        readNumber(gpu, "mem_bw_empirical_scaling_factor", file, "gpu", false, 0.8, 0.01, 1.0);
-    // Seconds per memory operation: a fixed launch cost, at most 10 ms (as the platforms file).
-    p.memConstantLatencyS =
-        readNumber(gpu, "mem_empirical_constant_latency", file, "gpu", false, 3e-6, 0, 1e-2);
+    p.memBwScaling = readNumber(gpu, "mem_bw_empirical_scaling_factor", file, "gpu", false, 0.8,
+                                plausible::kMinBwScaling, plausible::kMaxBwScaling);
+    p.memConstantLatencyS = readNumber(gpu, "mem_empirical_constant_latency", file, "gpu", false,
+                                       3e-6, 0, plausible::kMaxMemConstantLatencyS);
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Bf16)] =
         readPositive(gpu, "bfloat16_tc_flops", file, "gpu");
     p.tensorFlops[static_cast<std::size_t>(ComputeClass::Int8)] =

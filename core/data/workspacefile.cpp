@@ -61,6 +61,12 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
         ModelArch arch = parseHfConfig(f.object(m, "config", ptr), file, ptr + "/config");
         arch.name = f.string(m, "name", ptr);
         arch.hfId = f.string(m, "hf_id", ptr);
+        // Both name the model to the user, in requests and in exports: a blank one names nothing.
+        if (arch.name.find_first_not_of(" \t") == std::string::npos)
+            f.fail(ptr + "/name", "expected a model name (found an empty one)");
+        if (arch.hfId.empty() || arch.hfId.find_first_of(" \t") != std::string::npos)
+            f.fail(ptr + "/hf_id", "expected a Hugging Face id such as \"Qwen/Qwen3-8B\" (found '" +
+                                       arch.hfId + "')");
         if (ws.findModel(arch.name))
             f.fail(ptr + "/name", "duplicate model name '" + arch.name + "'");
         ws.models.push_back(std::move(arch));

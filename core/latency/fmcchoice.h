@@ -53,6 +53,14 @@ inline constexpr int kFmcLeaveOneOutMax = 64;
 inline constexpr double kFmcSignificanceLevel = 0.975;
 inline constexpr int kFmcCrossValidationFolds = 10;
 
+// The least a stack's calibration is fitted on (acsel calibrate refuses less unless told
+// --allow-few): 3 profiles from 2 concurrency sweeps. Below 3 profiles no form beyond the
+// identity can be validated and there is no interval (no degree of freedom left after the
+// offset); with a single sweep, leaving a sweep out is impossible and leaving a profile out
+// judges each form on the sweep mates that share its error (docs/LATENCY.md, "The form").
+inline constexpr int kFmcMinProfiles = 3;
+inline constexpr int kFmcMinSweeps = 2;
+
 // Predictive spread in log space: the out-of-fold residuals r_i = log meas_i - log pred_i(-i)
 // of the chosen form, scale = sqrt(mean r_i^2) (around 0, so a bias widens the interval
 // instead of moving its centre, and p = 0.5 stays the median line). The p-quantile of a new

@@ -1,5 +1,6 @@
 #include "core/latency/fmcfile.h"
 
+#include "core/data/loaderror.h"
 #include "core/model/config.h"
 
 #include <cmath>
@@ -133,6 +134,9 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
     if (!parseServingMode(set.servingMode))
         f.fail("/serving_mode", "expected \"static\" or \"continuous\"");
     const Json& stacks = f.array(j, "stacks", "");
+    if (stacks.empty())
+        f.fail("/stacks", "expected at least one calibrated stack (acsel calibrate writes one "
+                          "per stack it has measurements of)");
     for (std::size_t i = 0; i < stacks.size(); ++i) {
         const std::string ptr = "/stacks/" + std::to_string(i);
         const Json& s = stacks[i];
@@ -159,6 +163,25 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
         set.entries.push_back(std::move(e));
     }
     return set;
+}
+
+std::vector<std::string> fmcStacksOutside(const FmcSet& set, const Workspace& ws,
+                                          const std::string& file)
+{
+    std::vector<std::string> outside;
+    for (const FmcEntry& e : set.entries)
+        if (!ws.findStack(e.stack))
+            outside.push_back(e.stack);
+    if (!outside.empty() && outside.size() == set.entries.size()) {
+        std::string ids;
+        for (const std::string& s : outside)
+            ids += (ids.empty() ? "'" : ", '") + s + "'";
+        throw LoadError(file, "/stacks",
+                        "none of its stacks (" + ids +
+                            ") is in the workspace: it would calibrate nothing (expected the "
+                            "stacks acsel info lists, with the tables the file was fitted on)");
+    }
+    return outside;
 }
 
 FmcSet loadFmcFile(const std::string& path)

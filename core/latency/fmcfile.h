@@ -3,13 +3,14 @@
 // version, per metric (gamma, delta), the chosen form with its cross-validated losses and the
 // predictive spread (fmcchoice.h), and the ids of the rows used (provenance). Files written
 // before the forms (no "form", no "spread") read as form "line" without an interval.
-// Refused on load: gamma <= 0 (a calibration must keep a longer estimate longer), |delta| >
-// kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
+// Refused on load: no stack at all, gamma <= 0 (a calibration must keep a longer estimate longer),
+// |delta| > kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
 #pragma once
 
 #include "core/data/jsonfields.h"
 #include "core/latency/fmc.h"
 #include "core/latency/fmcchoice.h"
+#include "core/model/workspace.h"
 
 #include <string>
 #include <vector>
@@ -57,5 +58,11 @@ Json fmcToJson(const FmcSet& set);
 // Throws LoadError naming the file and JSON pointer of a missing or malformed field.
 FmcSet fmcFromJson(const Json& j, const std::string& file);
 FmcSet loadFmcFile(const std::string& path);
+
+// The stacks of `set` (read from `file`) the workspace does not have: their lines are ignored.
+// Throws LoadError at /stacks when the workspace has none of them: the file would calibrate
+// nothing (another workspace's or tables folder's file, or stack ids misspelt).
+std::vector<std::string> fmcStacksOutside(const FmcSet& set, const Workspace& ws,
+                                          const std::string& file);
 
 } // namespace acsel

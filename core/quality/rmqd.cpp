@@ -15,6 +15,8 @@ namespace
 // Candidate rows are read in blocks of about this many floats (64 MB), so a 150k-vocabulary
 // dump of thousands of tokens streams through a fixed buffer.
 constexpr std::int64_t kBlockFloats = std::int64_t{16} << 20;
+// Oracle tokens are read and checked in blocks of about this many bins (12 MB).
+constexpr std::int64_t kOracleBlock = std::int64_t{1} << 20;
 
 std::string tokenWhere(const std::string& tensor, std::int64_t token)
 {
@@ -25,6 +27,9 @@ std::string tokenWhere(const std::string& tensor, std::int64_t token)
 
 OracleTopM loadOracle(const std::string& path)
 {
+    // open() has checked every tensor's byte range against the file size. The tokens are then
+    // read and checked a block at a time: a file whose header promises gigabytes of tokens
+    // fails at its first bad token after one block, and memory grows only with checked tokens.
     SafetensorsFile f = SafetensorsFile::open(path);
     const TensorInfo& ids = f.require("topk_ids", 2, false);
     const TensorInfo& probs = f.require("topk_probs", 2, true);
@@ -45,49 +50,56 @@ OracleTopM loadOracle(const std::string& path)
     o.file = path;
     o.tokens = static_cast<int>(ids.shape[0]);
     o.m = static_cast<int>(ids.shape[1]);
-    const std::int64_t n = ids.elements();
-    o.ids.resize(static_cast<std::size_t>(n));
-    f.readInts(ids, 0, n, o.ids.data());
-    std::vector<float> buf(static_cast<std::size_t>(n));
-    f.readFloats(probs, 0, n, buf.data());
-    o.probs.assign(buf.begin(), buf.end());
-    buf.resize(static_cast<std::size_t>(o.tokens));
-    f.readFloats(tail, 0, o.tokens, buf.data());
-    o.tail.assign(buf.begin(), buf.end());
-
-    std::vector<std::int64_t> sorted(static_cast<std::size_t>(o.m));
-    for (int t = 0; t < o.tokens; ++t) {
-        const std::size_t row = static_cast<std::size_t>(t) * static_cast<std::size_t>(o.m);
-        double sum = o.tail[static_cast<std::size_t>(t)];
-        if (!(sum >= 0.0 && sum <= 1.0))
-            throw LoadError(path, tokenWhere("tail_mass", t),
-                            "tail mass " + std::to_string(sum) + " is not a probability in [0, 1]");
-        for (int j = 0; j < o.m; ++j) {
-            const double p = o.probs[row + static_cast<std::size_t>(j)];
-            if (!(p >= 0.0 && p <= 1.0))
+    const auto m = static_cast<std::size_t>(o.m);
+    const std::int64_t blockTokens = std::max<std::int64_t>(1, kOracleBlock / ids.shape[1]);
+    std::vector<std::int64_t> blockIds;
+    std::vector<float> blockProbs, blockTail;
+    std::vector<std::int64_t> sorted(m);
+    for (std::int64_t first = 0; first < o.tokens; first += blockTokens) {
+        const std::int64_t count = std::min<std::int64_t>(blockTokens, o.tokens - first);
+        blockIds.resize(static_cast<std::size_t>(count) * m);
+        blockProbs.resize(blockIds.size());
+        blockTail.resize(static_cast<std::size_t>(count));
+        f.readInts(ids, first * o.m, count * o.m, blockIds.data());
+        f.readFloats(probs, first * o.m, count * o.m, blockProbs.data());
+        f.readFloats(tail, first, count, blockTail.data());
+        for (std::int64_t b = 0; b < count; ++b) {
+            const std::int64_t t = first + b;
+            const std::size_t row = static_cast<std::size_t>(b) * m;
+            double sum = static_cast<double>(blockTail[static_cast<std::size_t>(b)]);
+            if (!(sum >= 0.0 && sum <= 1.0))
+                throw LoadError(path, tokenWhere("tail_mass", t),
+                                "tail mass " + std::to_string(sum) +
+                                    " is not a probability in [0, 1]");
+            for (std::size_t j = 0; j < m; ++j) {
+                const double p = static_cast<double>(blockProbs[row + j]);
+                if (!(p >= 0.0 && p <= 1.0))
+                    throw LoadError(path, tokenWhere("topk_probs", t),
+                                    "bin " + std::to_string(j) + " holds " + std::to_string(p) +
+                                        ", not a probability in [0, 1]");
+                sum += p;
+            }
+            if (std::abs(sum - 1.0) > 1e-2)
                 throw LoadError(path, tokenWhere("topk_probs", t),
-                                "bin " + std::to_string(j) + " holds " + std::to_string(p) +
-                                    ", not a probability in [0, 1]");
-            sum += p;
+                                "top-m probabilities plus tail_mass sum to " + std::to_string(sum) +
+                                    ", expected 1 (within 1e-2)");
+            std::copy_n(blockIds.begin() + static_cast<std::ptrdiff_t>(row), o.m, sorted.begin());
+            std::sort(sorted.begin(), sorted.end());
+            if (sorted.front() < 0)
+                throw LoadError(path, tokenWhere("topk_ids", t),
+                                "negative token id " + std::to_string(sorted.front()));
+            if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+                twice != sorted.end())
+                throw LoadError(path, tokenWhere("topk_ids", t),
+                                "token id " + std::to_string(*twice) +
+                                    " appears twice: the top-m ids must be distinct");
+            o.maxId = std::max(o.maxId, sorted.back());
+            for (std::size_t j = 0; j < m; ++j)
+                o.probs.push_back(static_cast<double>(blockProbs[row + j]) / sum);
+            o.tail.push_back(static_cast<double>(blockTail[static_cast<std::size_t>(b)]) / sum);
+            o.ids.insert(o.ids.end(), blockIds.begin() + static_cast<std::ptrdiff_t>(row),
+                         blockIds.begin() + static_cast<std::ptrdiff_t>(row + m));
         }
-        if (std::abs(sum - 1.0) > 1e-2)
-            throw LoadError(path, tokenWhere("topk_probs", t),
-                            "top-m probabilities plus tail_mass sum to " + std::to_string(sum) +
-                                ", expected 1 (within 1e-2)");
-        for (int j = 0; j < o.m; ++j)
-            o.probs[row + static_cast<std::size_t>(j)] /= sum;
-        o.tail[static_cast<std::size_t>(t)] /= sum;
-        std::copy_n(o.ids.begin() + static_cast<std::ptrdiff_t>(row), o.m, sorted.begin());
-        std::sort(sorted.begin(), sorted.end());
-        if (sorted.front() < 0)
-            throw LoadError(path, tokenWhere("topk_ids", t),
-                            "negative token id " + std::to_string(sorted.front()));
-        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-            throw LoadError(path, tokenWhere("topk_ids", t),
-                            "token id " +
-                                std::to_string(*std::adjacent_find(sorted.begin(), sorted.end())) +
-                                " appears twice: the top-m ids must be distinct");
-        o.maxId = std::max(o.maxId, sorted.back());
     }
     return o;
 }

@@ -41,6 +41,28 @@ RidgeSurrogate fitOnTrainingSplit(const Workspace& ws, std::string& source)
     return fitOnTrainingRows(set, ws.models, engineSurrogateOptions());
 }
 
+// A saved surrogate's per-model offsets against the workspace: offsets of models it lacks are
+// ignored, said in the returned text ("" when none is); a file with offsets but none for a
+// workspace model is refused: its offsets would all be ignored.
+std::string offsetsOutside(const RidgeSurrogate& s, const Workspace& ws, const std::string& file)
+{
+    std::string outside;
+    std::size_t count = 0;
+    for (const auto& [model, offset] : s.modelOffsets())
+        if (!ws.findModel(model)) {
+            outside += (outside.empty() ? "" : ", ") + model;
+            ++count;
+        }
+    if (count == 0)
+        return "";
+    if (count == s.modelOffsets().size())
+        throw LoadError(file, "/model_offsets",
+                        "none of its models (" + outside +
+                            ") is in the workspace: expected offsets of the workspace's models "
+                            "(acsel info lists them)");
+    return "; offsets of " + outside + " ignored (not in the workspace)";
+}
+
 } // namespace
 
 WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
@@ -53,12 +75,14 @@ WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
         surrogate_ = RidgeSurrogate::load(sources.surrogateFile);
         const SurrogateTrainingData& data = surrogate_.trainingData();
         surrogateSource_ = "surrogate from " + sources.surrogateFile + ", fitted on " + data.file +
-                           (data.synthetic ? " (SYNTHETIC quality data)" : "");
+                           (data.synthetic ? " (SYNTHETIC quality data)" : "") +
+                           offsetsOutside(surrogate_, ws_, sources.surrogateFile);
     } else {
         surrogate_ = fitOnTrainingSplit(ws_, surrogateSource_);
     }
     if (!sources.fmcFile.empty()) {
         const FmcSet set = loadFmcFile(sources.fmcFile);
+        fmcStacksOutside(set, ws_, sources.fmcFile); // a file that calibrates nothing is refused
         for (const FmcEntry& e : set.entries) {
             calibrations_[e.stack] = {e.ttft.gamma, e.ttft.delta, e.tpot.gamma, e.tpot.delta};
             calibrationSources_[e.stack] = "FMC from " + sources.fmcFile + " (" +

@@ -7,8 +7,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
+#include <sys/resource.h>
 
 using namespace acsel;
 
@@ -88,6 +90,7 @@ private slots:
     void malformedSafetensors_data();
     void malformedSafetensors();
     void inconsistentOracleAndCandidate();
+    void sparseOracleFailsWithinOneBlock();
 
 private:
     QTemporaryDir dir_;
@@ -329,6 +332,44 @@ void TestRmqd::inconsistentOracleAndCandidate()
              e.c_str());
     e = errorOf([&] { loadOracle(cand); });
     QVERIFY2(e.find("missing tensor 'topk_ids'") != std::string::npos, e.c_str());
+}
+
+// Peak resident memory of this process so far, in MB (Linux reports ru_maxrss in kB).
+double peakRssMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+void TestRmqd::sparseOracleFailsWithinOneBlock()
+{
+    // A valid header promising T = 1.5M tokens of m = 16 bins: 1.5M x 16 x (8 + 4) + 1.5M x 4 =
+    // 294 MB of data, a sparse file of zeros (truncate). Token 0's bins and tail sum to 0, so
+    // the first block must fail it. Read whole (ids as int64, probabilities as double and a
+    // float buffer), the file would take about 480 MB before that check; in blocks of 1M bins
+    // (8 MB of ids, 4 MB of floats) the growth stays far below 64 MB.
+    const std::int64_t T = 1'500'000, m = 16;
+    const std::int64_t idBytes = T * m * 8, probBytes = T * m * 4, tailBytes = T * 4;
+    const std::string header =
+        R"({"topk_ids":{"dtype":"I64","shape":[)" + std::to_string(T) + "," + std::to_string(m) +
+        R"(],"data_offsets":[0,)" + std::to_string(idBytes) +
+        R"(]},"topk_probs":{"dtype":"F32","shape":[)" + std::to_string(T) + "," +
+        std::to_string(m) + R"(],"data_offsets":[)" + std::to_string(idBytes) + "," +
+        std::to_string(idBytes + probBytes) + R"(]},"tail_mass":{"dtype":"F32","shape":[)" +
+        std::to_string(T) + R"(],"data_offsets":[)" + std::to_string(idBytes + probBytes) + "," +
+        std::to_string(idBytes + probBytes + tailBytes) + "]}}";
+    const std::string file = path("sparse_oracle.safetensors");
+    writeRaw(file, header.size(), header, 0);
+    std::filesystem::resize_file(
+        file, 8 + header.size() + static_cast<std::uintmax_t>(idBytes + probBytes + tailBytes));
+    const double before = peakRssMb();
+    const std::string e = errorOf([&] { loadOracle(file); });
+    const double grown = peakRssMb() - before;
+    QVERIFY2(e.find(file + ": /topk_probs token 0: top-m probabilities plus tail_mass sum to 0") ==
+                 0,
+             e.c_str());
+    QVERIFY2(grown < 64, qPrintable(QString("peak memory grew by %1 MB").arg(grown)));
 }
 
 QTEST_APPLESS_MAIN(TestRmqd)

@@ -411,10 +411,13 @@ def gemm_row(**values):
 
 
 def table_case(label, text, field, table="gemm_perf.csv"):
+    """The damaged table is refused by a search and, with the same message, by `acsel info`,
+    which loads every table it lists."""
     root, version = tables("tables_csv_%03d" % len(cases), replace={table: text})
     bad("operator table: " + label,
         ["search", "--workspace", WS_GOOD, "--tables", root, "--stack", "fixture_gpu/vllm",
          "--model", "Qwen3-0.6B"] + SURROGATE, os.path.join(version, table), field)
+    bad("operator table, info: " + label, info(WS_GOOD, root), os.path.join(version, table), field)
 
 
 for value in ("nan", "-1", "0", "1e-300", "1e9", "fast", "", "inf"):
@@ -436,8 +439,23 @@ table_case("a row one field short", GEMM + GEMM_FIRST.rsplit(",", 1)[0] + "\n", 
 table_case("empty file", "", "empty")
 for t in ("context_attention_perf.csv", "generation_attention_perf.csv"):
     with open(os.path.join(FIXTURE_TABLES, t)) as f:
-        head = f.read().split("\n")[0]
+        text = f.read()
+    head, first = text.split("\n")[0], text.split("\n")[1]
     table_case(t + " header only", head + "\n", "no data rows", table=t)
+
+    def attention_row(**values):
+        fields = first.split(",")
+        for k, v in values.items():
+            fields[head.split(",").index(k)] = v
+        return ",".join(fields)
+
+    for value in ("nan", "-1", "1e300", "1e-300"):
+        table_case("%s latency = %r" % (t, value),
+                   head + "\n" + attention_row(latency=value) + "\n" + text.split("\n", 1)[1],
+                   "line 2, column 'latency'", table=t)
+    table_case(t + " kv_cache_dtype = 'int4'",
+               head + "\n" + attention_row(kv_cache_dtype="int4") + "\n" + text.split("\n", 1)[1],
+               "line 2, column 'kv_cache_dtype'", table=t)
 for t in TABLE_FILES:  # the walk reads gemm_perf.csv, the first search the other two
     root, version = tables("tables_dir_%03d" % len(cases))
     os.remove(os.path.join(version, t))
@@ -487,6 +505,79 @@ for label, edit, field in (
     f = write("config_%03d.json" % len(cases), json.dumps(edited(CONFIG, edit)))
     bad("configuration: " + label, export_argv(f, path("config_%03d.yaml" % len(cases))), f, field)
 
+# ---- files that parse but mean nothing (refused where they would silently do nothing) ------
+ws_case("models[0].name empty", setter("models", 0, "name", value=""), "/models/0/name")
+ws_case("models[0].name blank", setter("models", 0, "name", value="  "), "/models/0/name")
+ws_case("models[0].hf_id empty", setter("models", 0, "hf_id", value=""), "/models/0/hf_id")
+FMC_ENTRY = {"stack": "jetson_agx_thor/vllm", "ttft": {"gamma": 1, "delta": 0.1},
+             "tpot": {"gamma": 1, "delta": 0}, "rows_used": ["r1"]}
+
+
+def fmc_file(label, stacks):
+    return write("fmc_%03d.json" % len(cases), json.dumps(
+        {"schema_version": 1, "kind": "acsel-fmc", "tau": 0.5, "serving_mode": "static",
+         "stacks": stacks}))
+
+
+for label, stacks in (("no stacks", []),
+                      ("only stacks the workspace lacks",
+                       [dict(FMC_ENTRY, stack="h900/vllm"), dict(FMC_ENTRY, stack="x/y")])):
+    f = fmc_file(label, stacks)
+    bad("FMC file: " + label, search(WS_GOOD, "--fmc", f), f, "/stacks")
+ok("FMC file: one stack the workspace lacks, one it has (a warning)",
+   search(WS_GOOD, "--fmc", fmc_file("partial", [FMC_ENTRY, dict(FMC_ENTRY, stack="x/y")])))
+SURROGATE_DOC = load(SURROGATE[1])
+f = write("surrogate_unknown_models.json", json.dumps(dict(SURROGATE_DOC, model_offsets=[
+    dict(o, model="Other-%d" % i) for i, o in enumerate(SURROGATE_DOC["model_offsets"])])))
+bad("surrogate: offsets only of models the workspace lacks",
+    ["search", "--workspace", WS_GOOD, *SEARCH_ARGS, "--surrogate", f], f, "/model_offsets")
+f = write("surrogate_one_unknown.json", json.dumps(dict(SURROGATE_DOC, model_offsets=[
+    dict(o, model="Other") if i == 0 else o
+    for i, o in enumerate(SURROGATE_DOC["model_offsets"])])))
+ok("surrogate: one offset of a model the workspace lacks (said, ignored)",
+   ["search", "--workspace", WS_GOOD, *SEARCH_ARGS, "--surrogate", f])
+
+# ---- calibration from too few rows (fixture tables; rows of Qwen3-0.6B bf16) ----------------
+def silicon_rows(name, sweeps):
+    """sweeps: [(isl, osl, [concurrency, ...]), ...] -> a silicon CSV for fixture_gpu/vllm."""
+    lines = [SILICON[0].rstrip("\n")]
+    for isl, osl, concurrencies in sweeps:
+        for c in concurrencies:
+            lines.append("q_%d_%d_c%d,vllm,1.0,Qwen/Qwen3-0.6B,fixture_gpu,agg,%d,%d,,%d,1,1,%g,%g"
+                         % (isl, osl, c, isl, osl, c, 50.0 + c, 5.0 + 0.1 * c))
+    return write("calibrate_%s/silicon.csv" % name, "\n".join(lines) + "\n")
+
+
+def calibrate(f, *extra):
+    return ["calibrate", "--workspace", WS_GOOD, "--tables", GOOD_TABLES, "--measurements", f,
+            "-o", f + ".fmc.json", "--force", *extra]
+
+
+for label, sweeps in (("one row", [(512, 128, [1])]),
+                      ("three rows of one sweep", [(512, 128, [1, 2, 4])]),
+                      ("two rows of two sweeps", [(512, 128, [1]), (1024, 128, [1])])):
+    f = silicon_rows(label.replace(" ", "_"), sweeps)
+    bad("calibrate: " + label, calibrate(f), f, "needs at least 3 rows from 2 concurrency sweeps")
+ok("calibrate: three rows of one sweep with --allow-few",
+   calibrate(silicon_rows("allow_few", [(512, 128, [1, 2, 4])]), "--allow-few"))
+ok("calibrate: four rows of two sweeps",
+   calibrate(silicon_rows("enough", [(512, 128, [1, 2]), (1024, 128, [1, 2])])))
+
+# ---- RMQD oracle: a valid header promising 1.5 GiB of zeros (a sparse file) ----------------
+T, M = 8 << 20, 16  # tokens x bins; ids I64 + probs F32 per bin, one F32 tail per token
+ids_end, probs_end = T * M * 8, T * M * 12
+header = json.dumps({"topk_ids": {"dtype": "I64", "shape": [T, M], "data_offsets": [0, ids_end]},
+                     "topk_probs": {"dtype": "F32", "shape": [T, M],
+                                    "data_offsets": [ids_end, probs_end]},
+                     "tail_mass": {"dtype": "F32", "shape": [T],
+                                   "data_offsets": [probs_end, probs_end + T * 4]}}).encode()
+oracle = path("oracle_sparse.safetensors")
+with open(oracle, "wb") as f:
+    f.write(len(header).to_bytes(8, "little") + header)
+    f.truncate(8 + len(header) + probs_end + T * 4)
+bad("RMQD oracle: 1.5 GiB sparse, token 0 all zeros",
+    ["rmqd", "--oracle", oracle, "--candidate", oracle], oracle, "/topk_probs token 0")
+
 # ---- CLI options ----------------------------------------------------------------------------
 for label, argv, field in (
         ("unknown option", ["info", "--workspace", WS_GOOD, "--colour"], "--colour"),
@@ -505,6 +596,31 @@ for label, argv, field in (
                                                      path("config_ok.json")), "--force")):
     bad("CLI: " + label, argv, None, field)
 ok("CLI: ttft with a decimal point", search(WS_GOOD, "--ttft", "900.5"))
+# Every message names the option or the path, the operation, and what was expected.
+os.makedirs(path("out_folder"), exist_ok=True)
+write("exists.json", "{}")
+for label, argv, file, field in (
+        ("export into a missing folder",
+         export_argv(path("config_ok.json"), path("no_folder", "x.yaml")),
+         path("no_folder", "x.yaml"), "does not exist (expected a file in an existing folder)"),
+        ("export onto a folder", export_argv(path("config_ok.json"), path("out_folder")),
+         path("out_folder"), "is a folder (expected a file name)"),
+        ("search --mode value", search(WS_GOOD, "--mode", "batch"), None,
+         "--mode 'batch': expected static or continuous"),
+        ("search --model value", search(WS_GOOD, "--model", "Qwen9"), None,
+         "--model: unknown model 'Qwen9' (expected one of: Qwen3-0.6B"),
+        ("search --stack value", ["search", "--workspace", WS_GOOD, "--stack", "x/y"], None,
+         "--stack: unknown stack 'x/y' (expected"),
+        ("eval --stacks value", ["eval", "--workspace", WS_GOOD, "--stacks", "x/y"], None,
+         "--stacks: unknown stack 'x/y' (expected"),
+        ("plan latency --output onto a file",
+         ["plan", "latency", "--workspace", WS_GOOD, "--tables", GOOD_TABLES, "--stack",
+          "fixture_gpu/vllm", "-o", path("exists.json")], path("exists.json"),
+         "--output"),
+        ("report quality --save onto a file",
+         ["report", "quality", "--workspace", WS_GOOD, "--save", path("exists.json")],
+         path("exists.json"), "--save")):
+    bad("CLI: " + label, argv, file, field)
 
 
 # ---- run ------------------------------------------------------------------------------------

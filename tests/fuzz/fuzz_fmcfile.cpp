@@ -35,6 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::loadOrLoadError(name, [&] {
         const FmcSet set = fmcFromJson(parseJsonText(fuzz::text(data, size), name), name);
         fuzz::require(set.tau > 0 && set.tau < 1, "an accepted tau is inside (0, 1)");
+        fuzz::require(!set.entries.empty(), "an accepted FMC file calibrates a stack");
         for (const FmcEntry& e : set.entries) {
             fuzz::require(set.find(e.stack) == &e, "an accepted stack appears once");
             fuzz::require(std::isfinite(e.ttft.gamma) && std::isfinite(e.ttft.delta) &&

@@ -3,6 +3,8 @@
 // 1.0.0), and a vllm backend missing its generation table (not a stack). The values exercise
 // what the conversion must do: drop framework/version/device/op_name, keep record order (the
 // duplicate key stays twice), integers as integers, 6 significant digits without exponent.
+// Every value is one the tables loader accepts (docs/DATA.md, "Plausibility bounds"): the
+// import loads what it wrote before it keeps it.
 // Usage: node make_fixture.mjs AIC_DIR NODE_MODULES   (tools/import_aic/node_modules)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -35,7 +37,7 @@ function gemm(dir, scale) {
     i32("m", [1, 16, 4096, 1]),
     i32("n", [128, 128, 65536, 128]),
     i32("k", [128, 128, 51200, 128]),
-    f64("latency", [0.0123456789 * scale, 39.301, 12345678.9, 0.00000015]),
+    f64("latency", [0.0123456789 * scale, 39.301, 123456.789, 0.0000015]),
   ]);
 }
 
@@ -64,7 +66,7 @@ function attention(dir, table, isl) {
 for (const [version, scale] of [["1.0.0", 1], ["1.0.0rc3", 2]]) {
   gemm(`${data}/gemm/trtllm/${version}`, scale);
   attention(`${data}/attention/trtllm/${version}`, "context_attention_perf", [128, 1024]);
-  attention(`${data}/attention/trtllm/${version}`, "generation_attention_perf", [0, 0]);
+  attention(`${data}/attention/trtllm/${version}`, "generation_attention_perf", [128, 1024]);
 }
 gemm(`${data}/gemm/vllm/0.24.0`, 1);
 attention(`${data}/attention/vllm/0.24.0`, "context_attention_perf", [128, 1024]);
