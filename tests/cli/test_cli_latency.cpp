@@ -57,21 +57,26 @@ void TestCliLatency::predictMapsRowsAndSaysWhyNot()
     const Run r = run(argv);
     QCOMPARE(r.code, 0);
     const auto j = nlohmann::json::parse(r.out);
-    QCOMPARE(j["rows"].size(), std::size_t{2});
-    QCOMPARE(j["skipped"].size(), std::size_t{3});
+    QCOMPARE(j["rows"].size(), std::size_t{3});
+    QCOMPARE(j["skipped"].size(), std::size_t{2});
     for (const auto& row : j["rows"]) {
         QVERIFY(row["stack"] == "h100_sxm/trtllm");
         QVERIFY(row["model"] == "Llama-3.1-8B");
         QVERIFY(row["ttft_raw_ms"].get<double>() > 0);
         QVERIFY(row["tpot_raw_ms"].get<double>() > 0);
-        QVERIFY(row["memory_gib"].get<double>() > 14); // 8B weights alone are ~15 GiB in bf16
+        // 8B weights alone are ~15 GiB in bf16, ~7.5 GiB on each of 2 GPUs
+        QVERIFY(row["memory_gib"].get<double>() > 14 / row["tp"].get<double>());
     }
     QVERIFY(j["rows"][0]["recipe"] == "0-31 bf16");     // empty gemm_quant_mode = bf16
     QVERIFY(j["rows"][1]["recipe"] == "0-31 fp8/full"); // the -FP8 checkpoint id
+    // tp_size 2 on a stack with all-reduce tables: predicted on 2 GPUs, each holding half of
+    // the weights.
+    QCOMPARE(j["rows"][2]["tp"].get<int>(), 2);
+    QCOMPARE(j["rows"][0]["tp"].get<int>(), 1);
+    QVERIFY(j["rows"][2]["memory_gib"].get<double>() < j["rows"][0]["memory_gib"].get<double>());
     QVERIFY(contains(j["skipped"][0]["reason"].get<std::string>(),
                      "no operator tables for gb200/trtllm"));
     QVERIFY(contains(j["skipped"][1]["reason"].get<std::string>(), "matches no workspace model"));
-    QVERIFY(contains(j["skipped"][2]["reason"].get<std::string>(), "single-GPU"));
     const std::string assumptions = j["assumptions"].dump();
     QVERIFY(contains(assumptions, "empty gemm_quant_mode read as bf16"));
     QVERIFY(contains(assumptions, "tables are 1.3.0rc20"));
@@ -295,7 +300,7 @@ void TestCliLatency::reportLatencyRows()
             cells.push_back(c);
         lines.push_back(cells);
     }
-    QCOMPARE(lines.size(), std::size_t{3}); // header + the two predictable rows
+    QCOMPARE(lines.size(), std::size_t{4}); // header + the three predictable rows
     const auto col = [&](const std::string& name) {
         const auto& h = lines[0];
         return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
