@@ -44,6 +44,7 @@ private slots:
     void reportLatencyFmcBeatsRaw();
     void reportLatencyRows();
     void reportAgainstAic();
+    void reportAgainstAicPerTp();
     void calibrateChoosesFormsAndWarns();
     void benchRuns();
     void badInput();
@@ -223,6 +224,45 @@ void TestCliLatency::reportAgainstAic()
     QCOMPARE(text.code, 0);
     QVERIFY(contains(text.out, "| h100_sxm/trtllm | 78 |"));
     QVERIFY(contains(text.out, "| pooled | 133 |"));
+}
+
+// The tensor-parallel rows: every row predicted, AIC's own MdAPE per (model, stack, tp) as its
+// README publishes it (so the groups, the join and the quoted reasons of its file are read
+// right), and the pooled figure of the README on the 713 rows AIC answers.
+void TestCliLatency::reportAgainstAicPerTp()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    const std::string rows = ACSEL_SHARED_DIR "/aic/silicon/agg_tp.csv";
+    const std::string aic = ACSEL_SHARED_DIR "/aic/estimates/aic_estimates_tp_moe.csv";
+    const Run r = run(base({"report", "latency", "--measurements", rows, "--against", aic,
+                            "--profiles", "6", "--seeds", "2", "--json"}));
+    QVERIFY2(r.code == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    struct Published {
+        const char* model;
+        const char* stack;
+        int tp, rows;
+        double ttft, tpot;
+    };
+    for (const Published& p :
+         {Published{"Qwen/Qwen3-32B", "h100_sxm/trtllm", 2, 42, 34.6, 11.7},
+          Published{"Qwen/Qwen3-32B", "h100_sxm/sglang", 8, 27, 85.1, 24.1},
+          Published{"meta-llama/Llama-3.1-70B", "b200_sxm/vllm", 4, 30, 14.2, 9.1},
+          Published{"meta-llama/Llama-3.1-8B-Instruct", "h200_sxm/sglang", 8, 9, 97.0, 38.1}}) {
+        const auto g = std::find_if(j["groups"].begin(), j["groups"].end(), [&](const auto& x) {
+            return x["model"] == p.model && x["stack"] == p.stack && x["tp"] == p.tp;
+        });
+        QVERIFY2(g != j["groups"].end(), p.stack);
+        QCOMPARE((*g)["rows"].get<int>(), p.rows);
+        QVERIFY2(std::abs((*g)["raw_ttft_mdape"]["aic"].get<double>() - p.ttft) < 0.05, p.stack);
+        QVERIFY2(std::abs((*g)["raw_tpot_mdape"]["aic"].get<double>() - p.tpot) < 0.05, p.stack);
+    }
+    QCOMPARE(j["pooled"]["rows"].get<int>(), 713);
+    QVERIFY(std::abs(j["pooled"]["raw_ttft_mdape"]["aic"].get<double>() - 46.6) < 0.05);
+    QVERIFY(std::abs(j["pooled"]["raw_tpot_mdape"]["aic"].get<double>() - 13.2) < 0.05);
+    QCOMPARE(j["rows_only_ours"].get<int>(), 14); // AIC's out-of-memory refusals
+    QCOMPARE(j["rows_only_aic"].get<int>(), 0);   // every row predicted
 }
 
 // calibrate: every metric line carries its form, the cross-validated losses and the spread;
