@@ -12,7 +12,8 @@ std::string describeConfig(const Workspace& ws, const Config& c)
 {
     return ws.models[static_cast<std::size_t>(c.model)].name + ", batch " +
            std::to_string(c.batch) + ", " + c.recipe.describe() + ", " +
-           std::string(toString(c.algorithm)) + ", KV " + std::string(toString(c.kv));
+           std::string(toString(c.algorithm)) + ", KV " + std::string(toString(c.kv)) +
+           (c.tp > 1 ? ", tp " + std::to_string(c.tp) : "");
 }
 
 void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu)
@@ -21,11 +22,12 @@ void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu)
     out << std::fixed << std::setprecision(2) << "request: " << q.stack << ", isl " << q.isl
         << ", osl " << q.osl << ", concurrency " << q.concurrency << ", " << toString(q.mode)
         << " serving; TTFT <= " << q.ttftBudgetMs << " ms, TPOT <= " << q.tpotBudgetMs
-        << " ms, memory <= " << q.memBudgetGiB << " GiB";
+        << " ms, memory <= " << q.memBudgetGiB << " GiB" << (q.gpus > 1 ? " per GPU" : "");
     if (capacityGiB < q.memBudgetGiB)
-        out << " (capped at the GPU's " << capacityGiB << " GiB)\n";
+        out << " (capped at the GPU's " << capacityGiB << " GiB)";
     else
-        out << " (GPU memory " << capacityGiB << " GiB)\n";
+        out << " (GPU memory " << capacityGiB << " GiB)";
+    out << (q.gpus > 1 ? ", " + std::to_string(q.gpus) + " GPUs\n" : "\n");
 }
 
 std::string predictionNote(const std::vector<std::string>& notes)

@@ -95,6 +95,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                  {"kv", toString(r.config.kv)},
                  {"kv_source", r.kvReason},
                  {"batch", r.config.batch},
+                 {"tp", r.config.tp},
                  {"isl", r.request.isl},
                  {"osl", r.request.osl},
                  {"ttft_raw_ms", r.estimate(LatencyMetric::Ttft)},
@@ -162,8 +163,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     for (const Json& r : j["rows"]) {
         io.out << std::left << std::setw(18) << r["stack"].get<std::string>() << std::setw(15)
                << r["model"].get<std::string>() << std::right << " b" << std::setw(3)
-               << r["batch"].get<int>() << " " << r["isl"].get<int>() << "x" << r["osl"].get<int>()
-               << "  TTFT raw " << r["ttft_raw_ms"].get<double>();
+               << r["batch"].get<int>() << " " << r["isl"].get<int>() << "x" << r["osl"].get<int>();
+        if (r["tp"].get<int>() > 1)
+            io.out << " tp" << r["tp"].get<int>();
+        io.out << "  TTFT raw " << r["ttft_raw_ms"].get<double>();
         if (r.contains("ttft_fmc_ms"))
             io.out << " fmc " << r["ttft_fmc_ms"].get<double>() << interval(r["ttft_interval_ms"]);
         io.out << " meas " << r["measured_ttft_ms"].get<double>() << "  TPOT raw "
@@ -171,7 +174,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         if (r.contains("tpot_fmc_ms"))
             io.out << " fmc " << r["tpot_fmc_ms"].get<double>() << interval(r["tpot_interval_ms"]);
         io.out << " meas " << r["measured_tpot_ms"].get<double>() << "  mem "
-               << r["memory_gib"].get<double>() << " GiB  " << r["id"].get<std::string>() << "\n";
+               << r["memory_gib"].get<double>()
+               << (r["tp"].get<int>() > 1 ? " GiB/GPU  " : " GiB  ") << r["id"].get<std::string>()
+               << "\n";
         if (r.contains("note"))
             io.out << "    note: " << r["note"].get<std::string>() << "\n";
     }

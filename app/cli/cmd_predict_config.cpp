@@ -4,6 +4,7 @@
 #include "app/cli/predictconfig.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
+#include "core/data/loaderror.h"
 #include "core/search/gate.h"
 
 #include <iomanip>
@@ -94,6 +95,18 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
         io.err << fmcModeWarning(q.stack, *fmcMode, q.mode, "the request");
 
     const Config& c = doc.config;
+    // Tensor parallelism: a degree the request's GPUs and the stack's tables can serve (the
+    // configuration file's own request was checked when it was read).
+    if (c.tp > q.gpus)
+        throw LoadError(requestSource, "/request/gpus",
+                        "the configuration's tp " + std::to_string(c.tp) + " needs at least " +
+                            std::to_string(c.tp) + " GPUs, the request has " +
+                            std::to_string(q.gpus));
+    if (c.tp > 1 && !stack.hasAllReduce())
+        throw LoadError(configPath, "/config/tp",
+                        "tp " + std::to_string(c.tp) + " needs all-reduce tables and " + stack.id +
+                            " has none (expected <version>/custom_allreduce_perf.csv or "
+                            "<system>/nccl_perf.csv in the tables directory)");
     const GateResult g = fullGate(*engine, c, q);
     const auto latency = latencyOf(*engine, c, q, g);
     const MemoryEstimate memory = engine->memoryEstimate(c, q);
@@ -107,6 +120,7 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
     j["request_file"] = requestSource;
     j["model"] = doc.modelName;
     j["configuration"] = describeConfig(ws, c);
+    j["tp"] = c.tp;
     Json req;
     req["stack"] = q.stack;
     req["isl"] = q.isl;
@@ -116,6 +130,7 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
     req["ttft_budget_ms"] = q.ttftBudgetMs;
     req["tpot_budget_ms"] = q.tpotBudgetMs;
     req["memory_budget_gib"] = q.memBudgetGiB;
+    req["gpus"] = q.gpus;
     req["gpu_memory_gib"] = gpu.memCapacityBytes / kGiB;
     req["memory_limit_gib"] = memoryBudgetBytes(q, gpu) / kGiB;
     j["request"] = req;
@@ -133,8 +148,10 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
     }
     j["predictions"] = pred;
     std::optional<Throughput> tp;
-    if (latency && latency->calibrated.ttft > 0)
+    if (latency && latency->calibrated.ttft > 0) {
         tp = throughputOf(latency->calibrated.ttft, latency->calibrated.tpot, q.osl, q.concurrency);
+        tp->tokensPerSGpu /= c.tp; // the configuration runs on tp GPUs
+    }
     if (tp)
         j["throughput"] = {{"request_ms", tp->requestMs},
                            {"tokens_per_s_per_user", tp->tokensPerSUser},
@@ -174,7 +191,8 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
                << "), ";
     else
         io.out << "  no latency: the stack cannot run it, ";
-    io.out << "memory " << memory.total() / kGiB << " GiB, RMQD " << std::setprecision(5) << rmqd
+    io.out << "memory " << memory.total() / kGiB
+           << (c.tp > 1 ? " GiB per GPU, RMQD " : " GiB, RMQD ") << std::setprecision(5) << rmqd
            << "\n";
     if (tp)
         printThroughput(io.out, *tp);

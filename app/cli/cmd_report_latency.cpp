@@ -116,6 +116,13 @@ void printComparison(const AicComparison& c, const std::string& against, std::os
         << "the stacks with at least " << c.profiles + 1 << " rows (" << c.pooled.heldOut
         << " per seed), pooled per seed. Rows only we answer: " << c.oursOnly
         << "; rows only AIC answers: " << c.aicOnly << ".\n";
+    out << "\nRaw MdAPE (%) per model (as measured), stack and tensor-parallel degree, on the rows "
+           "both answer. Bold: the better tool.\n\n"
+        << "| model | stack | tp | rows | TTFT raw ours | TTFT raw AIC | TPOT raw ours | TPOT raw "
+           "AIC |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
+    for (const AicGroupComparison& g : c.groups)
+        out << "| " << g.model << " | " << g.stack << " | " << g.tp << " | " << g.rows << " | "
+            << winner(g.rawTtft) << " | " << winner(g.rawTpot) << " |\n";
 }
 
 // Static and continuous raw / FMC MdAPE per stack; the stacks are those both studies kept.
@@ -243,6 +250,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             for (const AicStackComparison& s : c.stacks)
                 j["stacks"].push_back(comparisonJson(s));
             j["pooled"] = comparisonJson(c.pooled);
+            for (const AicGroupComparison& g : c.groups)
+                j["groups"].push_back({{"model", g.model},
+                                       {"stack", g.stack},
+                                       {"tp", g.tp},
+                                       {"rows", g.rows},
+                                       {"raw_ttft_mdape", pairJson(g.rawTtft)},
+                                       {"raw_tpot_mdape", pairJson(g.rawTpot)}});
             j["rows_only_ours"] = c.oursOnly;
             j["rows_only_aic"] = c.aicOnly;
             io.out << j.dump(2) << "\n";

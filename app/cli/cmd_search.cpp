@@ -64,7 +64,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                      "concurrent requests; the batch is at least this" + dflt(d.concurrency)});
     specs.push_back({"ttft", "MS", "TTFT budget" + dflt(d.ttftBudgetMs)});
     specs.push_back({"tpot", "MS", "TPOT budget" + dflt(d.tpotBudgetMs)});
-    specs.push_back({"memory", "GIB", "memory budget" + dflt(d.memBudgetGiB)});
+    specs.push_back({"memory", "GIB", "memory budget per GPU" + dflt(d.memBudgetGiB)});
     specs.push_back(
         {"mode", "MODE", "static or continuous serving" + dflt(std::string(toString(d.mode)))});
     specs.push_back({"model", "NAME", "only this model (repeatable as a comma list)"});

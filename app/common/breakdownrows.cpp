@@ -23,6 +23,8 @@ BreakdownRows operatorRows(const StepBreakdown& s, int bands, double predictedMs
     add("lm_head", s.lmHead);
     add("embedding", s.embedding);
     add("band-boundary conversions", s.conversion);
+    if (s.allReduce > 0)
+        add("all-reduce (tensor parallel)", s.allReduce);
     if (std::abs(predictedMs - sum) > 1e-6 * std::max(1.0, predictedMs))
         rows.emplace_back("calibration and serving", predictedMs - sum);
     return rows;

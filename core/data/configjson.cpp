@@ -1,5 +1,7 @@
 #include "core/data/configjson.h"
 
+#include "core/model/tensorparallel.h"
+
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 
@@ -30,7 +32,7 @@ Request parseRequest(const JsonFields& f, const Json& j, const std::string& stac
     const Json& r = f.object(j, "request", "");
     f.onlyKeys(r, p,
                {"isl", "osl", "concurrency", "ttft_budget_ms", "tpot_budget_ms",
-                "memory_budget_gib", "mode"});
+                "memory_budget_gib", "mode", "gpus"});
     Request q;
     q.stack = stack;
     q.isl = f.integer(r, "isl", p, 1, kMaxRequestTokens);
@@ -40,6 +42,8 @@ Request parseRequest(const JsonFields& f, const Json& j, const std::string& stac
     q.tpotBudgetMs = f.number(r, "tpot_budget_ms", p, 1e-9, kMaxNumber);
     q.memBudgetGiB = f.number(r, "memory_budget_gib", p, 1e-9, kMaxNumber);
     q.mode = enumField<ServingMode>(f, r, "mode", p, parseServingMode, "static or continuous");
+    // Files written before tensor parallelism have no "gpus": one GPU.
+    q.gpus = r.contains("gpus") ? f.integer(r, "gpus", p, 1, kMaxGpus) : 1;
     return q;
 }
 
@@ -67,11 +71,12 @@ BandRecipe parseBands(const JsonFields& f, const Json& c)
     return r;
 }
 
-Config parseConfig(const JsonFields& f, const Json& j, int concurrency)
+Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
 {
+    const int concurrency = request.concurrency;
     const std::string p = "/config";
     const Json& c = f.object(j, "config", "");
-    f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache"});
+    f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache", "tp"});
     Config out;
     out.batch = f.integer(c, "batch", p, 1, kMaxConcurrency);
     if (out.batch < concurrency)
@@ -83,6 +88,17 @@ Config parseConfig(const JsonFields& f, const Json& j, int concurrency)
         enumField<Algorithm>(f, c, "algorithm", p, parseAlgorithm, "max, smoothquant, awq or gptq");
     out.lmHeadQuantized = f.boolean(c, "lm_head_quantized", p);
     out.kv = enumField<KvFormat>(f, c, "kv_cache", p, parseKvFormat, "bf16 or fp8");
+    // Files written before tensor parallelism have no "tp": one GPU. Whether it divides the
+    // model's heads is checked by resolveModel.
+    if (c.contains("tp")) {
+        out.tp = f.integer(c, "tp", p, 1, kMaxGpus);
+        if ((out.tp & (out.tp - 1)) != 0)
+            f.fail(p + "/tp",
+                   "tp " + std::to_string(out.tp) + " is not a power of two (1, 2, 4 or 8)");
+        if (out.tp > request.gpus)
+            f.fail(p + "/tp", "tp " + std::to_string(out.tp) + " exceeds the request's gpus " +
+                                  std::to_string(request.gpus) + " (/request/gpus)");
+    }
     return out;
 }
 
@@ -150,7 +166,7 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
     d.modelName = nonEmpty(f, m, "name", "/model");
     d.modelHfId = nonEmpty(f, m, "hf_id", "/model");
     d.request = parseRequest(f, j, nonEmpty(f, j, "stack", ""));
-    d.config = parseConfig(f, j, d.request.concurrency);
+    d.config = parseConfig(f, j, d.request);
     if (j.contains("predictions"))
         d.predictions = parsePredictions(f, j, d.predictionNote);
     return d;
@@ -195,6 +211,8 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
     const ModelArch& arch = ws.models[static_cast<std::size_t>(*idx)];
     if (const std::string why = doc.config.recipe.validate(arch.layers); !why.empty())
         f.fail("/config/bands", why + " (" + arch.name + ")");
+    if (const std::string why = tpProblem(arch, doc.config.tp); !why.empty())
+        f.fail("/config/tp", why);
     doc.config.model = *idx;
 }
 
@@ -207,7 +225,8 @@ void writeRequestFields(Ordered& j, const Request& q)
                     {"ttft_budget_ms", q.ttftBudgetMs},
                     {"tpot_budget_ms", q.tpotBudgetMs},
                     {"memory_budget_gib", q.memBudgetGiB},
-                    {"mode", toString(q.mode)}};
+                    {"mode", toString(q.mode)},
+                    {"gpus", q.gpus}};
 }
 
 Ordered configDocumentJson(const ConfigDocument& d)
@@ -227,7 +246,8 @@ Ordered configDocumentJson(const ConfigDocument& d)
                    {"bands", bands},
                    {"algorithm", toString(d.config.algorithm)},
                    {"lm_head_quantized", d.config.lmHeadQuantized},
-                   {"kv_cache", toString(d.config.kv)}};
+                   {"kv_cache", toString(d.config.kv)},
+                   {"tp", d.config.tp}};
     if (d.predictions) {
         const Prediction& p = *d.predictions;
         j["predictions"] = {{"ttft_ms", p.ttftMs},

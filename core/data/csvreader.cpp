@@ -56,6 +56,20 @@ void CsvReader::split(std::string_view line, std::vector<std::string_view>& out)
     out.clear();
     std::size_t start = 0;
     while (true) {
+        if (start < line.size() && line[start] == '"') {
+            // A quoted field (free text such as AIC's reasons): up to the quote that ends it.
+            const std::size_t close = line.find("\",", start + 1);
+            const bool last = close == std::string_view::npos;
+            if (last && (line.size() < start + 2 || line.back() != '"'))
+                throw LoadError(name_, "line " + std::to_string(line_),
+                                "a field opens a double quote that does not close");
+            const std::size_t end = last ? line.size() - 1 : close;
+            out.push_back(line.substr(start + 1, end - start - 1));
+            if (last)
+                return;
+            start = close + 2;
+            continue;
+        }
         const std::size_t comma = line.find(',', start);
         if (comma == std::string_view::npos) {
             out.push_back(line.substr(start));

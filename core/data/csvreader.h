@@ -1,6 +1,9 @@
 // A strict, fast reader for the plain CSV files the tool takes (AIC tables, silicon rows,
-// measurement sets): comma separated, no quoting, a header row. Columns are found by header
-// name, because the same kind of file comes in several column orders.
+// measurement sets): comma separated, a header row. A field may be enclosed in double quotes
+// (free text holding commas, as AIC's estimate files write their reasons): it ends at a quote
+// followed by a comma or the end of the line, and the quotes are dropped; no doubled-quote
+// escapes or line breaks inside. Columns are found by header name, because the same kind of
+// file comes in several column orders.
 #pragma once
 
 #include "core/data/inputfile.h"

@@ -93,6 +93,10 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
                 throw LoadError(gemm.string(), "column 'gemm_dtype'",
                                 "no row has a modelled gemm_dtype (expected rows of " +
                                     formatChoices() + ")");
+            if (present(version / "custom_allreduce_perf.csv"))
+                s.allReduceFile = (version / "custom_allreduce_perf.csv").string();
+            if (present(system / "nccl_perf.csv"))
+                s.ncclFile = (system / "nccl_perf.csv").string();
             for (const std::string& kv : distinctColumnValues(gen.string(), "kv_cache_dtype"))
                 if (kv == "fp8")
                     s.kvFp8 = true;

@@ -161,6 +161,12 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
                         "\nkv_cache_config:\n  dtype: " + (kvFp8 ? "fp8" : "auto") + "\n";
         break;
     }
+    if (in.config.tp > 1) // the model split over tp GPUs of the node
+        s.command += next +
+                     (e == ServingEngine::Vllm     ? "--tensor-parallel-size "
+                      : e == ServingEngine::Sglang ? "--tp "
+                                                   : "--tp_size ") +
+                     std::to_string(in.config.tp);
 
     s.notes.push_back("a template written for " + std::string(toString(e)) + " " +
                       std::string(templateVersion(e)) +

@@ -5,6 +5,7 @@
 #include "core/latency/fmcchoice.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace acsel
 {
@@ -119,6 +120,7 @@ AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
     c.tau = tau;
     c.intervalLevel = intervalLevel;
     std::map<int, std::vector<CommonRow>> byStack;
+    std::map<std::tuple<std::string, std::string, int>, std::vector<CommonRow>> byGroup;
     std::vector<CommonRow> all;
     for (const PredictedSiliconRow& r : p.rows) {
         const auto it = aic.find(r.row.id);
@@ -127,6 +129,8 @@ AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
             continue;
         }
         byStack[r.stack].push_back({&r, &it->second});
+        byGroup[{r.row.modelPath, ws.stacks[static_cast<std::size_t>(r.stack)].id, r.row.tp}]
+            .push_back({&r, &it->second});
         all.push_back({&r, &it->second});
     }
     for (const SkippedSiliconRow& s : p.skipped)
@@ -182,6 +186,14 @@ AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
               [](const AicStackComparison& a, const AicStackComparison& b) {
                   return a.rows != b.rows ? a.rows > b.rows : a.stack < b.stack;
               });
+    for (const auto& [key, rows] : byGroup) {
+        AicGroupComparison g;
+        std::tie(g.model, g.stack, g.tp) = key;
+        g.rows = static_cast<int>(rows.size());
+        g.rawTtft = rawMdape(rows, LatencyMetric::Ttft, mode);
+        g.rawTpot = rawMdape(rows, LatencyMetric::Tpot, mode);
+        c.groups.push_back(g);
+    }
     AicStackComparison& total = c.pooled;
     total.stack = "all";
     total.rows = static_cast<int>(all.size());

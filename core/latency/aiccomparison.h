@@ -45,10 +45,19 @@ struct AicStackComparison {
     int heldOut = 0; // held-out rows per seed
 };
 
+// Raw MdAPE of both tools on the common rows of one (model as measured, stack, tp_size).
+struct AicGroupComparison {
+    std::string model, stack;
+    int tp = 1;
+    int rows = 0;
+    ToolPair rawTtft, rawTpot;
+};
+
 struct AicComparison {
     int profiles = 0, seeds = 0;
     double tau = 0.5, intervalLevel = 0.9;
     std::vector<AicStackComparison> stacks;
+    std::vector<AicGroupComparison> groups; // by model, stack, tp
     AicStackComparison pooled; // raw over all common rows; FMC and coverage over the held-out
                                // rows of the calibrated stacks, pooled per seed
     int oursOnly = 0;          // rows we answer that AIC refuses or lacks

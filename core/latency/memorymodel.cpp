@@ -1,6 +1,7 @@
 #include "core/latency/memorymodel.h"
 
 #include "core/latency/servingmodel.h"
+#include "core/model/tensorparallel.h"
 
 #include <algorithm>
 
@@ -16,18 +17,20 @@ double bytesAt(Format f, double params)
 
 } // namespace
 
-double kvBytesPerToken(const ModelArch& arch, KvFormat kv)
+double kvBytesPerToken(const ModelArch& arch, KvFormat kv, int tp)
 {
     const double bytes = kv == KvFormat::Fp8 ? 1.0 : 2.0;
-    return static_cast<double>(arch.layers) * 2.0 * arch.kvHeads * arch.headDim * bytes;
+    return static_cast<double>(arch.layers) * 2.0 * shardOf(arch, tp).kvHeads * arch.headDim *
+           bytes;
 }
 
 MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
                                     const Request& request, const Platform& platform)
 {
     MemoryEstimate m;
-    const double attn = static_cast<double>(arch.attnLinearParams());
-    const double mlp = static_cast<double>(arch.mlpLinearParams());
+    const TpShard shard = shardOf(arch, config.tp);
+    const double attn = shard.attnLinearParams;
+    const double mlp = shard.mlpLinearParams;
     const double norms = static_cast<double>(arch.layerNormParams());
     for (const Band& b : config.recipe) {
         const Format fa = b.scope != Scope::Mlp ? b.format : Format::Bf16;
@@ -35,17 +38,17 @@ MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
         m.weightBytes += b.layers() * (bytesAt(fa, attn) + bytesAt(fm, mlp) + 2.0 * norms);
     }
     m.weightBytes += 2.0 * arch.hidden; // final norm
-    const double table = static_cast<double>(arch.embeddingParams());
+    const double table = shard.vocab * arch.hidden;
     m.embeddingBytes = 2.0 * table;
     if (config.lmHeadQuantized && config.recipe.size() > 0)
         m.lmHeadBytes = bytesAt(config.recipe[config.recipe.size() - 1].format, table);
     else
         m.lmHeadBytes = arch.tiedEmbeddings ? 0.0 : 2.0 * table;
     const double contexts = static_cast<double>(config.batch) * (request.isl + request.osl);
-    m.kvCacheBytes = contexts * kvBytesPerToken(arch, config.kv);
+    m.kvCacheBytes = contexts * kvBytesPerToken(arch, config.kv, config.tp);
     const double tokens = static_cast<double>(config.batch) * request.isl;
     m.activationBytes =
-        std::max(2.0 * tokens * arch.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
+        std::max(2.0 * tokens * shard.heads * arch.headDim * 11.0, 70.0 * 1024.0 * 1024.0);
     m.runtimeBytes = platform.otherMemBytes;
     m.capacityBytes = platform.memCapacityBytes;
     return m;
@@ -59,8 +62,8 @@ MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const
         const ServingDefaults d = servingDefaults(request, platform);
         // The free memory (capacity - weights - activations - runtime) whose pool holds one
         // request to its end: share x free - deduction = full-length KV.
-        const double activations = stepActivationBytes(arch, d);
-        const KvPoolLine pool = kvPoolLine(d, arch, platform);
+        const double activations = stepActivationBytes(arch, d, config.tp);
+        const KvPoolLine pool = kvPoolLine(d, arch, platform, config.tp);
         const double needed =
             m.weightBytes + m.embeddingBytes + m.lmHeadBytes + activations + m.runtimeBytes +
             (kvBytesFullLength(arch, config, request) + pool.deductionBytes) / pool.share;

@@ -1,4 +1,5 @@
-// Memory of a configuration on one GPU (docs/METHOD.md 3, docs/LATENCY.md), in bytes:
+// Memory of a configuration on one GPU (docs/METHOD.md 3, docs/LATENCY.md), in bytes; with
+// tensor parallelism (Config::tp) on each of its tp GPUs, split as tensorparallel.h says:
 //  - layer weights: per layer, the attention linears (q, k, v, o) at the effective bits of the
 //    band's format when its scope covers attention (else bf16), the MLP linears likewise, the
 //    norms in bf16;
@@ -6,9 +7,13 @@
 //    it always adds an lm_head); the final norm;
 //  - lm_head V x h: bf16, or at the last band's effective bits when Config::lmHeadQuantized
 //    (a tied model then stores a separate quantized lm_head);
-//  - KV cache batch x (isl + osl) x L x 2 x kvHeads x headDim x bytes(KV format);
-//  - activations as AIC: max(2 x tokens x heads x headDim x 11, 70 MiB), tokens = batch x isl;
-//  - the platform's runtime overhead (system yaml misc.other_mem);
+//  - KV cache batch x (isl + osl) x L x 2 x kvHeads x headDim x bytes(KV format), kvHeads the
+//    KV heads of one GPU;
+//  - activations as AIC: max(2 x tokens x heads x headDim x 11, 70 MiB), tokens = batch x isl,
+//    heads the query heads of one GPU;
+//  - the platform's runtime overhead (system yaml misc.other_mem), on every GPU;
+//  - linear weights / tp (k and v with the KV heads one GPU holds), embedding and lm_head
+//    vocab / tp, norms whole on every GPU;
 //  - continuous batching (Request::mode) only: at least what the serving model needs to run one
 //    request (docs/SERVING.md, "Memory admission"), so that the gate's memory check and the
 //    serving model's KV slots agree.
@@ -61,7 +66,8 @@ MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
 MemoryEstimate estimateMemory(const ModelArch& arch, const Config& config, const Request& request,
                               const Platform& platform);
 
-// KV cache bytes of one token of context (all layers, K and V).
-double kvBytesPerToken(const ModelArch& arch, KvFormat kv);
+// KV cache bytes of one token of context on one of `tp` GPUs (all layers, K and V of the KV
+// heads that GPU holds).
+double kvBytesPerToken(const ModelArch& arch, KvFormat kv, int tp);
 
 } // namespace acsel

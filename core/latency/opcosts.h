@@ -12,6 +12,7 @@
 #include "core/model/format.h"
 #include "core/model/platform.h"
 
+#include <limits>
 #include <span>
 #include <string>
 
@@ -37,6 +38,17 @@ public:
                                          int headDim, KvFormat kv) const = 0;
     // A memory-bound element-wise op moving `bytes` (read + write).
     virtual double memoryOpMs(double bytes) const = 0;
+
+    // Whether all-reduces over `gpus` GPUs of one node can be costed (tensor parallelism);
+    // always at 1. Costs without interconnect data support 1 only.
+    virtual bool supportsTp(int gpus) const { return gpus == 1; }
+    // One all-reduce of `elements` bf16 values over `gpus` GPUs: 0 at 1 GPU; only asked for
+    // supportsTp(gpus) (otherwise NaN).
+    virtual double allReduceMs(int gpus, double elements) const
+    {
+        (void)elements;
+        return gpus == 1 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    }
 
     // Decode attention calls of one shape at several points: out[i] =
     // generationAttentionMs(batch[i], kvLen[i], ...), bit for bit. The TPOT integration asks

@@ -33,8 +33,14 @@ int decodeStride(int osl)
 }
 
 StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& config)
-    : costs_(costs), arch_(arch), kv_(config.kv), lmFormat_(Format::Bf16)
+    : costs_(costs), arch_(arch), shard_(shardOf(arch, config.tp)), kv_(config.kv),
+      lmFormat_(Format::Bf16)
 {
+    if (const std::string why = tpProblem(arch, config.tp); !why.empty())
+        throw std::invalid_argument(why);
+    if (!costs.supportsTp(config.tp))
+        throw std::invalid_argument("no all-reduce table for " + std::to_string(config.tp) +
+                                    " GPUs on this stack");
     const BandRecipe& r = config.recipe;
     if (r.size() < 1 || r[0].begin != 0 || r.numLayers() != arch.layers)
         throw std::invalid_argument("band recipe '" + r.describe() + "' does not cover the " +
@@ -70,8 +76,8 @@ StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& 
 
 double StepModel::layersMs(double tokens, StepBreakdown& b) const
 {
-    const double h = arch_.hidden, d = arch_.headDim, I = arch_.intermediate;
-    const double qkvN = (arch_.heads + 2.0 * arch_.kvHeads) * d, attnOut = arch_.heads * d;
+    const double h = arch_.hidden, I = shard_.intermediate;
+    const double qkvN = shard_.qkvColumns, attnOut = shard_.attnOut;
     std::array<double, BandRecipe::kMaxBands> perLayer{};
     double gemm = 0;
     for (int g = 0; g < groupCount_; ++g) {
@@ -90,16 +96,19 @@ double StepModel::layersMs(double tokens, StepBreakdown& b) const
     const double perLayerMem =
         2.0 * costs_.memoryOpMs(8.0 * h * tokens) + costs_.memoryOpMs(6.0 * I * tokens);
     b.memoryOps = arch_.layers * perLayerMem;
-    return gemm + b.memoryOps;
+    b.allReduce = 2.0 * arch_.layers * costs_.allReduceMs(shard_.tp, tokens * h);
+    return gemm + b.memoryOps + b.allReduce;
 }
 
 double StepModel::onceMs(double tokens, double lmRows, StepBreakdown& b) const
 {
     const double h = arch_.hidden;
     b.embedding = costs_.memoryOpMs(tokens * h * 2.0);
-    b.lmHead = costs_.gemmMs(lmFormat_, lmRows, arch_.vocab, h);
+    const double embeddingAllReduce = costs_.allReduceMs(shard_.tp, tokens * h);
+    b.allReduce += embeddingAllReduce;
+    b.lmHead = costs_.gemmMs(lmFormat_, lmRows, shard_.vocab, h);
     b.conversion = conversions_ * costs_.memoryOpMs(tokens * h * 2.0);
-    return b.embedding + b.lmHead + b.conversion;
+    return b.embedding + embeddingAllReduce + b.lmHead + b.conversion;
 }
 
 double StepModel::prefillStepMs(int batch, int isl, StepBreakdown* out) const
@@ -107,7 +116,7 @@ double StepModel::prefillStepMs(int batch, int isl, StepBreakdown* out) const
     StepBreakdown b;
     const double tokens = static_cast<double>(batch) * isl;
     const double layers = layersMs(tokens, b);
-    b.attention = arch_.layers * costs_.contextAttentionMs(batch, isl, arch_.heads, arch_.kvHeads,
+    b.attention = arch_.layers * costs_.contextAttentionMs(batch, isl, shard_.heads, shard_.kvHeads,
                                                            arch_.headDim, kv_);
     const double total = layers + b.attention + onceMs(tokens, batch, b);
     if (out)
@@ -126,14 +135,14 @@ double StepModel::decodeFixedMs(int batch, StepBreakdown* out) const
 
 double StepModel::decodeAttentionMs(int batch, double kvLen) const
 {
-    return arch_.layers * costs_.generationAttentionMs(batch, kvLen, arch_.heads, arch_.kvHeads,
+    return arch_.layers * costs_.generationAttentionMs(batch, kvLen, shard_.heads, shard_.kvHeads,
                                                        arch_.headDim, kv_);
 }
 
 void StepModel::decodeAttentionManyMs(std::span<const double> batch, std::span<const double> kvLen,
                                       std::span<double> out) const
 {
-    costs_.generationAttentionManyMs(batch, kvLen, arch_.heads, arch_.kvHeads, arch_.headDim, kv_,
+    costs_.generationAttentionManyMs(batch, kvLen, shard_.heads, shard_.kvHeads, arch_.headDim, kv_,
                                      out);
     for (double& ms : out)
         ms = arch_.layers * ms;
@@ -155,8 +164,8 @@ double StepModel::mixedFixedMs(double prefills, int isl, double chunkTokens, dou
     const double tokens = prefills * chunkTokens + decodes;
     const double layers = layersMs(tokens, b);
     b.attention = prefills > 0 ? arch_.layers *
-                                     costs_.contextAttentionMs(prefills, isl, arch_.heads,
-                                                               arch_.kvHeads, arch_.headDim, kv_) *
+                                     costs_.contextAttentionMs(prefills, isl, shard_.heads,
+                                                               shard_.kvHeads, arch_.headDim, kv_) *
                                      (chunkTokens / isl)
                                : 0.0;
     const double total = layers + b.attention + onceMs(tokens, prefills + decodes, b);
@@ -169,7 +178,7 @@ double StepModel::mixedAttentionMs(double decodes, double kvLen) const
 {
     if (decodes <= 0)
         return 0.0;
-    return arch_.layers * costs_.generationAttentionMs(decodes, kvLen, arch_.heads, arch_.kvHeads,
+    return arch_.layers * costs_.generationAttentionMs(decodes, kvLen, shard_.heads, shard_.kvHeads,
                                                        arch_.headDim, kv_);
 }
 

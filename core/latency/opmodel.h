@@ -9,11 +9,20 @@
 // op), lm_head (bf16 unless Config::lmHeadQuantized: then the last band's format), and one
 // conversion (memory op on tokens x hidden x 2 bytes) at each band boundary where the
 // activation format changes (bf16 / int8 / fp8 / fp4 as the band's GEMMs consume it).
+//
+// Tensor parallelism (Config::tp, tensorparallel.h): every operator is one GPU's share. qkv
+// and gate_up GEMMs have n / tp columns, o_proj and down k / tp rows, attention heads / tp
+// query and max(1, kvHeads / tp) KV heads, SiLU*mul I / tp columns, lm_head vocab / tp
+// columns; norms, residual adds, the embedding gather and conversions run on the full hidden
+// size on every GPU. Two all-reduces per layer (after o_proj and after down) and one after the
+// vocabulary-split embedding, each of tokens x hidden elements (OpCosts::allReduceMs). The
+// all-reduces do not depend on the band formats, so a step stays additive over layers.
 #pragma once
 
 #include "core/latency/opcosts.h"
 #include "core/model/config.h"
 #include "core/model/modelarch.h"
+#include "core/model/tensorparallel.h"
 
 #include <array>
 #include <span>
@@ -29,6 +38,7 @@ struct StepBreakdown {
     double lmHead = 0;
     double embedding = 0;
     double conversion = 0; // band-boundary activation conversions
+    double allReduce = 0;  // tensor parallelism: all-reduces of every layer and the embedding
     double gemm() const { return gemmByBand[0] + gemmByBand[1] + gemmByBand[2]; }
 };
 
@@ -55,8 +65,9 @@ int decodeStride(int osl);
 class StepModel
 {
 public:
-    // Throws std::invalid_argument if the recipe does not cover the model's layers, or a band
-    // format (or the quantized lm_head's) is not supported by the OpCosts.
+    // Throws std::invalid_argument if the recipe does not cover the model's layers, a band
+    // format (or the quantized lm_head's) is not supported by the OpCosts, Config::tp is not
+    // a legal degree for the model (tpProblem) or the OpCosts cannot cost its all-reduces.
     StepModel(const OpCosts& costs, const ModelArch& arch, const Config& config);
 
     double prefillStepMs(int batch, int isl, StepBreakdown* out = nullptr) const;
@@ -93,6 +104,7 @@ private:
     };
     const OpCosts& costs_;
     const ModelArch& arch_;
+    TpShard shard_;
     KvFormat kv_;
     Format lmFormat_;
     int bandCount_ = 0;

@@ -1,6 +1,7 @@
 #include "core/latency/roofline.h"
 
 #include "core/latency/memorymodel.h"
+#include "core/model/tensorparallel.h"
 
 #include <algorithm>
 
@@ -18,13 +19,13 @@ double peak(const Platform& p, Format f)
 // Seconds of the linear layers' FLOPs for `tokens` tokens, each band at its format's peak.
 double linearComputeS(const ModelArch& a, const Config& c, const Platform& p, double tokens)
 {
+    const TpShard shard = shardOf(a, c.tp);
     double s = 0;
     for (const Band& b : c.recipe) {
         const Format fa = b.scope != Scope::Mlp ? b.format : Format::Bf16;
         const Format fm = b.scope != Scope::Attn ? b.format : Format::Bf16;
         s += b.layers() * 2.0 * tokens *
-             (static_cast<double>(a.attnLinearParams()) / peak(p, fa) +
-              static_cast<double>(a.mlpLinearParams()) / peak(p, fm));
+             (shard.attnLinearParams / peak(p, fa) + shard.mlpLinearParams / peak(p, fm));
     }
     return s;
 }
@@ -37,9 +38,11 @@ RooflineEstimate estimateRoofline(const ModelArch& a, const Config& c, const Req
     const MemoryEstimate mem = estimateMemory(a, c, q, p);
     const double weights = mem.weightBytes + mem.lmHeadBytes;
     const double b = c.batch, bf16 = p.peakFlops(ComputeClass::Bf16);
-    const double lmFlops = 2.0 * b * a.vocab * a.hidden;
-    const double attnWidth = static_cast<double>(a.layers) * a.heads * a.headDim;
-    const double kvPerToken = kvBytesPerToken(a, c.kv);
+    // One GPU's share under tensor parallelism (its all-reduces are not in the roof).
+    const TpShard shard = shardOf(a, c.tp);
+    const double lmFlops = 2.0 * b * shard.vocab * a.hidden;
+    const double attnWidth = static_cast<double>(a.layers) * shard.heads * a.headDim;
+    const double kvPerToken = kvBytesPerToken(a, c.kv, c.tp);
     RooflineEstimate r;
     // Prefill: causal attention is two matmuls over s^2 / 2 positions.
     const double s = q.isl;

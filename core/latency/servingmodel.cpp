@@ -1,6 +1,7 @@
 #include "core/latency/servingmodel.h"
 
 #include "core/latency/memorymodel.h"
+#include "core/model/tensorparallel.h"
 
 #include <algorithm>
 #include <array>
@@ -119,7 +120,8 @@ ServingDefaults servingDefaults(const Request& request, const Platform& platform
     return servingDefaults(backendOf(request.stack), platform, request.engineVersion);
 }
 
-KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform)
+KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform,
+                      int tp)
 {
     const double rest = (1.0 - d.kvMemoryFraction) * platform.memCapacityBytes;
     switch (d.kvPool) {
@@ -130,7 +132,7 @@ KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Pla
     case KvPoolRule::StaticShareOfDevice:
         break;
     }
-    return {1.0, rest - stepActivationBytes(arch, d)};
+    return {1.0, rest - stepActivationBytes(arch, d, tp)};
 }
 
 std::string_view backendOf(std::string_view stackId)
@@ -139,15 +141,16 @@ std::string_view backendOf(std::string_view stackId)
     return slash == std::string_view::npos ? stackId : stackId.substr(slash + 1);
 }
 
-double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults)
+double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults, int tp)
 {
-    return std::max(2.0 * defaults.stepTokenBudget * arch.heads * arch.headDim * 11.0,
+    return std::max(2.0 * defaults.stepTokenBudget * shardOf(arch, tp).heads * arch.headDim * 11.0,
                     70.0 * 1024.0 * 1024.0);
 }
 
 double kvBytesFullLength(const ModelArch& arch, const Config& config, const Request& request)
 {
-    return (static_cast<double>(request.isl) + request.osl) * kvBytesPerToken(arch, config.kv);
+    return (static_cast<double>(request.isl) + request.osl) *
+           kvBytesPerToken(arch, config.kv, config.tp);
 }
 
 namespace
@@ -159,7 +162,7 @@ double freeBytes(const ModelArch& arch, const Config& config, const Request& req
 {
     const MemoryEstimate m = estimateStaticMemory(arch, config, request, platform);
     return platform.memCapacityBytes - m.weightBytes - m.embeddingBytes - m.lmHeadBytes -
-           stepActivationBytes(arch, defaults) - m.runtimeBytes;
+           stepActivationBytes(arch, defaults, config.tp) - m.runtimeBytes;
 }
 
 } // namespace
@@ -169,8 +172,8 @@ KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request
 {
     const double free = freeBytes(arch, config, request, platform, defaults);
     KvCapacity k;
-    k.availableBytes = kvPoolLine(defaults, arch, platform).poolBytes(free);
-    const double perToken = kvBytesPerToken(arch, config.kv);
+    k.availableBytes = kvPoolLine(defaults, arch, platform, config.tp).poolBytes(free);
+    const double perToken = kvBytesPerToken(arch, config.kv, config.tp);
     k.bytesFullLength = kvBytesFullLength(arch, config, request);
     k.bytesPerRequest = defaults.reservesFullLength ? k.bytesFullLength
                                                     : (request.isl + request.osl / 2.0) * perToken;
@@ -410,7 +413,7 @@ RunningRule runningRule(const ModelArch& arch, const Config& config, const Reque
     RunningRule rule;
     rule.limit = std::min(request.concurrency, config.batch);
     rule.freeAtZeroTotal = free + estimateMemory(arch, config, request, platform).total();
-    rule.pool = kvPoolLine(d, arch, platform);
+    rule.pool = kvPoolLine(d, arch, platform, config.tp);
     rule.bytesPerRequest = kv.bytesPerRequest;
     rule.bytesFullLength = kv.bytesFullLength;
     return rule;

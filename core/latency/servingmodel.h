@@ -106,7 +106,9 @@ struct KvPoolLine {
         return std::max(0.0, share * freeBytes - deductionBytes);
     }
 };
-KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform);
+// `tp`: the configuration's tensor-parallel degree; every term is one GPU's.
+KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform,
+                      int tp);
 
 // The backend of a stack id "system/backend" (the whole id when it has no '/').
 std::string_view backendOf(std::string_view stackId);
@@ -128,8 +130,9 @@ struct KvCapacity {
         return requestsThatFit >= 1 && availableBytes >= bytesFullLength;
     }
 };
-// Activation workspace of an engine: sized for the step token budget, not batch x isl.
-double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults);
+// Activation workspace of an engine on one of `tp` GPUs: sized for the step token budget, not
+// batch x isl, with the query heads of one GPU.
+double stepActivationBytes(const ModelArch& arch, const ServingDefaults& defaults, int tp);
 // KV cache of one request at its end: (isl + osl) x kvBytesPerToken.
 double kvBytesFullLength(const ModelArch& arch, const Config& config, const Request& request);
 KvCapacity kvCapacity(const ModelArch& arch, const Config& config, const Request& request,

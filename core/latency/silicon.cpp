@@ -3,6 +3,7 @@
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
 #include "core/latency/servingmodel.h"
+#include "core/model/tensorparallel.h"
 
 #include <algorithm>
 #include <cctype>
@@ -135,8 +136,10 @@ std::pair<KvFormat, std::string> servedKvFormat(Format format, const Stack& stac
 
 std::string sweepKey(const SiliconRow& r)
 {
+    // A tensor-parallel degree is a sweep of its own (tp 1 keeps the key it always had).
     return r.system + "|" + r.backend + "|" + r.modelPath + "|" + r.gemmQuantMode + "|" +
-           std::to_string(r.isl) + "|" + std::to_string(r.osl);
+           std::to_string(r.isl) + "|" + std::to_string(r.osl) +
+           (r.tp != 1 ? "|tp" + std::to_string(r.tp) : "");
 }
 
 std::vector<SiliconRow> loadSiliconCsv(const std::string& path)
@@ -154,7 +157,7 @@ std::string modelFamilyKey(const std::string& hfIdOrName)
     std::string s = lower(hfIdOrName);
     if (const auto slash = s.rfind('/'); slash != std::string::npos)
         s = s.substr(slash + 1);
-    while (stripSuffix(s, "-fp8") || stripSuffix(s, "-instruct")) {
+    while (stripSuffix(s, "-fp8") || stripSuffix(s, "-nvfp4") || stripSuffix(s, "-instruct")) {
     }
     if (s.rfind("meta-", 0) == 0)
         s = s.substr(5);
@@ -164,9 +167,9 @@ std::string modelFamilyKey(const std::string& hfIdOrName)
 SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
 {
     SiliconMapping m;
-    if (row.tp != 1 || row.pp != 1) {
-        m.reason = "tp_size/pp_size " + std::to_string(row.tp) + "/" + std::to_string(row.pp) +
-                   ": only single-GPU serving is modelled";
+    if (row.pp != 1) {
+        m.reason = "pp_size " + std::to_string(row.pp) +
+                   ": only tensor parallelism within one node is modelled";
         return m;
     }
     if (!row.mode.empty() && row.mode != "agg") {
@@ -190,6 +193,14 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     }
     const ModelArch& arch = ws.models[static_cast<std::size_t>(model)];
     const Stack& s = ws.stacks[static_cast<std::size_t>(*stack)];
+    if (const std::string why = tpProblem(arch, row.tp); !why.empty()) {
+        m.reason = "tp_size: " + why;
+        return m;
+    }
+    if (row.tp > 1 && !s.hasAllReduce()) {
+        m.reason = "tp_size " + std::to_string(row.tp) + ": no all-reduce table for " + stackId;
+        return m;
+    }
     Format format = Format::Bf16;
     if (row.gemmQuantMode.empty()) {
         m.assumptions.push_back("empty gemm_quant_mode read as bf16");
@@ -225,6 +236,8 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
         m.assumptions.push_back(stackId + ": " + std::to_string(row.batch) + " clients, at most " +
                                 std::to_string(cap) + " running (" + row.backend +
                                 "'s default cap on running requests)");
+    m.config.tp = row.tp;
+    m.request.gpus = row.tp;
     m.config.recipe = BandRecipe::uniform(arch.layers, format);
     m.config.algorithm = algorithmFor(format);
     std::tie(m.config.kv, m.kvReason) = servedKvFormat(format, s);

@@ -46,12 +46,13 @@ struct SiliconMapping {
 
 // Rules: stack = "<system>/<backend>" (the table version may differ from the measured
 // backend version: an assumption); model by HF id family (org dropped, "-Instruct" and
-// "-FP8" suffixes and a "Meta-" prefix ignored, case-insensitive); empty gemm_quant_mode =
-// bf16; uniform recipe at that format, full scope; KV cache as the engine serves that kind of
-// checkpoint (the file does not say): fp8 for fp8 and nvfp4 rows (ModelOpt checkpoints) on
-// stacks with fp8 KV tables, else bf16;
-// batch = concurrency = batch_size. Rows with tp or pp > 1, a mode other than agg, an
-// unknown model or format, or a format the stack has no table for are not ok.
+// "-FP8" and "-NVFP4" suffixes and a "Meta-" prefix ignored, case-insensitive); empty
+// gemm_quant_mode = bf16; uniform recipe at that format, full scope; KV cache as the engine serves
+// that kind of checkpoint (the file does not say): fp8 for fp8 and nvfp4 rows (ModelOpt
+// checkpoints) on stacks with fp8 KV tables, else bf16; batch = concurrency = batch_size; tp = gpus
+// = tp_size. Rows with pp > 1, a tp_size the model cannot be split by (tpProblem), tp > 1 on a
+// stack without all-reduce tables, a mode other than agg, an unknown model or format, or a format
+// the stack has no table for are not ok.
 SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row);
 
 // "llama-3.1-8b" from "meta-llama/Llama-3.1-8B-Instruct" or "nvidia/Llama-3.1-8B-Instruct-FP8".

@@ -7,12 +7,12 @@ namespace acsel
 
 TableOpCosts::TableOpCosts(Platform platform, const AicTable<GemmRow>& gemm,
                            const AicTable<AttentionRow>& context,
-                           const AicTable<AttentionRow>& generation)
+                           const AicTable<AttentionRow>& generation, AllReduceTable allReduce)
     : platform_(std::move(platform)),
       effectiveBandwidth_(platform_.memBandwidth * platform_.memBwScaling),
       gemm_(gemm.rows, platform_, gemm.info.file), context_(context.rows, false, context.info.file),
-      generation_(generation.rows, true, generation.info.file), info_{gemm.info, context.info,
-                                                                      generation.info}
+      generation_(generation.rows, true, generation.info.file),
+      allReduce_(std::move(allReduce)), info_{gemm.info, context.info, generation.info}
 {
     if (!(effectiveBandwidth_ > 0))
         throw LoadError(platform_.source, "gpu.mem_bw", "memory bandwidth must be positive");
@@ -42,9 +42,25 @@ TableOpCosts TableOpCosts::load(const Stack& stack, const Platform& platform)
     if (stack.tableDir.empty())
         throw LoadError(stack.id, "", "stack has no operator tables");
     const std::string dir = stack.tableDir + "/";
-    return TableOpCosts(platform, loadGemmTable(dir + "gemm_perf.csv"),
-                        loadContextAttentionTable(dir + "context_attention_perf.csv"),
-                        loadGenerationAttentionTable(dir + "generation_attention_perf.csv"));
+    std::vector<TableLoadInfo> commInfo;
+    std::vector<CommRow> engine, nccl;
+    if (!stack.allReduceFile.empty()) {
+        auto t = loadCustomAllReduceTable(stack.allReduceFile);
+        engine = std::move(t.rows);
+        commInfo.push_back(std::move(t.info));
+    }
+    if (!stack.ncclFile.empty()) {
+        auto t = loadNcclAllReduceTable(stack.ncclFile);
+        nccl = std::move(t.rows);
+        commInfo.push_back(std::move(t.info));
+    }
+    TableOpCosts costs(platform, loadGemmTable(dir + "gemm_perf.csv"),
+                       loadContextAttentionTable(dir + "context_attention_perf.csv"),
+                       loadGenerationAttentionTable(dir + "generation_attention_perf.csv"),
+                       AllReduceTable(engine, nccl));
+    for (TableLoadInfo& i : commInfo)
+        costs.info_.push_back(std::move(i));
+    return costs;
 }
 
 std::string TableOpCosts::attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/data/aictables.h"
+#include "core/latency/allreducetable.h"
 #include "core/latency/attentiontable.h"
 #include "core/latency/gemmtable.h"
 #include "core/latency/opcosts.h"
@@ -16,12 +17,14 @@ namespace acsel
 class TableOpCosts final : public OpCosts
 {
 public:
-    // Loads <stack.tableDir>/{gemm,context_attention,generation_attention}_perf.csv.
+    // Loads <stack.tableDir>/{gemm,context_attention,generation_attention}_perf.csv and the
+    // stack's all-reduce tables when it has them (Stack::allReduceFile, Stack::ncclFile).
     // Throws LoadError (file, line/column, expectation) on any malformed table.
     static TableOpCosts load(const Stack& stack, const Platform& platform);
     // From already parsed tables (fixtures in tests).
     TableOpCosts(Platform platform, const AicTable<GemmRow>& gemm,
-                 const AicTable<AttentionRow>& context, const AicTable<AttentionRow>& generation);
+                 const AicTable<AttentionRow>& context, const AicTable<AttentionRow>& generation,
+                 AllReduceTable allReduce = {});
 
     const Platform& platform() const override { return platform_; }
     bool supports(Format f) const override { return gemm_.has(f); }
@@ -51,6 +54,11 @@ public:
         return (bytes / effectiveBandwidth_ + platform_.memConstantLatencyS) * 1e3;
     }
     std::string attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const override;
+    bool supportsTp(int gpus) const override { return allReduce_.has(gpus); }
+    double allReduceMs(int gpus, double elements) const override
+    {
+        return allReduce_.lookup(gpus, elements);
+    }
 
     const GemmTable& gemmTable() const { return gemm_; }
     // What the loader dropped, skipped or resolved, per file.
@@ -61,6 +69,7 @@ private:
     double effectiveBandwidth_;
     GemmTable gemm_;
     AttentionTable context_, generation_;
+    AllReduceTable allReduce_;
     std::vector<TableLoadInfo> info_;
 };
 

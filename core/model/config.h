@@ -19,6 +19,8 @@ struct Config {
     // lm_head quantized: it then runs at the last band's format (which must not be bf16).
     bool lmHeadQuantized = false;
     KvFormat kv = KvFormat::Bf16;
+    // Tensor-parallel degree: the GPUs of one node the model is split over (tensorparallel.h).
+    int tp = 1;
 
     bool operator==(const Config&) const = default;
 };
@@ -42,6 +44,8 @@ struct Request {
     double tpotBudgetMs = 50.0;
     double memBudgetGiB = 80.0;
     ServingMode mode = ServingMode::Static;
+    // GPUs of one node available (1 to kMaxGpus); the memory budget is per GPU.
+    int gpus = 1;
     // The serving engine's release ("0.12.0") where its defaults depend on it: a measured row's
     // backend_version. Empty: a current release, as the stacks' tables are.
     std::string engineVersion;

@@ -37,6 +37,11 @@ struct Stack {
     LatencySource source = LatencySource::Tables;
     std::vector<Format> formats; // GEMM formats this stack can run (and so export)
     bool kvFp8 = false;          // fp8 KV cache available in the attention tables
+    // All-reduce tables for tensor parallelism (empty when absent): the engine's
+    // <tableDir>/custom_allreduce_perf.csv and the system's <system>/nccl_perf.csv.
+    std::string allReduceFile;
+    std::string ncclFile;
+    bool hasAllReduce() const { return !allReduceFile.empty() || !ncclFile.empty(); }
 
     bool hasFormat(Format f) const;
 };

@@ -54,6 +54,11 @@ double BatchMonotoneCosts::memoryOpMs(double bytes) const
     return maxOverLadder([&](double s) { return base_.memoryOpMs(bytes * s); });
 }
 
+double BatchMonotoneCosts::allReduceMs(int gpus, double elements) const
+{
+    return maxOverLadder([&](double s) { return base_.allReduceMs(gpus, elements * s); });
+}
+
 void BatchMonotoneCosts::generationAttentionManyMs(std::span<const double> batch,
                                                    std::span<const double> kvLen, int heads,
                                                    int kvHeads, int headDim, KvFormat kv,

@@ -39,6 +39,8 @@ public:
     double generationAttentionMs(double batch, double kvLen, int heads, int kvHeads, int headDim,
                                  KvFormat kv) const override;
     double memoryOpMs(double bytes) const override;
+    bool supportsTp(int gpus) const override { return base_.supportsTp(gpus); }
+    double allReduceMs(int gpus, double elements) const override;
     void generationAttentionManyMs(std::span<const double> batch, std::span<const double> kvLen,
                                    int heads, int kvHeads, int headDim, KvFormat kv,
                                    std::span<double> out) const override;

@@ -44,6 +44,7 @@ private slots:
     void reportLatencyFmcBeatsRaw();
     void reportLatencyRows();
     void reportAgainstAic();
+    void reportAgainstAicPerTp();
     void calibrateChoosesFormsAndWarns();
     void benchRuns();
     void badInput();
@@ -57,21 +58,26 @@ void TestCliLatency::predictMapsRowsAndSaysWhyNot()
     const Run r = run(argv);
     QCOMPARE(r.code, 0);
     const auto j = nlohmann::json::parse(r.out);
-    QCOMPARE(j["rows"].size(), std::size_t{2});
-    QCOMPARE(j["skipped"].size(), std::size_t{3});
+    QCOMPARE(j["rows"].size(), std::size_t{3});
+    QCOMPARE(j["skipped"].size(), std::size_t{2});
     for (const auto& row : j["rows"]) {
         QVERIFY(row["stack"] == "h100_sxm/trtllm");
         QVERIFY(row["model"] == "Llama-3.1-8B");
         QVERIFY(row["ttft_raw_ms"].get<double>() > 0);
         QVERIFY(row["tpot_raw_ms"].get<double>() > 0);
-        QVERIFY(row["memory_gib"].get<double>() > 14); // 8B weights alone are ~15 GiB in bf16
+        // 8B weights alone are ~15 GiB in bf16, ~7.5 GiB on each of 2 GPUs
+        QVERIFY(row["memory_gib"].get<double>() > 14 / row["tp"].get<double>());
     }
     QVERIFY(j["rows"][0]["recipe"] == "0-31 bf16");     // empty gemm_quant_mode = bf16
     QVERIFY(j["rows"][1]["recipe"] == "0-31 fp8/full"); // the -FP8 checkpoint id
+    // tp_size 2 on a stack with all-reduce tables: predicted on 2 GPUs, each holding half of
+    // the weights.
+    QCOMPARE(j["rows"][2]["tp"].get<int>(), 2);
+    QCOMPARE(j["rows"][0]["tp"].get<int>(), 1);
+    QVERIFY(j["rows"][2]["memory_gib"].get<double>() < j["rows"][0]["memory_gib"].get<double>());
     QVERIFY(contains(j["skipped"][0]["reason"].get<std::string>(),
                      "no operator tables for gb200/trtllm"));
     QVERIFY(contains(j["skipped"][1]["reason"].get<std::string>(), "matches no workspace model"));
-    QVERIFY(contains(j["skipped"][2]["reason"].get<std::string>(), "single-GPU"));
     const std::string assumptions = j["assumptions"].dump();
     QVERIFY(contains(assumptions, "empty gemm_quant_mode read as bf16"));
     QVERIFY(contains(assumptions, "tables are 1.3.0rc20"));
@@ -229,6 +235,45 @@ void TestCliLatency::reportAgainstAic()
     QVERIFY(contains(text.out, "| pooled | 133 |"));
 }
 
+// The tensor-parallel rows: every row predicted, AIC's own MdAPE per (model, stack, tp) as its
+// README publishes it (so the groups, the join and the quoted reasons of its file are read
+// right), and the pooled figure of the README on the 713 rows AIC answers.
+void TestCliLatency::reportAgainstAicPerTp()
+{
+    if (!haveData())
+        QSKIP("../shared/aic not present");
+    const std::string rows = ACSEL_SHARED_DIR "/aic/silicon/agg_tp.csv";
+    const std::string aic = ACSEL_SHARED_DIR "/aic/estimates/aic_estimates_tp_moe.csv";
+    const Run r = run(base({"report", "latency", "--measurements", rows, "--against", aic,
+                            "--profiles", "6", "--seeds", "2", "--json"}));
+    QVERIFY2(r.code == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    struct Published {
+        const char* model;
+        const char* stack;
+        int tp, rows;
+        double ttft, tpot;
+    };
+    for (const Published& p :
+         {Published{"Qwen/Qwen3-32B", "h100_sxm/trtllm", 2, 42, 34.6, 11.7},
+          Published{"Qwen/Qwen3-32B", "h100_sxm/sglang", 8, 27, 85.1, 24.1},
+          Published{"meta-llama/Llama-3.1-70B", "b200_sxm/vllm", 4, 30, 14.2, 9.1},
+          Published{"meta-llama/Llama-3.1-8B-Instruct", "h200_sxm/sglang", 8, 9, 97.0, 38.1}}) {
+        const auto g = std::find_if(j["groups"].begin(), j["groups"].end(), [&](const auto& x) {
+            return x["model"] == p.model && x["stack"] == p.stack && x["tp"] == p.tp;
+        });
+        QVERIFY2(g != j["groups"].end(), p.stack);
+        QCOMPARE((*g)["rows"].get<int>(), p.rows);
+        QVERIFY2(std::abs((*g)["raw_ttft_mdape"]["aic"].get<double>() - p.ttft) < 0.05, p.stack);
+        QVERIFY2(std::abs((*g)["raw_tpot_mdape"]["aic"].get<double>() - p.tpot) < 0.05, p.stack);
+    }
+    QCOMPARE(j["pooled"]["rows"].get<int>(), 713);
+    QVERIFY(std::abs(j["pooled"]["raw_ttft_mdape"]["aic"].get<double>() - 46.6) < 0.05);
+    QVERIFY(std::abs(j["pooled"]["raw_tpot_mdape"]["aic"].get<double>() - 13.2) < 0.05);
+    QCOMPARE(j["rows_only_ours"].get<int>(), 14); // AIC's out-of-memory refusals
+    QCOMPARE(j["rows_only_aic"].get<int>(), 0);   // every row predicted
+}
+
 // calibrate: every metric line carries its form, the cross-validated losses and the spread;
 // a stack below the minimum (with --allow-few) and a repeated row are warned about on stderr.
 void TestCliLatency::calibrateChoosesFormsAndWarns()
@@ -317,7 +362,7 @@ void TestCliLatency::reportLatencyRows()
             cells.push_back(c);
         lines.push_back(cells);
     }
-    QCOMPARE(lines.size(), std::size_t{3}); // header + the two predictable rows
+    QCOMPARE(lines.size(), std::size_t{4}); // header + the three predictable rows
     const auto col = [&](const std::string& name) {
         const auto& h = lines[0];
         return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());

@@ -87,6 +87,7 @@ private slots:
     void searchAnswerPredictsAsRecorded();
     void textShowsWhatTheBandEditorShows();
     void badInput();
+    void tensorParallelPerGpu();
 };
 
 void TestCliPredictConfig::admittedWithBreakdownsAndThroughput()
@@ -228,6 +229,52 @@ void TestCliPredictConfig::badInput()
                               write(dir, "q.json", unknown.dump()));
     QCOMPARE(u.code, 2);
     QVERIFY(contains(u.err, "unknown stack 'nope/nope'"));
+    // tp 2 on a spec-only stack (no all-reduce data), and on a request of one GPU.
+    json tp2 = configJson(1, 1, 1);
+    tp2["request"]["gpus"] = 2;
+    tp2["config"]["tp"] = 2;
+    const Run s = predictJson(write(dir, "tp.json", tp2.dump()));
+    QCOMPARE(s.code, 2);
+    QVERIFY2(contains(s.err, "tp.json: /config/tp: tp 2 needs all-reduce tables and "
+                             "jetson_agx_thor/vllm has none"),
+             s.err.c_str());
+    const Run g = predictJson(write(dir, "tp.json", tp2.dump()),
+                              write(dir, "q1.json", requestJson(1, 1, 1).dump()));
+    QCOMPARE(g.code, 2);
+    QVERIFY2(contains(g.err, "q1.json: /request/gpus: the configuration's tp 2 needs at least 2"),
+             g.err.c_str());
+}
+
+// tp 2 on a stack with all-reduce tables: one GPU's KV cache, an all-reduce row, and the
+// output tokens shared by the 2 GPUs.
+void TestCliPredictConfig::tensorParallelPerGpu()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir dir;
+    json c = configJson(1e6, 1e6, 80);
+    c["stack"] = "h100_sxm/vllm";
+    c["request"]["gpus"] = 2;
+    c["config"]["tp"] = 2;
+    const Run r = run({"predict", "--workspace", kWorkspace, "--tables", kTables, "--config",
+                       write(dir, "c.json", c.dump()), "--json"});
+    QVERIFY2(r.code == 0, r.err.c_str());
+    const json j = json::parse(r.out);
+    QCOMPARE(j["tp"].get<int>(), 2);
+    // KV by hand: 4 x 640 tokens x 36 layers x 2 x 4 KV heads (8 / 2) x 128 x 2 bytes =
+    // 188,743,680 bytes = 0.17578125 GiB.
+    double kv = 0, allReduce = 0;
+    for (const json& row : j["breakdown"]["memory"])
+        if (row["part"] == "KV cache")
+            kv = row["gib"];
+    for (const json& row : j["breakdown"]["ttft"])
+        if (row["part"] == "all-reduce (tensor parallel)")
+            allReduce = row["ms"];
+    QCOMPARE(kv, 0.17578125);
+    QVERIFY(allReduce > 0);
+    const double requestMs = j["throughput"]["request_ms"];
+    QVERIFY(std::abs(j["throughput"]["tokens_per_s_per_gpu"].get<double>() -
+                     4000 * 128 / requestMs / 2) < 1e-9);
 }
 
 QTEST_GUILESS_MAIN(TestCliPredictConfig)

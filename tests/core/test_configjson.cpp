@@ -50,6 +50,7 @@ private slots:
     void badInputNamesTheField_data();
     void badInputNamesTheField();
     void resolvesTheModelInTheWorkspace();
+    void tensorParallelFields();
 };
 
 void TestConfigJson::readsWhatTheFileSays()
@@ -152,6 +153,17 @@ void TestConfigJson::badInputNamesTheField_data()
         "expected a non-empty string");
     row("algorithm", R"([{"op":"replace","path":"/config/algorithm","value":"awq_lite"}])",
         "/config/algorithm", "expected max, smoothquant, awq or gptq");
+    row("tp not a power of two",
+        R"([{"op":"add","path":"/request/gpus","value":8},{"op":"add","path":"/config/tp","value":3}])",
+        "/config/tp", "tp 3 is not a power of two (1, 2, 4 or 8)");
+    row("tp above gpus", R"([{"op":"add","path":"/config/tp","value":2}])", "/config/tp",
+        "tp 2 exceeds the request's gpus 1 (/request/gpus)");
+    row("tp 16", R"([{"op":"add","path":"/config/tp","value":16}])", "/config/tp",
+        "expected an integer in [1, 8]");
+    row("gpus 9", R"([{"op":"add","path":"/request/gpus","value":9}])", "/request/gpus",
+        "expected an integer in [1, 8]");
+    row("gpus 0", R"([{"op":"add","path":"/request/gpus","value":0}])", "/request/gpus",
+        "expected an integer in [1, 8]");
 }
 
 void TestConfigJson::badInputNamesTheField()
@@ -206,6 +218,28 @@ void TestConfigJson::resolvesTheModelInTheWorkspace()
     const ConfigDocument made = makeConfigDocument(ws, c, d.request);
     QCOMPARE(made.modelHfId, std::string("Qwen/Qwen3-8B"));
     QVERIFY(!made.predictions);
+}
+
+void TestConfigJson::tensorParallelFields()
+{
+    // A file written before tensor parallelism: one GPU, tp 1.
+    const ConfigDocument old = parseConfigJson(doc(), "c.json");
+    QCOMPARE(old.request.gpus, 1);
+    QCOMPARE(old.config.tp, 1);
+    const Json request{
+        {"schema_version", 1}, {"stack", "b200_sxm/trtllm"}, {"request", doc()["request"]}};
+    QCOMPARE(parseRequestJson(request, "r.json").gpus, 1);
+    // Written always, read back.
+    ConfigDocument d = old;
+    d.request.gpus = 4;
+    d.config.tp = 2;
+    const std::string text = writeConfigJson(d);
+    QVERIFY(text.find("\"gpus\": 4") != std::string::npos);
+    QVERIFY(text.find("\"tp\": 2") != std::string::npos);
+    const ConfigDocument back = parseConfigJson(Json::parse(text), "w.json");
+    QCOMPARE(back.request.gpus, 4);
+    QCOMPARE(back.config.tp, 2);
+    QVERIFY(back == d);
 }
 
 QTEST_APPLESS_MAIN(TestConfigJson)

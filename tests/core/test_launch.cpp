@@ -51,6 +51,7 @@ private slots:
     void allBf16QuantizesNothing();
     void trtllmOptionsFile();
     void names();
+    void tensorParallelFlag();
 };
 
 void TestLaunch::workloadLimitsFromTheRequest()
@@ -162,6 +163,20 @@ void TestLaunch::names()
     for (ServingEngine e : kAllServingEngines)
         QCOMPARE(parseServingEngine(toString(e)), std::optional<ServingEngine>(e));
     QVERIFY(!parseServingEngine("tgi"));
+}
+
+void TestLaunch::tensorParallelFlag()
+{
+    ExportInput in = uniformInput(Format::Bf16, KvFormat::Bf16);
+    for (ServingEngine e : {ServingEngine::Vllm, ServingEngine::Sglang, ServingEngine::TrtLlm}) {
+        const std::string c = launchSettings(e, in, h100(), "ckpt").command;
+        QVERIFY(!has(c, "--tensor-parallel-size") && !has(c, "--tp ") && !has(c, "--tp_size"));
+    }
+    in.config.tp = 4;
+    QVERIFY(has(launchSettings(ServingEngine::Vllm, in, h100(), "ckpt").command,
+                "--tensor-parallel-size 4"));
+    QVERIFY(has(launchSettings(ServingEngine::Sglang, in, h100(), "ckpt").command, "--tp 4"));
+    QVERIFY(has(launchSettings(ServingEngine::TrtLlm, in, h100(), "ckpt").command, "--tp_size 4"));
 }
 
 QTEST_APPLESS_MAIN(TestLaunch)

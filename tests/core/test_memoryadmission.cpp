@@ -121,7 +121,7 @@ void TestMemoryAdmission::reserveByHand()
     const Platform p = FakeCosts(1e9).platform();
     const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, p);
     const double stepActivations = 2.0 * 8192 * 4 * 64 * 11; // 46,137,344 B < 70 MiB
-    QCOMPARE(stepActivationBytes(tiny(), servingDefaults("trtllm", p)), 70.0 * 1024 * 1024);
+    QCOMPARE(stepActivationBytes(tiny(), servingDefaults("trtllm", p), 1), 70.0 * 1024 * 1024);
     QVERIFY(stepActivations < 70.0 * 1024 * 1024);
     const double needed = s.weightBytes + s.embeddingBytes + s.lmHeadBytes + 70.0 * 1024 * 1024 +
                           1e8 + 2000.0 * 3072 / 0.9;

@@ -39,7 +39,7 @@ SessionDocument fullSession(const std::string& root)
     s.workspaceFile = root + "/project/workspace.json";
     s.tablesDir = root + "/tables";
     s.fmcFile = root + "/project/fmc/coeffs.json";
-    s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, {}};
+    s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, 1, {}};
     s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
     s.searchAlgorithm = SearchAlgorithm("hc");
     s.view = {"normalised", true, true, "format_family"};

@@ -2,8 +2,8 @@
 // at the second row, naming the line of the first; a row differing in any key column is another
 // measurement. A mapped row runs the KV format its engine serves that kind of checkpoint with.
 #include "core/data/loaderror.h"
-#include "core/latency/silicon.h"
 #include "core/latency/servingmodel.h"
+#include "core/latency/silicon.h"
 
 #include <QTest>
 #include <algorithm>
@@ -89,6 +89,7 @@ private slots:
     void engineCapsRunningRequests_data();
     void engineCapsRunningRequests();
     void engineReleaseGoesWithTheRow();
+    void tensorParallelRowsNeedAllReduceTables();
 };
 
 void TestSilicon::duplicateIdRefused()
@@ -280,6 +281,37 @@ void TestSilicon::engineReleaseGoesWithTheRow()
     QVERIFY(!saysNoStepAhead(current));
     QVERIFY(!saysNoStepAhead(mapped("vllm", "")));
     QVERIFY(!saysNoStepAhead(mapped("trtllm", "1.0.0rc3")));
+}
+
+void TestSilicon::tensorParallelRowsNeedAllReduceTables()
+{
+    Workspace ws = kvWorkspace();
+    ws.models[0].heads = 32;
+    SiliconRow row = aggRow("h200_sxm", "trtllm", "meta-llama/Llama-3.1-8B", "", 8);
+    row.tp = 2;
+    // Never a silent single-GPU estimate: without all-reduce data the row is not predicted.
+    SiliconMapping m = mapSiliconRow(ws, row);
+    QVERIFY(!m.ok);
+    QCOMPARE(m.reason, std::string("tp_size 2: no all-reduce table for h200_sxm/trtllm"));
+    ws.stacks[0].ncclFile = "nccl_perf.csv"; // NCCL alone is enough
+    m = mapSiliconRow(ws, row);
+    QVERIFY2(m.ok, m.reason.c_str());
+    QCOMPARE(m.config.tp, 2);
+    QCOMPARE(m.request.gpus, 2);
+    row.tp = 3;
+    m = mapSiliconRow(ws, row);
+    QVERIFY(!m.ok);
+    QVERIFY2(m.reason.find("tp 3 is not a power of two") != std::string::npos, m.reason.c_str());
+    row.tp = 1;
+    row.pp = 2;
+    m = mapSiliconRow(ws, row);
+    QVERIFY(!m.ok);
+    QVERIFY2(m.reason.find("pp_size 2") != std::string::npos, m.reason.c_str());
+    // A tensor-parallel degree is a sweep of its own; tp 1 keeps its old key.
+    SiliconRow a = aggRow("h200_sxm", "trtllm", "meta-llama/Llama-3.1-8B", "", 8), b = a;
+    b.tp = 4;
+    QVERIFY(sweepKey(a) != sweepKey(b));
+    QCOMPARE(sweepKey(a), std::string("h200_sxm|trtllm|meta-llama/Llama-3.1-8B||1024|128"));
 }
 
 QTEST_APPLESS_MAIN(TestSilicon)
