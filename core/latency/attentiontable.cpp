@@ -11,13 +11,6 @@ namespace acsel
 namespace
 {
 
-std::vector<double> sortedUnique(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    return v;
-}
-
 std::string dtypeName(KvFormat k)
 {
     return k == KvFormat::Fp8 ? "fp8" : "bfloat16";
@@ -56,7 +49,7 @@ AttentionTable::AttentionTable(const std::vector<AttentionRow>& rows, bool gener
                 axes[2].push_back(r.batch);
             }
         for (auto& a : axes)
-            a = sortedUnique(std::move(a));
+            a = Grid3::axisOf(std::move(a));
         const auto seqScale = generation ? Grid3::Scale::Linear : Grid3::Scale::Sqrt;
         Grid3 g(std::move(axes), {Grid3::Scale::Linear, seqScale, Grid3::Scale::Linear});
         for (const AttentionRow& r : rows)

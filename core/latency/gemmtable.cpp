@@ -24,13 +24,6 @@ double solMs(double peak, double bytesPerElement, double bandwidth, double m, do
     return std::max(compute, memory) * 1e3;
 }
 
-std::vector<double> sortedUnique(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    return v;
-}
-
 } // namespace
 
 double GemmTable::sol(Format f, double m, double n, double k) const
@@ -57,7 +50,7 @@ GemmTable::GemmTable(const std::vector<GemmRow>& rows, const Platform& platform,
         if (axes[0].empty())
             continue;
         for (auto& a : axes)
-            a = sortedUnique(std::move(a));
+            a = Grid3::axisOf(std::move(a));
         Grid3 g(std::move(axes),
                 {Grid3::Scale::Linear, Grid3::Scale::Linear, Grid3::Scale::Linear});
         for (const GemmRow& r : rows) {

@@ -9,6 +9,13 @@
 namespace acsel
 {
 
+std::vector<double> Grid3::axisOf(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
+}
+
 Grid3::Grid3(std::array<std::vector<double>, 3> axes, std::array<Scale, 3> scales)
     : axes_(std::move(axes)), scales_(scales)
 {

@@ -21,6 +21,8 @@ public:
     Grid3() = default;
     // Axis points must be strictly increasing and positive. All cells start missing.
     Grid3(std::array<std::vector<double>, 3> axes, std::array<Scale, 3> scales);
+    // The sorted distinct values of a table column: one axis of a grid over its rows.
+    static std::vector<double> axisOf(std::vector<double> values);
 
     const std::vector<double>& axis(int a) const { return axes_[static_cast<std::size_t>(a)]; }
     bool empty() const { return values_.empty(); }

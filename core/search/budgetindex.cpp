@@ -59,7 +59,7 @@ int rmqdBin(double rmqd)
 // One thread's share of a walk over the candidates no member dominates yet: those of the
 // round's bins (floorBin, cutBin] are kept, those above are counted per bin to plan the next
 // rounds; NaN RMQD (no answer, as in Exact) and the bins already decided are skipped.
-struct RoundKeeper {
+struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
     double shrink = 1;
@@ -241,8 +241,9 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
     for (int floorBin = -1, cutBin = -1;;) {
         const bool first = index.stats_.walks == 0;
-        std::vector<RoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
-            nullptr, 0.0, RoundKeeper{&table, &grid, shrink, floorBin, cutBin, {}, {}, 0}, first);
+        std::vector<IndexRoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
+            nullptr, 0.0, IndexRoundKeeper{&table, &grid, shrink, floorBin, cutBin, {}, {}, 0},
+            first);
         ++index.stats_.walks;
         if (run.cancelled())
             return std::nullopt;
@@ -250,10 +251,10 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         std::vector<std::int64_t> above(kRmqdBins, 0);
         std::int64_t settled = 0;
         std::size_t kept = 0;
-        for (const RoundKeeper& k : keepers)
+        for (const IndexRoundKeeper& k : keepers)
             kept += k.kept.size();
         ready.reserve(kept);
-        for (RoundKeeper& k : keepers) {
+        for (IndexRoundKeeper& k : keepers) {
             ready.insert(ready.end(), k.kept.begin(), k.kept.end());
             k.kept = {}; // one copy at a time
             for (std::size_t bin = 0; bin < k.above.size(); ++bin)
