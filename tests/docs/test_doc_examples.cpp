@@ -228,8 +228,9 @@ void TestDocExamples::examples_data()
 {
     QTest::addColumn<QString>("doc");
     QTest::addColumn<int>("block");
-    // The pages in this order: GUIDE.md makes files in /tmp/ that CLI.md's examples read.
-    QStringList docs = {"README.md", "HACKING.md", "docs/GUIDE.md", "docs/CLI.md"};
+    // The pages in this order: GUIDE.md and DATA.md make files in /tmp/ that CLI.md's examples
+    // read.
+    QStringList docs = {"README.md", "HACKING.md", "docs/GUIDE.md", "docs/DATA.md", "docs/CLI.md"};
     for (const QString& page :
          QDir(ACSEL_SOURCE_DIR "/docs").entryList({"*.md"}, QDir::Files, QDir::Name))
         if (!docs.contains("docs/" + page))
