@@ -49,3 +49,7 @@ if ! locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8'; then
   [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
   $sudo_cmd localedef -i de_DE -f UTF-8 de_DE.UTF-8
 fi
+
+# For contributors: the commit-msg hook (HACKING.md, "Commits") into .git/hooks, only when this
+# tree is a git checkout; a user's own hook is kept.
+bash "$(dirname "$0")/../tools/hooks/install.sh"

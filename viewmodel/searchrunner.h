@@ -1,4 +1,4 @@
-// Runs one background job at a time on the thread pool (widgets/pooltask.h + QPromise): each job
+// Runs one background job at a time on the thread pool (viewmodel/pooltask.h + QPromise): each job
 // has an id, starting a new one cancels and supersedes the running one, progress, intermediate
 // results and the result arrive in the GUI thread (through a QFutureWatcher living there), and
 // only the newest job's results are delivered. The work is plain C++: it gets a progress

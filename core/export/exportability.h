@@ -1,6 +1,6 @@
-// Whether a configuration can be exported for NVIDIA ModelOpt (EXPORT.md 3), shared with the
-// search's legality test: isExportable is the cheap, allocation-free check for the search's
-// hot path; exportProblems says why not, one clear message per violation.
+// Whether a configuration can be exported for NVIDIA ModelOpt (docs/EXPORT.md#exportability-rules),
+// shared with the search's legality test: isExportable is the cheap, allocation-free check for the
+// search's hot path; exportProblems says why not, one clear message per violation.
 //
 // Rules: the band recipe is well formed for the model; every band's format is one the stack
 // runs (when a stack is given); the one global calibration algorithm fits every band (no

@@ -1,5 +1,5 @@
 // A preview of the hf_quant_config.json that ModelOpt's HF export writes for the recipe
-// (EXPORT.md 4): what vLLM (quantization="modelopt") and TensorRT-LLM will read from the
+// (docs/EXPORT.md): what vLLM (quantization="modelopt") and TensorRT-LLM will read from the
 // exported checkpoint. More than one quantized format: quant_algo MIXED_PRECISION with
 // quantized_layers naming exactly the quantized linears; one format: that quant_algo with the
 // unquantized linears in exclude_modules (ModelOpt's single-format shape).

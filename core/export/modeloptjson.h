@@ -1,4 +1,4 @@
-// The legacy ModelOpt quantization config (dict form, EXPORT.md 5) for ModelOpt versions that
+// The legacy ModelOpt quantization config (dict form, docs/EXPORT.md) for ModelOpt versions that
 // predate recipes: {"quant_cfg": {"default": {"enable": false}, "<quantizer>": {...}, ...},
 // "algorithm": ...}, with "default" first because newer ModelOpt converts the dict in order.
 // ModelOpt's config schema forbids unknown keys, so the file carries no description.

@@ -1,4 +1,4 @@
-// The ModelOpt >= 0.44 PTQ recipe YAML (list form, EXPORT.md 1), written with yaml-cpp, and
+// The ModelOpt >= 0.44 PTQ recipe YAML (list form, docs/EXPORT.md), written with yaml-cpp, and
 // read back (strictly) into a QuantPlan. ModelOpt's recipe schema forbids unknown keys, so
 // everything the user should know beyond metadata.recipe_type and metadata.description goes
 // into the description and a header comment.

@@ -1,5 +1,5 @@
 // Module and quantizer names of a Hugging Face dense decoder (Llama, Qwen3) as ModelOpt sees
-// it after mtq.quantize wraps its linears and attention (EXPORT.md 2), and the shapes of the
+// it after mtq.quantize wraps its linears and attention (docs/EXPORT.md), and the shapes of the
 // linears (for the block-size rules of block formats).
 #pragma once
 

@@ -1,7 +1,7 @@
 // The legal band recipes of a model on a stack, enumerated without allocation and counted.
-// Legality (docs/METHOD.md 1, EXPORT.md 3): 1-3 contiguous bands in canonical form (neighbours
-// differ), formats the stack has, and at least one global algorithm that fits every band.
-// Fused groups (q/k/v, gate/up) share a format by construction: a scope quantizes whole groups.
+// Legality (docs/METHOD.md 1, docs/EXPORT.md "Exportability rules"): 1-3 contiguous bands in
+// canonical form (neighbours differ), formats the stack has, and at least one global algorithm
+// that fits every band. Fused groups (q/k/v, gate/up) share a format: scopes quantize whole groups.
 #pragma once
 
 #include "core/model/bandrecipe.h"

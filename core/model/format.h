@@ -73,9 +73,9 @@ inline constexpr std::array<Algorithm, kAlgorithmCount> kAllAlgorithms = {
     Algorithm::Max, Algorithm::SmoothQuant, Algorithm::Awq, Algorithm::Gptq};
 std::string_view toString(Algorithm a);
 std::optional<Algorithm> parseAlgorithm(std::string_view name);
-// Whether one global calibration algorithm can serve a band of this format (EXPORT.md 3):
-// bf16 bands fit every algorithm; int8 (W8A8) needs SmoothQuant; int4_wo needs AWQ or GPTQ;
-// int8_wo takes max or GPTQ; fp8, fp8_block and nvfp4 take max only.
+// Whether one global calibration algorithm can serve a band of this format (docs/EXPORT.md,
+// "Exportability rules"): bf16 bands fit every algorithm; int8 (W8A8) needs SmoothQuant; int4_wo
+// needs AWQ or GPTQ; int8_wo takes max or GPTQ; fp8, fp8_block and nvfp4 take max only.
 // The same as a bit mask over algorithms (bit i = Algorithm i), for allocation-free checks
 // of whole recipes: a recipe's fitting algorithms are the AND of its bands' masks.
 constexpr std::uint8_t algorithmMask(Format f)

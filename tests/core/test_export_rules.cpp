@@ -1,7 +1,7 @@
-// The exportability rules (EXPORT.md 3): one message per violation, the fast check agreeing
-// with the messages and with the rules restated independently over every configuration of a
-// small model, the search space producing only exportable recipes, and no allocation on the
-// fast path.
+// The exportability rules (docs/EXPORT.md#exportability-rules): one message per violation, the fast
+// check agreeing with the messages and with the rules restated independently over every
+// configuration of a small model, the search space producing only exportable recipes, and no
+// allocation on the fast path.
 #include "core/export/exportability.h"
 #include "core/model/configspace.h"
 #include "test_export_fixtures.h"

@@ -1,7 +1,7 @@
-// Every fenced shell example of README.md, docs/GUIDE.md and docs/CLI.md, run as written against
-// this build in a scratch folder laid out like a clone (build/release, datasets, tests/data and
-// ../shared as links), with every quoted output line checked. Conventions (docs/CLI.md, "Tested
-// examples"):
+// Every fenced shell example of README.md, HACKING.md and every docs/*.md page, run as written
+// against this build in a scratch folder laid out like a clone (build/release, datasets,
+// tests/data, core, tools and ../shared as links), with every quoted output line checked.
+// Conventions (docs/CLI.md, "Tested examples"):
 //   - a ```sh block is commands; a line of its own starting with "# " is output of the command
 //     before it; a ``` block whose first line starts with "$ " is commands ("$ ...") each followed
 //     by its output; a ``` block starting with "usage: acsel X" is `acsel X --help`, compared
@@ -9,7 +9,8 @@
 //   - in quoted output "..." stands for anything (also a whole line), <repo> and <shared> for
 //     the absolute paths of the clone and of ../shared; /tmp/ is the scratch folder's tmp/;
 //   - `<!-- doctest: skip (why) -->` before a block leaves it out, `<!-- doctest: write FILE -->`
-//     writes the block to FILE, `<!-- doctest: timings vary -->` matches any number in its output;
+//     writes the block to FILE, `<!-- doctest: timings vary -->` matches any number in its output,
+//     `<!-- doctest: needs MODULE (why) -->` runs it only where python3 can import MODULE;
 //   - a command may exit non-zero only when its quoted output (its error) matches, or the next
 //     command is `echo $?`.
 #include <QDir>
@@ -90,8 +91,9 @@ std::vector<Example> examplesOf(const Block& b)
                 out.back().want.push_back(l.size() > 2 ? l.substr(2) : "");
         } else if (sh ? !l.empty() : l.rfind("$ ", 0) == 0) {
             Example e{line, sh ? l : l.substr(2), {}};
+            // A continued line keeps its backslash: bash joins the lines itself.
             while (!e.command.empty() && e.command.back() == '\\' && i + 1 < b.lines.size())
-                e.command = e.command.substr(0, e.command.size() - 1) + "\n" + b.lines[++i];
+                e.command += "\n" + b.lines[++i];
             out.push_back(e);
         } else if (dollar && !out.empty()) {
             out.back().want.push_back(l);
@@ -215,6 +217,8 @@ void TestDocExamples::initTestCase()
     fs::create_directory_symlink(ACSEL_BINARY_DIR, root / "repo/build/release");
     fs::create_directory_symlink(ACSEL_SOURCE_DIR "/datasets", root / "repo/datasets");
     fs::create_directory_symlink(ACSEL_SOURCE_DIR "/tests/data", root / "repo/tests/data");
+    fs::create_directory_symlink(ACSEL_SOURCE_DIR "/core", root / "repo/core");
+    fs::create_directory_symlink(ACSEL_SOURCE_DIR "/tools", root / "repo/tools");
     fs::create_directory_symlink(fs::canonical(shared), root / "shared");
     repo_ = (root / "repo").string();
     tmp_ = (root / "tmp").string() + "/";
@@ -224,16 +228,23 @@ void TestDocExamples::examples_data()
 {
     QTest::addColumn<QString>("doc");
     QTest::addColumn<int>("block");
-    for (const char* doc : {"README.md", "docs/GUIDE.md", "docs/CLI.md"}) {
-        const auto blocks = fencedBlocks(std::string(ACSEL_SOURCE_DIR) + "/" + doc);
+    // The pages in this order: GUIDE.md and DATA.md make files in /tmp/ that CLI.md's examples
+    // read.
+    QStringList docs = {"README.md", "HACKING.md", "docs/GUIDE.md", "docs/DATA.md", "docs/CLI.md"};
+    for (const QString& page :
+         QDir(ACSEL_SOURCE_DIR "/docs").entryList({"*.md"}, QDir::Files, QDir::Name))
+        if (!docs.contains("docs/" + page))
+            docs.append("docs/" + page);
+    for (const QString& doc : docs) {
+        const auto blocks = fencedBlocks(ACSEL_SOURCE_DIR "/" + doc.toStdString());
         for (std::size_t i = 0; i < blocks.size(); ++i) {
             const Block& b = blocks[i];
             const bool help =
                 b.lang.empty() && !b.lines.empty() && b.lines[0].rfind("usage: acsel ", 0) == 0;
             if (examplesOf(b).empty() && !help && b.directive.rfind("write ", 0) != 0)
                 continue;
-            const std::string name = std::string(doc) + ":" + std::to_string(b.line);
-            QTest::newRow(name.c_str()) << QString(doc) << static_cast<int>(i);
+            const std::string name = doc.toStdString() + ":" + std::to_string(b.line);
+            QTest::newRow(name.c_str()) << doc << static_cast<int>(i);
         }
     }
 }
@@ -246,6 +257,14 @@ void TestDocExamples::examples()
         fencedBlocks(ACSEL_SOURCE_DIR "/" + doc.toStdString())[static_cast<std::size_t>(block)];
     if (b.directive.rfind("skip", 0) == 0)
         QSKIP(("marked in the doc: " + b.directive).c_str());
+    if (b.directive.rfind("needs ", 0) == 0) {
+        const std::string module = b.directive.substr(6, b.directive.find(' ', 6) - 6);
+        QProcess python; // its ImportError is the answer, not output to show
+        python.start("python3", {"-c", QString::fromStdString("import " + module)});
+        if (!python.waitForFinished(60000) || python.exitStatus() != QProcess::NormalExit ||
+            python.exitCode() != 0)
+            QSKIP(("python3 cannot import " + module + " here: " + b.directive).c_str());
+    }
     if (b.directive.rfind("write ", 0) == 0) {
         const std::string path = replaceAll(b.directive.substr(6), "/tmp/", tmp_);
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
