@@ -13,20 +13,12 @@ namespace acsel::cli
 namespace
 {
 
-std::string engineList()
-{
-    std::string out;
-    for (ServingEngine e : kAllServingEngines)
-        out += (out.empty() ? "" : ", ") + std::string(toString(e));
-    return out;
-}
-
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = workspaceOptions();
     specs.push_back({"config", "FILE", "configuration JSON (what acsel search --json prints)"});
     specs.push_back({"engine", "NAME",
-                     engineList() + " or all (default: the backend of the configuration's stack)"});
+                     backendNames() + " or all (default: the backend of the configuration's stack)"});
     specs.push_back(
         {"checkpoint", "DIR",
          "the exported checkpoint (default: <model>-acsel, as docs/EXPORT.md exports)"});
@@ -42,14 +34,15 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     const ModelArch& arch = ws.models[static_cast<std::size_t>(doc.config.model)];
     const std::string engineName =
         args.valueOr("engine", std::string(backendOf(doc.request.stack)));
-    std::vector<ServingEngine> engines;
+    std::vector<Backend> engines;
     if (engineName == "all")
-        engines.assign(kAllServingEngines.begin(), kAllServingEngines.end());
-    else if (const auto e = parseServingEngine(engineName))
+        for (const BackendInfo& b : kBackends)
+            engines.push_back(b.backend);
+    else if (const auto e = parseBackend(engineName))
         engines.push_back(*e);
     else
         throw app::UsageError("acsel launch: --engine " + engineName + ": expected " +
-                              engineList() + " or all");
+                              backendNames() + " or all");
     const std::string dir = args.valueOr("checkpoint", arch.name + "-acsel");
     const ExportInput in{arch, doc.config, doc.request, doc.predictions};
     const Platform& gpu = ws.platformOf(stackOf(ws, doc.request.stack, configPath));

@@ -307,13 +307,13 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
             md << "\nApplying the recipe:\n\n```\n"
                << howToApply(ExportFormat::ModelOptYaml, yaml, arch) << "```\n";
         }
-        if (const auto engine = parseServingEngine(backendOf(q.stack))) {
+        if (const auto engine = parseBackend(backendOf(q.stack))) {
             const std::string name = kLaunchPrefix + std::string(toString(*engine)) + ".sh";
             folder.write(name, launchScript(launchSettings(*engine, exportIn, ws.platformOf(stack),
                                                            arch.name + "-acsel"),
                                             exportIn));
             md << "\nServing the exported checkpoint: `" << name << "` (a template for "
-               << toString(*engine) << " " << templateVersion(*engine)
+               << toString(*engine) << " " << info(*engine).templateVersion
                << ": check its flags against the engine you run).\n";
         }
     }

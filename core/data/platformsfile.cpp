@@ -1,5 +1,7 @@
 #include "core/data/platformsfile.h"
 
+#include "core/model/backend.h"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -10,7 +12,6 @@ namespace
 {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr std::array<std::string_view, 3> kKnownBackends = {"trtllm", "vllm", "sglang"};
 
 struct ClassKey {
     std::string_view key;
@@ -106,8 +107,8 @@ PlatformSpec parsePlatform(const JsonFields& f, const Json& p, const std::string
     for (std::size_t i = 0; i < backends.size(); ++i) {
         const std::string bptr = ptr + "/backends/" + std::to_string(i);
         const std::string b = backends[i].is_string() ? backends[i].get<std::string>() : "";
-        if (std::find(kKnownBackends.begin(), kKnownBackends.end(), b) == kKnownBackends.end())
-            f.fail(bptr, "expected a backend name: trtllm, vllm or sglang");
+        if (!parseBackend(b))
+            f.fail(bptr, "expected a backend name: " + backendNames());
         if (std::find(s.backends.begin(), s.backends.end(), b) != s.backends.end())
             f.fail(bptr, "duplicate backend '" + b + "'");
         s.backends.push_back(b);

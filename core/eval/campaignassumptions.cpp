@@ -1,5 +1,7 @@
 #include "core/eval/campaignassumptions.h"
 
+#include "core/model/backend.h"
+
 #include <sstream>
 
 namespace acsel
@@ -11,7 +13,8 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 bool pythonEngine(const Stack& s)
 {
-    return s.backend == "vllm" || s.backend == "sglang";
+    const auto b = parseBackend(s.backend);
+    return b && info(*b).pythonRuntime;
 }
 
 std::string number(double v, const char* unit)

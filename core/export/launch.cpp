@@ -10,40 +10,6 @@
 namespace acsel
 {
 
-std::string_view toString(ServingEngine e)
-{
-    switch (e) {
-    case ServingEngine::Vllm:
-        return "vllm";
-    case ServingEngine::Sglang:
-        return "sglang";
-    case ServingEngine::TrtLlm:
-        return "trtllm";
-    }
-    return "?";
-}
-
-std::optional<ServingEngine> parseServingEngine(std::string_view name)
-{
-    for (ServingEngine e : kAllServingEngines)
-        if (toString(e) == name)
-            return e;
-    return std::nullopt;
-}
-
-std::string_view templateVersion(ServingEngine e)
-{
-    switch (e) {
-    case ServingEngine::Vllm:
-        return "0.24.0";
-    case ServingEngine::Sglang:
-        return "0.5.14";
-    case ServingEngine::TrtLlm:
-        return "1.3.0rc20";
-    }
-    return "?";
-}
-
 namespace
 {
 
@@ -77,22 +43,22 @@ std::string checkpointAlgo(const std::vector<Format>& formats)
 
 // vLLM's and SGLang's ModelOpt loaders as their docs describe them for the versions named: FP8
 // variants and NVFP4; a mixed checkpoint has its own method name in vLLM.
-std::optional<std::string> quantizationFlag(ServingEngine e, const std::vector<Format>& formats)
+std::optional<std::string> quantizationFlag(Backend e, const std::vector<Format>& formats)
 {
     const auto only = [&formats](std::initializer_list<Format> allowed) {
         return std::all_of(formats.begin(), formats.end(), [&](Format f) {
             return std::find(allowed.begin(), allowed.end(), f) != allowed.end();
         });
     };
-    if (formats.empty() || e == ServingEngine::TrtLlm)
+    if (formats.empty() || e == Backend::TrtLlm)
         return std::nullopt;
     if (formats.size() > 1)
-        return e == ServingEngine::Vllm ? std::optional<std::string>("modelopt_mixed")
+        return e == Backend::Vllm ? std::optional<std::string>("modelopt_mixed")
                                         : std::nullopt;
     if (only({Format::Nvfp4}))
         return std::string("modelopt_fp4");
     if (only({Format::Fp8, Format::Fp8Block}))
-        return std::string(e == ServingEngine::Vllm ? "modelopt" : "modelopt_fp8");
+        return std::string(e == Backend::Vllm ? "modelopt" : "modelopt_fp8");
     return std::nullopt;
 }
 
@@ -112,7 +78,7 @@ std::string memoryShareMeaning(KvPoolRule rule)
 
 } // namespace
 
-LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Platform& gpu,
+LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir)
 {
     const QuantPlan plan = planOf(in.config, in.arch.layers);
@@ -131,7 +97,7 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
     s.engine = e;
     const auto flag = quantizationFlag(e, formats);
     switch (e) {
-    case ServingEngine::Vllm:
+    case Backend::Vllm:
         s.command = "vllm serve " + dir + next + "--max-model-len " + maxLen + next +
                     "--max-num-seqs " + seqs + next + "--max-num-batched-tokens " + tokens + next +
                     "--gpu-memory-utilization " + memShare;
@@ -140,7 +106,7 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
         if (flag)
             s.command += next + "--quantization " + *flag;
         break;
-    case ServingEngine::Sglang:
+    case Backend::Sglang:
         s.command = "python3 -m sglang.launch_server --model-path " + dir + next +
                     "--context-length " + maxLen + next + "--max-running-requests " + seqs + next +
                     "--chunked-prefill-size " + tokens + next + "--mem-fraction-static " + memShare;
@@ -149,21 +115,21 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
         if (flag)
             s.command += next + "--quantization " + *flag;
         break;
-    case ServingEngine::TrtLlm:
+    case Backend::TrtLlm:
         s.optionsFile = "extra_llm_api_options.yaml";
         s.command = "trtllm-serve " + dir + " --backend pytorch" + next + "--max_seq_len " +
                     maxLen + next + "--max_batch_size " + seqs + next + "--max_num_tokens " +
                     tokens + next + "--kv_cache_free_gpu_memory_fraction " + memShare + next +
                     "--extra_llm_api_options " + s.optionsFile;
         s.optionsText = std::string("# TensorRT-LLM LLM API options (written for ") +
-                        std::string(templateVersion(e)) +
+                        std::string(info(e).templateVersion) +
                         ")\nenable_chunked_prefill: " + (d.chunkedPrefill ? "true" : "false") +
                         "\nkv_cache_config:\n  dtype: " + (kvFp8 ? "fp8" : "auto") + "\n";
         break;
     }
 
     s.notes.push_back("a template written for " + std::string(toString(e)) + " " +
-                      std::string(templateVersion(e)) +
+                      std::string(info(e).templateVersion) +
                       ": check every flag against the --help of the version you run");
     if (formats.empty())
         s.notes.push_back(nothingQuantizedNote(in.config, in.arch.layers) +
@@ -171,8 +137,8 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
     else
         s.notes.push_back("the checkpoint's hf_quant_config.json names quant_algo " +
                           checkpointAlgo(formats) + "; the engine reads it from " + dir);
-    if (!formats.empty() && e != ServingEngine::TrtLlm && !flag)
-        s.notes.push_back("no " + std::string(toString(e)) + " " + std::string(templateVersion(e)) +
+    if (!formats.empty() && e != Backend::TrtLlm && !flag)
+        s.notes.push_back("no " + std::string(toString(e)) + " " + std::string(info(e).templateVersion) +
                           " ModelOpt loading method is known for " + checkpointAlgo(formats) +
                           ": check that your version loads it, or serve it with TensorRT-LLM");
     else if (flag && *flag == "modelopt_mixed")

@@ -5,10 +5,8 @@
 #pragma once
 
 #include "core/export/exportinput.h"
+#include "core/model/backend.h"
 
-#include <array>
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,18 +14,8 @@
 namespace acsel
 {
 
-enum class ServingEngine : std::uint8_t { Vllm, Sglang, TrtLlm };
-inline constexpr std::array<ServingEngine, 3> kAllServingEngines = {
-    ServingEngine::Vllm, ServingEngine::Sglang, ServingEngine::TrtLlm};
-
-std::string_view toString(ServingEngine e); // "vllm", "sglang", "trtllm" (the stack backends)
-std::optional<ServingEngine> parseServingEngine(std::string_view name);
-// The engine version the flags were written for (the operator tables' version of that backend
-// in the AIConfigurator data the tool ships with).
-std::string_view templateVersion(ServingEngine e);
-
 struct LaunchSettings {
-    ServingEngine engine = ServingEngine::Vllm;
+    Backend engine = Backend::Vllm;
     std::string command;            // one shell command line, continued with " \\\n  "
     std::string optionsFile;        // file name of the options file the command names, or empty
     std::string optionsText;        // its text
@@ -38,7 +26,7 @@ struct LaunchSettings {
 // request: context length isl + osl, at most Config::batch sequences, the KV-cache format, the
 // quantization flag the checkpoint's formats need, and the step token budget and memory flag
 // the latency and memory models assumed for that engine on `gpu` (servingDefaults).
-LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Platform& gpu,
+LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir);
 
 // Empty when the configuration quantizes some weight; else says that it quantizes nothing (every
