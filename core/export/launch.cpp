@@ -1,7 +1,9 @@
 #include "core/export/launch.h"
 
+#include "core/export/exporter.h"
 #include "core/export/hfquantconfig.h"
 #include "core/export/quantplan.h"
+#include "core/latency/memorymodel.h"
 #include "core/latency/servingmodel.h"
 
 #include <algorithm>
@@ -53,13 +55,19 @@ std::optional<std::string> quantizationFlag(Backend e, const std::vector<Format>
     if (formats.empty() || e == Backend::TrtLlm)
         return std::nullopt;
     if (formats.size() > 1)
-        return e == Backend::Vllm ? std::optional<std::string>("modelopt_mixed")
-                                        : std::nullopt;
+        return e == Backend::Vllm ? std::optional<std::string>("modelopt_mixed") : std::nullopt;
     if (only({Format::Nvfp4}))
         return std::string("modelopt_fp4");
     if (only({Format::Fp8, Format::Fp8Block}))
         return std::string(e == Backend::Vllm ? "modelopt" : "modelopt_fp8");
     return std::nullopt;
+}
+
+std::string gib(double bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
+    return buf;
 }
 
 // What the memory flag of each engine is a share of.
@@ -76,7 +84,26 @@ std::string memoryShareMeaning(KvPoolRule rule)
     return " of the device memory for the weights and the KV cache";
 }
 
+// The memory flag's arithmetic: what the engine takes at it and what its KV pool holds.
+std::string memoryNote(const EngineMemory& m, const Platform& gpu)
+{
+    return std::string(info(m.backend).memoryFlag) + " " + number(m.flag) +
+           memoryShareMeaning(info(m.backend).kvPool) + " on " + gpu.id + " (" +
+           gib(m.capacityBytes) + " GiB): the engine takes " + gib(m.totalBytes) +
+           " GiB = weights " + gib(m.weightBytes) + " + runtime " + gib(m.runtimeBytes) +
+           " + step activations " + gib(m.activationBytes) + " + KV pool " + gib(m.poolBytes) +
+           " GiB, holding the KV of " + std::to_string(m.kvRequests) +
+           (m.kvRequests == 1 ? " request (" : " requests (") + gib(m.kvBytes) +
+           " GiB), against the limit " + gib(m.limitBytes) + " GiB";
+}
+
 } // namespace
+
+std::string servedModel(const ExportInput& in)
+{
+    const bool quantizesWeights = !quantizedFormats(planOf(in.config, in.arch.layers)).empty();
+    return quantizesWeights ? exportFolder(in.arch) : in.arch.hfId;
+}
 
 LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir)
@@ -89,12 +116,14 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
     const std::string maxLen = std::to_string(q.isl + q.osl);
     const std::string seqs = std::to_string(in.config.batch);
     const std::string tokens = number(d.stepTokenBudget);
-    const std::string memShare = number(d.kvMemoryFraction);
+    const EngineMemory mem = engineMemory(e, in.arch, in.config, q, gpu);
+    const std::string memShare = number(mem.flag);
     const bool kvFp8 = plan.kv == KvFormat::Fp8;
     const std::string next = " \\\n  ";
 
     LaunchSettings s;
     s.engine = e;
+    s.memory = mem;
     const auto flag = quantizationFlag(e, formats);
     switch (e) {
     case Backend::Vllm:
@@ -138,7 +167,8 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
         s.notes.push_back("the checkpoint's hf_quant_config.json names quant_algo " +
                           checkpointAlgo(formats) + "; the engine reads it from " + dir);
     if (!formats.empty() && e != Backend::TrtLlm && !flag)
-        s.notes.push_back("no " + std::string(toString(e)) + " " + std::string(info(e).templateVersion) +
+        s.notes.push_back("no " + std::string(toString(e)) + " " +
+                          std::string(info(e).templateVersion) +
                           " ModelOpt loading method is known for " + checkpointAlgo(formats) +
                           ": check that your version loads it, or serve it with TensorRT-LLM");
     else if (flag && *flag == "modelopt_mixed")
@@ -147,8 +177,8 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
     s.notes.push_back("limits as the prediction assumed: context " + maxLen + " tokens (isl " +
                       std::to_string(q.isl) + " + osl " + std::to_string(q.osl) + "), at most " +
                       seqs + " sequences (the configuration's batch), " + tokens +
-                      " tokens per step, " + memShare + memoryShareMeaning(d.kvPool) + " on " +
-                      gpu.id);
+                      " tokens per step");
+    s.notes.push_back(memoryNote(mem, gpu));
     return s;
 }
 
@@ -167,10 +197,12 @@ std::string nothingQuantizedNote(const Config& c, int numLayers)
 
 std::string launchScript(const LaunchSettings& s, const ExportInput& in)
 {
-    std::string out = "# " + std::string(toString(s.engine)) + " launch settings for " +
-                      in.arch.name + ": " + in.config.recipe.describe() + "\n";
+    std::string out = "#!/usr/bin/env bash\n# " + std::string(toString(s.engine)) +
+                      " launch settings for " + in.arch.name + ": " + in.config.recipe.describe() +
+                      "\n";
     for (const std::string& n : s.notes)
         out += "# - " + n + "\n";
+    out += "set -euo pipefail\n";
     if (!s.optionsFile.empty())
         out += "cat > " + s.optionsFile + " <<'EOF'\n" + s.optionsText + "EOF\n";
     return out + s.command + "\n";

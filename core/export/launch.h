@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/export/exportinput.h"
+#include "core/latency/enginememory.h"
 #include "core/model/backend.h"
 
 #include <string>
@@ -20,12 +21,19 @@ struct LaunchSettings {
     std::string optionsFile;        // file name of the options file the command names, or empty
     std::string optionsText;        // its text
     std::vector<std::string> notes; // what the settings assume and what to check
+    EngineMemory memory;            // what the engine takes at the memory flag printed
 };
 
-// The settings serving `checkpointDir` (ModelOpt's export of the configuration) for the
+// What the engine loads: the base model's Hugging Face id when the configuration quantizes no
+// weight (its recipe changes nothing ModelOpt exports), else the folder `export` names
+// (exportFolder).
+std::string servedModel(const ExportInput& in);
+
+// The settings serving `checkpointDir` (servedModel, unless the user names another) for the
 // request: context length isl + osl, at most Config::batch sequences, the KV-cache format, the
-// quantization flag the checkpoint's formats need, and the step token budget and memory flag
-// the latency and memory models assumed for that engine on `gpu` (servingDefaults).
+// quantization flag the checkpoint's formats need, the step token budget the latency model
+// assumed for that engine on `gpu` (servingDefaults), and the memory flag whose KV pool holds
+// the configuration's KV (engineMemory; memory.loads() false: no flag does within the budget).
 LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir);
 
@@ -33,7 +41,8 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
 // layer and the lm_head bf16) or only the KV cache, so that its recipe is a no-op for the weights.
 std::string nothingQuantizedNote(const Config& c, int numLayers);
 
-// The settings as a commented shell script (the options file, if any, as a here-document).
+// The settings as a commented bash script that stops at the first failing command (the
+// options file, if any, as a here-document).
 std::string launchScript(const LaunchSettings& s, const ExportInput& in);
 
 } // namespace acsel

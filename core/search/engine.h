@@ -82,6 +82,10 @@ public:
                                         KvFormat kv) const = 0;
     // Empty when the configuration can be exported to the stack's backend; else why not.
     virtual std::string exportProblem(const Config& c, const Stack& s) const = 0;
+    // Empty when the stack's engine, launched as `acsel launch` prints it, loads the
+    // configuration within the request's memory budget (enginememory.h); else why not. The
+    // default (engines of no real backend) checks nothing beyond memoryBytes.
+    virtual std::string engineMemoryProblem(const Config&, const Request&) const { return {}; }
 };
 
 } // namespace acsel

@@ -47,6 +47,10 @@ public:
     {
         return base_.exportProblem(c, s);
     }
+    std::string engineMemoryProblem(const Config& c, const Request& q) const override
+    {
+        return base_.engineMemoryProblem(c, q);
+    }
 
 private:
     const Engine& base_;

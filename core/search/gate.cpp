@@ -70,6 +70,11 @@ GateResult fullGate(const Engine& e, const Config& c, const Request& q)
         g.reason = over("memory", g.prediction.memoryBytes / (1 << 30), budget / (1 << 30), "GiB");
         return g;
     }
+    if (std::string problem = e.engineMemoryProblem(c, q); !problem.empty()) {
+        g.verdict = GateVerdict::Memory;
+        g.reason = std::move(problem);
+        return g;
+    }
     const LatencyMs raw = e.rawLatency(c, q);
     const LatencyMs cal = e.calibration(q.stack).apply(raw);
     g.prediction.rawTtftMs = raw.ttft;
