@@ -115,7 +115,9 @@ std::vector<DiscoveredStack> discoverStacks(const std::string& dir)
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         throw LoadError(dir, "",
-                        "operator tables directory does not exist (expected "
+                        std::string("operator tables directory ") +
+                            (fs::exists(dir, ec) ? "is not a folder" : "does not exist") +
+                            " (expected "
                         "<dir>/<system>/system.yaml and <system>/<backend>/<version>/*.csv)");
     // The formats come from scanning every GEMM and attention table (about 100 MB in
     // ../shared/aic), the slowest part of opening a workspace: the systems are read in
