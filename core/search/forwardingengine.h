@@ -47,9 +47,9 @@ public:
     {
         return base_.exportProblem(c, s);
     }
-    std::string engineMemoryProblem(const Config& c, const Request& q) const override
+    std::optional<EngineMemory> engineMemory(const Config& c, const Request& q) const override
     {
-        return base_.engineMemoryProblem(c, q);
+        return base_.engineMemory(c, q);
     }
 
 private:

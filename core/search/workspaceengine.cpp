@@ -196,14 +196,14 @@ SurrogateTerms WorkspaceEngine::qualityTerms(int model, Algorithm a, bool lmHead
     return surrogate_.terms(ws_.models[static_cast<std::size_t>(model)], a, lmHeadQuantized, kv);
 }
 
-std::string WorkspaceEngine::engineMemoryProblem(const Config& c, const Request& q) const
+std::optional<EngineMemory> WorkspaceEngine::engineMemory(const Config& c, const Request& q) const
 {
     const Stack& s = stackOf(q);
     const auto backend = parseBackend(s.backend);
     if (!backend)
-        return {}; // the loaders refuse such stacks: only test workspaces build them
-    return acsel::engineMemoryProblem(engineMemory(
-        *backend, ws_.models[static_cast<std::size_t>(c.model)], c, q, ws_.platformOf(s)));
+        return std::nullopt; // the loaders refuse such stacks: only test workspaces build them
+    return acsel::engineMemory(*backend, ws_.models[static_cast<std::size_t>(c.model)], c, q,
+                               ws_.platformOf(s));
 }
 
 std::string WorkspaceEngine::exportProblem(const Config& c, const Stack& s) const

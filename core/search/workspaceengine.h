@@ -42,7 +42,7 @@ public:
     SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
                                 KvFormat kv) const override;
     std::string exportProblem(const Config& c, const Stack& s) const override;
-    std::string engineMemoryProblem(const Config& c, const Request& q) const override;
+    std::optional<EngineMemory> engineMemory(const Config& c, const Request& q) const override;
 
     // The full estimate with its operator breakdown, and the memory breakdown (for display).
     LatencyEstimate latencyEstimate(const Config& c, const Request& q) const;
