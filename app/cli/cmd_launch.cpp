@@ -3,6 +3,7 @@
 #include "app/cli/command.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
+#include "core/export/exporter.h"
 #include "core/export/launch.h"
 #include "core/latency/servingmodel.h"
 
@@ -13,23 +14,17 @@ namespace acsel::cli
 namespace
 {
 
-std::string engineList()
-{
-    std::string out;
-    for (ServingEngine e : kAllServingEngines)
-        out += (out.empty() ? "" : ", ") + std::string(toString(e));
-    return out;
-}
-
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = workspaceOptions();
     specs.push_back({"config", "FILE", "configuration JSON (what acsel search --json prints)"});
-    specs.push_back({"engine", "NAME",
-                     engineList() + " or all (default: the backend of the configuration's stack)"});
+    specs.push_back(
+        {"engine", "NAME",
+         backendNames() + " or all (default: the backend of the configuration's stack)"});
     specs.push_back(
         {"checkpoint", "DIR",
-         "the exported checkpoint (default: <model>-acsel, as docs/EXPORT.md exports)"});
+         "the checkpoint to serve (default: the folder acsel export names, <model>-acsel; the "
+         "base model's Hugging Face id when no weight is quantized)"});
     const app::Args args("launch", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -42,19 +37,36 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     const ModelArch& arch = ws.models[static_cast<std::size_t>(doc.config.model)];
     const std::string engineName =
         args.valueOr("engine", std::string(backendOf(doc.request.stack)));
-    std::vector<ServingEngine> engines;
+    std::vector<Backend> engines;
     if (engineName == "all")
-        engines.assign(kAllServingEngines.begin(), kAllServingEngines.end());
-    else if (const auto e = parseServingEngine(engineName))
+        for (const BackendInfo& b : kBackends)
+            engines.push_back(b.backend);
+    else if (const auto e = parseBackend(engineName))
         engines.push_back(*e);
     else
         throw app::UsageError("acsel launch: --engine " + engineName + ": expected " +
-                              engineList() + " or all");
-    const std::string dir = args.valueOr("checkpoint", arch.name + "-acsel");
+                              backendNames() + " or all");
     const ExportInput in{arch, doc.config, doc.request, doc.predictions, doc.predictionNote};
-    const Platform& gpu = ws.platformOf(stackOf(ws, doc.request.stack, configPath));
-    for (std::size_t i = 0; i < engines.size(); ++i)
-        io.out << (i ? "\n" : "") << launchScript(launchSettings(engines[i], in, gpu, dir), in);
+    const Stack& stack = stackOf(ws, doc.request.stack, configPath);
+    try {
+        requireExportable(in, &stack);
+    } catch (const ExportError& e) {
+        io.err << "acsel launch: " << configPath << ": " << e.what() << "\n";
+        return 2;
+    }
+    const std::string dir = args.valueOr("checkpoint", servedModel(in));
+    const Platform& gpu = ws.platformOf(stack);
+    std::vector<LaunchSettings> settings;
+    for (Backend e : engines) {
+        settings.push_back(launchSettings(e, in, gpu, dir));
+        if (const std::string problem = engineMemoryProblem(settings.back().memory);
+            !problem.empty()) {
+            io.err << "acsel launch: " << configPath << ": memory: " << problem << "\n";
+            return 2;
+        }
+    }
+    for (std::size_t i = 0; i < settings.size(); ++i)
+        io.out << (i ? "\n" : "") << launchScript(settings[i], in);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
 #include "core/latency/siliconstudy.h"
+#include "core/model/backend.h"
 
 #include <algorithm>
 #include <cctype>
@@ -52,22 +53,26 @@ struct BackendCommands {
     int port = 8000;
 };
 
-BackendCommands commandsFor(const std::string& backend)
+BackendCommands commandsFor(Backend backend)
 {
-    if (backend == "vllm")
+    switch (backend) {
+    case Backend::Vllm:
         return {"vllm serve \"$CKPT\" --port 8000 --max-num-seqs \"$C\" $QUANT_ARGS",
                 "vllm bench serve --backend vllm --port 8000 --model \"$CKPT\" --dataset-name "
                 "random --random-input-len \"$ISL\" --random-output-len \"$OSL\" --num-prompts "
                 "$((C * 8)) --max-concurrency \"$C\" --ignore-eos --percentile-metrics ttft,tpot "
                 "--metric-percentiles 50",
                 8000};
-    if (backend == "sglang")
+    case Backend::Sglang:
         return {"python3 -m sglang.launch_server --model-path \"$CKPT\" --port 30000 "
                 "--max-running-requests \"$C\" $QUANT_ARGS",
                 "python3 -m sglang.bench_serving --backend sglang --port 30000 --dataset-name "
                 "random --random-input-len \"$ISL\" --random-output-len \"$OSL\" "
                 "--random-range-ratio 1 --num-prompts $((C * 8)) --max-concurrency \"$C\"",
                 30000};
+    case Backend::TrtLlm:
+        break;
+    }
     return {"trtllm-serve \"$CKPT\" --backend pytorch --port 8000 --max_batch_size \"$C\"",
             "python3 -m tensorrt_llm.serve.scripts.benchmark_serving --backend openai --port 8000 "
             "--model \"$CKPT\" --dataset-name random --random-input-len \"$ISL\" "
@@ -76,13 +81,13 @@ BackendCommands commandsFor(const std::string& backend)
             8000};
 }
 
-std::string quantArgs(const std::string& backend, Format f)
+std::string quantArgs(Backend backend, Format f)
 {
-    if (f == Format::Bf16)
+    // vLLM and SGLang read the checkpoint's hf_quant_config.json under this method;
+    // trtllm-serve reads it by itself.
+    if (f == Format::Bf16 || backend == Backend::TrtLlm)
         return "";
-    if (backend == "vllm" || backend == "sglang")
-        return "--quantization modelopt"; // reads the checkpoint's hf_quant_config.json
-    return "";                            // trtllm-serve reads hf_quant_config.json itself
+    return "--quantization modelopt";
 }
 
 int run(const std::vector<std::string>& argvIn, CommandIo& io)
@@ -192,7 +197,12 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     std::string csv = "id,system,backend,backend_version,model_path,mode,isl,osl,gemm_quant_mode,"
                       "batch_size,tp_size,pp_size,silicon_ttft_ms,silicon_tpot_ms,"
                       "estimated_ttft_ms,estimated_tpot_ms\n";
-    const BackendCommands cmds = commandsFor(stack.backend);
+    const auto backend = parseBackend(stack.backend);
+    if (!backend)
+        throw app::UsageError("acsel plan latency: stack " + stack.id + " runs backend '" +
+                              stack.backend +
+                              "', which has no command templates (known: " + backendNames() + ")");
+    const BackendCommands cmds = commandsFor(*backend);
     std::string script =
         "#!/usr/bin/env bash\n"
         "# Serving benchmarks of the FMC profiles of " +
@@ -235,7 +245,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         script += "\n# " + r.row.id + " (estimated TTFT " + num(ttft) + " ms, TPOT " + num(tpot) +
                   " ms)\nCKPT=\"$" + var + "\" ISL=" + std::to_string(r.row.isl) +
                   " OSL=" + std::to_string(r.row.osl) + " C=" + std::to_string(r.row.batch) +
-                  " QUANT_ARGS=\"" + quantArgs(stack.backend, f) + "\"\n" + cmds.serve +
+                  " QUANT_ARGS=\"" + quantArgs(*backend, f) + "\"\n" + cmds.serve +
                   " &\nSERVER=$!\nuntil curl -sf localhost:" + std::to_string(cmds.port) +
                   "/health > /dev/null; do sleep 5; done\n" + cmds.bench +
                   "\nkill \"$SERVER\"; wait \"$SERVER\" || true\n";

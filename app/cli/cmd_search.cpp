@@ -88,9 +88,15 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     }
     const auto engine = loadEngineFromArgs(args);
     const Workspace& ws = engine->workspace();
+    std::optional<ServingMode> mode;
+    if (const auto name = args.value("mode")) {
+        mode = parseServingMode(*name);
+        if (!mode)
+            throw app::UsageError("acsel search: --mode expects static or continuous");
+    }
     SearchRun r;
     if (const auto file = args.value("request"))
-        readRequestFile(*file, ws, r);
+        readRequestFile(*file, ws, r, mode);
     else if (!args.value("stack"))
         throw app::UsageError("acsel search: give --request FILE or at least --stack ID");
     Request& q = r.request;
@@ -104,13 +110,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     q.ttftBudgetMs = args.number("ttft", q.ttftBudgetMs, 1e-6, 1e9);
     q.tpotBudgetMs = args.number("tpot", q.tpotBudgetMs, 1e-6, 1e9);
     q.memBudgetGiB = args.number("memory", q.memBudgetGiB, 1e-6, 1e9);
-    if (const auto mode = args.value("mode")) {
-        const auto m = parseServingMode(*mode);
-        if (!m)
-            throw app::UsageError("acsel search: --mode '" + *mode +
-                                  "': expected static or continuous");
-        q.mode = *m;
-    }
+    if (mode)
+        q.mode = *mode;
     if (const auto models = args.value("model")) {
         r.options.models.clear();
         for (const std::string& name : commaList(*models)) {
@@ -121,15 +122,21 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             r.options.models.push_back(*m);
         }
     }
-    r.options.formats =
-        listOption<Format>(args, "formats", "format (" + formatChoices() + ")", parseFormat);
+    const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
+    r.options.formats = listOption<Format>(args, "formats", "format (" + formatChoices() + ")",
+                                              parseFormat);
+    for (Format f : r.options.formats)
+        if (!stack.hasFormat(f)) {
+            std::string has;
+            for (Format g : stack.formats)
+                has += (has.empty() ? "" : ", ") + std::string(toString(g));
+            throw app::UsageError("acsel search: --formats: stack '" + q.stack + "' cannot run " +
+                                  std::string(toString(f)) + " (its formats: " + has + ")");
+        }
     if (args.value("scopes"))
-        r.options.scopes =
-            listOption<Scope>(args, "scopes", "scope (" + scopeChoices() + ")", parseScope);
-    r.options.kvFormats =
-        listOption<KvFormat>(args, "kv", "KV format (" + kvFormatChoices() + ")", parseKvFormat);
-    if (searchKvFormats(ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))], r.options)
-            .empty())
+        r.options.scopes = listOption<Scope>(args, "scopes", "scope (" + scopeChoices() + ")", parseScope);
+    r.options.kvFormats = listOption<KvFormat>(args, "kv", "KV format (" + kvFormatChoices() + ")", parseKvFormat);
+    if (searchKvFormats(stack, r.options).empty())
         throw app::UsageError("acsel search: --kv: stack '" + q.stack +
                               "' has none of these KV formats (acsel info lists them)");
     r.options.batches = listOption<int>(
@@ -140,6 +147,12 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                 return std::nullopt;
             return b;
         });
+    for (int b : r.options.batches)
+        if (b < q.concurrency)
+            throw app::UsageError("acsel search: --batch " + std::to_string(b) +
+                                  " is below the request's concurrency " +
+                                  std::to_string(q.concurrency) +
+                                  " (a batch holds every concurrent request)");
     readResultsFolderOptions(args, r);
     r.frontier = args.flag("frontier");
     r.algorithm = args.valueOr("algo", "");

@@ -233,7 +233,8 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
               "every one the stack has")
        << ".\n\nSearch: " << r.algorithm << ", " << r.candidates << " candidate recipes, "
        << r.fullEvaluations << " full gates.\n\n## Where the numbers come from\n\n"
-       << "- Latency: " << in.engine.calibrationSource(q.stack) << "\n"
+       << "- Latency: " << in.engine.latencySource(q.stack)
+       << "; calibration: " << in.engine.calibrationSource(q.stack) << "\n"
        << "- Quality (RMQD): " << in.engine.surrogateSource() << "\n";
     for (const std::string& n : rec.notes)
         md << "- Note: " << n << "\n";
@@ -308,13 +309,13 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
             md << "\nApplying the recipe:\n\n```\n"
                << howToApply(ExportFormat::ModelOptYaml, yaml, arch) << "```\n";
         }
-        if (const auto engine = parseServingEngine(backendOf(q.stack))) {
+        if (const auto engine = parseBackend(backendOf(q.stack)); engine && exported) {
             const std::string name = kLaunchPrefix + std::string(toString(*engine)) + ".sh";
             folder.write(name, launchScript(launchSettings(*engine, exportIn, ws.platformOf(stack),
-                                                           arch.name + "-acsel"),
+                                                           servedModel(exportIn)),
                                             exportIn));
             md << "\nServing the exported checkpoint: `" << name << "` (a template for "
-               << toString(*engine) << " " << templateVersion(*engine)
+               << toString(*engine) << " " << info(*engine).templateVersion
                << ": check its flags against the engine you run).\n";
         }
     }

@@ -16,10 +16,11 @@
 namespace acsel::cli
 {
 
-void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& run)
+void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& run,
+                     std::optional<ServingMode> mode)
 {
     const Json j = parseJsonFile(path);
-    run.request = parseRequestJson(j, path);
+    run.request = parseRequestJson(j, path, mode);
     stackOf(ws, run.request.stack, path); // fails when the workspace has no such stack
     if (j.contains("models")) {
         const JsonFields f(path);
@@ -112,7 +113,11 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     for (const std::string& n : rec.notes)
         if (isExtrapolationNote(n))
             io.err << "warning: " << n << "\n";
-    std::vector<std::string> jsonNotes;
+    // Every output names where the latencies come from: the text, the JSON's prediction note
+    // (and so answer.json and the exported recipe's header), summary.md.
+    const std::string latency = "latency from " + engine.latencySource(run.request.stack) +
+                                "; calibration: " + engine.calibrationSource(run.request.stack);
+    std::vector<std::string> jsonNotes{latency};
     for (const std::string& n : rec.notes)
         jsonNotes.push_back(
             isExtrapolationNote(n) ? "no quality data of this model: its RMQD is extrapolated" : n);
@@ -143,6 +148,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
     printRequestLine(io.out, q, ws.platformOf(stack));
     io.out << "latency calibration: " << engine.calibrationSource(q.stack) << "\n";
+    io.out << "latency source: " << engine.latencySource(q.stack) << "\n";
     io.out << "quality: " << engine.surrogateSource() << "\n";
     io.out << "search: " << r.algorithm << ", " << r.candidates << " candidate recipes, "
            << r.softEvaluations << " FracMix scores, " << r.fullEvaluations << " full gates, "

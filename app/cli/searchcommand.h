@@ -30,7 +30,9 @@ void readResultsFolderOptions(const app::Args& args, SearchRun& run);
 // Returns 0 with an answer, 3 when no configuration passes the gate.
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io);
 
-// Reads a request file ({schema_version, stack, request, models?}) into `run`.
-void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& run);
+// Reads a request file ({schema_version, stack, request, models?}) into `run`; `mode` (the
+// --mode flag) replaces the file's, which may then be absent.
+void readRequestFile(const std::string& path, const Workspace& ws, SearchRun& run,
+                     std::optional<ServingMode> mode = std::nullopt);
 
 } // namespace acsel::cli

@@ -38,7 +38,20 @@ Workspace loadWorkspaceFromArgs(const app::Args& args)
                         "no workspace found: pass --workspace FILE or set "
                         "ACSEL_WORKSPACE");
     const app::TablesChoice tables = app::resolveTablesDir(args.valueOr("tables", ""));
-    Workspace ws = loadWorkspace(wsPath, tables.dir);
+    Workspace ws = [&] {
+        try {
+            return loadWorkspace(wsPath, tables.dir);
+        } catch (const LoadError& e) {
+            // The folder itself is no tables folder: name the variable or setting that chose it
+            // (--tables names itself).
+            if (e.file() != tables.dir || !e.where().empty() || tables.origin == "--tables")
+                throw;
+            throw LoadError(tables.dir, "",
+                            tables.origin + ": " + e.message() + "; " + tables.origin +
+                                " must name a tables folder, or be " + app::kNoTables +
+                                " to run without tables");
+        }
+    }();
     if (!tables.dir.empty())
         ws.notes.push_back("Operator tables from " + tables.dir + " (" + tables.origin + ")");
     else if (!tables.origin.empty())

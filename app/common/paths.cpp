@@ -63,14 +63,15 @@ std::string resolveWorkspacePath(const std::string& explicitPath)
 
 TablesChoice resolveTablesDir(const std::string& explicitDir, const std::string& setting)
 {
+    // kNoTables is the one way to ask for no tables; any other folder named by the flag, the
+    // variable or the setting must be a tables folder (the caller's loader says why not).
     if (!explicitDir.empty())
-        return {explicitDir, "--tables"};
-    // A variable that points nowhere means "no tables here" (say so, do not fall back), while
-    // an explicit --tables that does not exist stays an error for the caller.
+        return explicitDir == kNoTables ? TablesChoice{"", "--tables none"}
+                                        : TablesChoice{explicitDir, "--tables"};
     if (const std::string e = env("ACSEL_TABLES"); !e.empty())
-        return isDir(e) ? TablesChoice{e, "ACSEL_TABLES"}
-                        : TablesChoice{"", "ACSEL_TABLES=" + e + " is not a folder"};
-    if (!setting.empty() && isDir(setting))
+        return e == kNoTables ? TablesChoice{"", "ACSEL_TABLES=none"}
+                              : TablesChoice{e, "ACSEL_TABLES"};
+    if (!setting.empty())
         return {setting, "setting"};
     for (const fs::path& candidate : {fs::path(ACSEL_SOURCE_DIR) / ".." / "shared" / "aic",
                                       fs::path("..") / "shared" / "aic"}) {

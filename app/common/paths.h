@@ -22,9 +22,11 @@ struct TablesChoice {
     std::string dir;    // empty: run without tables
     std::string origin; // "--tables", "ACSEL_TABLES", "setting", "default ../shared/aic"
 };
-// --tables value (must exist: a missing one is an error for the caller), else $ACSEL_TABLES
-// (likewise), else the saved setting, else ../shared/aic beside the source tree or the
-// working directory, when it exists.
+// The value of --tables or ACSEL_TABLES that runs without operator tables.
+inline constexpr const char* kNoTables = "none";
+// --tables value, else $ACSEL_TABLES, else the saved setting (each must be a tables folder: one
+// that is not is an error for the caller; kNoTables: no tables, dir empty), else ../shared/aic
+// beside the source tree or the working directory, when it exists (the default search).
 TablesChoice resolveTablesDir(const std::string& explicitDir, const std::string& setting = "");
 
 } // namespace acsel::app

@@ -26,7 +26,8 @@ T enumField(const JsonFields& f, const Json& parent, const std::string& key, con
     return *v;
 }
 
-Request parseRequest(const JsonFields& f, const Json& j, const std::string& stack)
+Request parseRequest(const JsonFields& f, const Json& j, const std::string& stack,
+                     std::optional<ServingMode> mode = std::nullopt)
 {
     const std::string p = "/request";
     const Json& r = f.object(j, "request", "");
@@ -41,7 +42,12 @@ Request parseRequest(const JsonFields& f, const Json& j, const std::string& stac
     q.ttftBudgetMs = f.number(r, "ttft_budget_ms", p, 1e-9, kMaxNumber);
     q.tpotBudgetMs = f.number(r, "tpot_budget_ms", p, 1e-9, kMaxNumber);
     q.memBudgetGiB = f.number(r, "memory_budget_gib", p, 1e-9, kMaxNumber);
-    q.mode = enumField<ServingMode>(f, r, "mode", p, parseServingMode, "static or continuous");
+    // A mode the caller gives (a --mode flag) wins, and the file need not hold one then; one
+    // it holds is still checked.
+    if (!mode || r.contains("mode"))
+        q.mode = enumField<ServingMode>(f, r, "mode", p, parseServingMode, "static or continuous");
+    if (mode)
+        q.mode = *mode;
     // Files written before tensor parallelism have no "gpus": one GPU.
     q.gpus = r.contains("gpus") ? f.integer(r, "gpus", p, 1, kMaxGpus) : 1;
     return q;
@@ -172,7 +178,7 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
     return d;
 }
 
-Request parseRequestJson(const Json& j, const std::string& file)
+Request parseRequestJson(const Json& j, const std::string& file, std::optional<ServingMode> mode)
 {
     const JsonFields f(file);
     if (!j.is_object())
@@ -183,7 +189,7 @@ Request parseRequestJson(const Json& j, const std::string& file)
         f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
                                       "; this acsel reads " +
                                       std::to_string(kConfigJsonSchemaVersion));
-    return parseRequest(f, j, nonEmpty(f, j, "stack", ""));
+    return parseRequest(f, j, nonEmpty(f, j, "stack", ""), mode);
 }
 
 ConfigDocument loadConfigJson(const std::string& path)
@@ -199,9 +205,13 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
         f.fail("/model/hf_id", "model '" + doc.modelName + "' is " +
                                    ws.models[static_cast<std::size_t>(*idx)].hfId +
                                    " in the workspace, but the file says " + doc.modelHfId);
-    if (!idx)
-        idx = ws.findModel(doc.modelHfId);
     if (!idx) {
+        // A misspelt name of a model the workspace has: say which name it has, do not guess.
+        if (const auto byId = ws.findModel(doc.modelHfId))
+            f.fail("/model/name",
+                   "model '" + doc.modelName + "' is not in the workspace; its hf_id " +
+                       doc.modelHfId + " is the workspace's '" +
+                       ws.models[static_cast<std::size_t>(*byId)].name + "' (expected that name)");
         std::string list;
         for (const ModelArch& a : ws.models)
             list += (list.empty() ? "" : ", ") + a.name;

@@ -40,12 +40,15 @@ ConfigDocument loadConfigJson(const std::string& path);
 
 // A request file, the same fields as a configuration document's: {"schema_version": 1,
 // "stack": "...", "request": {...}, "models": ["Qwen3-8B", ...] (optional: models to consider)}.
-// The models list is read by the caller (acsel search).
-Request parseRequestJson(const Json& j, const std::string& file);
+// The models list is read by the caller (acsel search). `mode` (a --mode flag) replaces the
+// file's request.mode, which may then be absent.
+Request parseRequestJson(const Json& j, const std::string& file,
+                         std::optional<ServingMode> mode = std::nullopt);
 
-// Resolves the document's model in the workspace (by name, else by hf_id) into config.model
-// and checks that the bands cover exactly its layers. Throws LoadError naming /model or
-// /config/bands.
+// Resolves the document's model in the workspace by name into config.model and checks that
+// its hf_id is the workspace's and the bands cover exactly its layers. Throws LoadError naming
+// /model, /model/name (a name the workspace does not have for an hf_id it has), /model/hf_id
+// or /config/bands.
 void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& file);
 
 // Pretty-printed JSON (two-space indent, fields in schema order, trailing newline).

@@ -1,6 +1,7 @@
 #include "core/data/platformsfile.h"
 
 #include "core/data/plausibility.h"
+#include "core/model/backend.h"
 #include "core/model/units.h"
 
 #include <algorithm>
@@ -13,7 +14,6 @@ namespace acsel
 namespace
 {
 
-constexpr std::array<std::string_view, 3> kKnownBackends = {"trtllm", "vllm", "sglang"};
 
 struct ClassKey {
     std::string_view key;
@@ -108,8 +108,8 @@ PlatformSpec parsePlatform(const JsonFields& f, const Json& p, const std::string
     for (std::size_t i = 0; i < backends.size(); ++i) {
         const std::string bptr = ptr + "/backends/" + std::to_string(i);
         const std::string b = backends[i].is_string() ? backends[i].get<std::string>() : "";
-        if (std::find(kKnownBackends.begin(), kKnownBackends.end(), b) == kKnownBackends.end())
-            f.fail(bptr, "expected a backend name: trtllm, vllm or sglang");
+        if (!parseBackend(b))
+            f.fail(bptr, "expected a backend name: " + backendNames());
         if (std::find(s.backends.begin(), s.backends.end(), b) != s.backends.end())
             f.fail(bptr, "duplicate backend '" + b + "'");
         s.backends.push_back(b);

@@ -3,6 +3,7 @@
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
 #include "core/data/systemyaml.h"
+#include "core/model/backend.h"
 
 #include <algorithm>
 #include <atomic>
@@ -76,6 +77,11 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
             const fs::path gen = version / "generation_attention_perf.csv";
             if (!present(gemm) || !present(gen) || !present(version / "context_attention_perf.csv"))
                 continue;
+            // A stack's backend decides its serving and launch model: an unknown one would be
+            // served by guesses.
+            if (!parseBackend(backend.filename().string()))
+                throw LoadError(backend.string(), "",
+                                "not a backend folder (expected one of " + backendNames() + ")");
             DiscoveredStack d{platform, {}};
             Stack& s = d.stack;
             s.id = system.filename().string() + "/" + backend.filename().string();
@@ -113,7 +119,9 @@ std::vector<DiscoveredStack> discoverStacks(const std::string& dir)
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         throw LoadError(dir, "",
-                        "operator tables directory does not exist (expected "
+                        std::string("operator tables directory ") +
+                            (fs::exists(dir, ec) ? "is not a folder" : "does not exist") +
+                            " (expected "
                         "<dir>/<system>/system.yaml and <system>/<backend>/<version>/*.csv)");
     // The formats come from scanning every GEMM and attention table (about 100 MB in
     // ../shared/aic), the slowest part of opening a workspace: the systems are read in

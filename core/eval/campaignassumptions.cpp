@@ -1,5 +1,6 @@
 #include "core/eval/campaignassumptions.h"
 
+#include "core/model/backend.h"
 #include "core/model/units.h"
 
 #include <sstream>
@@ -11,7 +12,8 @@ namespace
 
 bool pythonEngine(const Stack& s)
 {
-    return s.backend == "vllm" || s.backend == "sglang";
+    const auto b = parseBackend(s.backend);
+    return b && info(*b).pythonRuntime;
 }
 
 std::string number(double v, const char* unit)

@@ -72,10 +72,15 @@ ExportError::ExportError(std::vector<std::string> problems)
 {
 }
 
-std::string exportText(ExportFormat f, const ExportInput& in, const Stack* stack)
+void requireExportable(const ExportInput& in, const Stack* stack)
 {
     if (auto problems = exportProblems(in.arch, in.config, stack); !problems.empty())
         throw ExportError(std::move(problems));
+}
+
+std::string exportText(ExportFormat f, const ExportInput& in, const Stack* stack)
+{
+    requireExportable(in, stack);
     switch (f) {
     case ExportFormat::ModelOptYaml:
         return modelOptRecipeYaml(in);
@@ -100,8 +105,8 @@ std::string howToApply(ExportFormat f, std::string_view fileName, const ModelArc
                "model = mtq.quantize(model, recipe.quantize.model_dump(), forward_loop)\n\n"
                "# or, with ModelOpt's example script (calibrates and exports the checkpoint):\n"
                "# python examples/llm_ptq/hf_ptq.py --pyt_ckpt_path " +
-               arch.hfId + " \\\n#     --recipe " + file + " --export_path " + arch.name +
-               "-acsel\n";
+               arch.hfId + " \\\n#     --recipe " + file + " --export_path " + exportFolder(arch) +
+               "\n";
     case ExportFormat::ModelOptJson:
         return "import json\nimport modelopt.torch.quantization as mtq\n\n"
                "# JSON keys are strings: turn block_sizes keys such as \"-1\" back into ints.\n"

@@ -37,7 +37,11 @@ private:
     std::vector<std::string> problems_;
 };
 
-// Checks exportProblems (against the stack when given) and writes the format's text.
+// Throws ExportError with exportProblems (against the stack when given): what `export`,
+// `launch` and the results folder refuse alike.
+void requireExportable(const ExportInput& in, const Stack* stack);
+
+// Checks requireExportable and writes the format's text.
 std::string exportText(ExportFormat f, const ExportInput& in, const Stack* stack = nullptr);
 
 // A short snippet telling how to use the file (Python for ModelOpt, or what reads the preview).

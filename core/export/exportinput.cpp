@@ -18,6 +18,11 @@ std::string num(double v)
 
 } // namespace
 
+std::string exportFolder(const ModelArch& arch)
+{
+    return arch.name + "-acsel";
+}
+
 std::string describeExport(const ExportInput& in)
 {
     const Config& c = in.config;

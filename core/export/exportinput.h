@@ -20,6 +20,10 @@ struct ExportInput {
     std::string predictionNote{}; // empty: nothing to say
 };
 
+// The folder ModelOpt's export writes the quantized checkpoint to (hf_ptq.py --export_path in
+// the recipe's header and howToApply) and so the folder `launch` serves: "<model>-acsel".
+std::string exportFolder(const ModelArch& arch);
+
 // One paragraph naming the tool and version, the model, the bands, the algorithm and
 // exclusions, the request and the predicted TTFT/TPOT/memory/RMQD: the recipe's description.
 std::string describeExport(const ExportInput& in);

@@ -1,7 +1,9 @@
 #include "core/export/launch.h"
 
+#include "core/export/exporter.h"
 #include "core/export/hfquantconfig.h"
 #include "core/export/quantplan.h"
+#include "core/latency/memorymodel.h"
 #include "core/latency/servingmodel.h"
 
 #include <algorithm>
@@ -9,40 +11,6 @@
 
 namespace acsel
 {
-
-std::string_view toString(ServingEngine e)
-{
-    switch (e) {
-    case ServingEngine::Vllm:
-        return "vllm";
-    case ServingEngine::Sglang:
-        return "sglang";
-    case ServingEngine::TrtLlm:
-        return "trtllm";
-    }
-    return "?";
-}
-
-std::optional<ServingEngine> parseServingEngine(std::string_view name)
-{
-    for (ServingEngine e : kAllServingEngines)
-        if (toString(e) == name)
-            return e;
-    return std::nullopt;
-}
-
-std::string_view templateVersion(ServingEngine e)
-{
-    switch (e) {
-    case ServingEngine::Vllm:
-        return "0.24.0";
-    case ServingEngine::Sglang:
-        return "0.5.14";
-    case ServingEngine::TrtLlm:
-        return "1.3.0rc20";
-    }
-    return "?";
-}
 
 namespace
 {
@@ -77,23 +45,29 @@ std::string checkpointAlgo(const std::vector<Format>& formats)
 
 // vLLM's and SGLang's ModelOpt loaders as their docs describe them for the versions named: FP8
 // variants and NVFP4; a mixed checkpoint has its own method name in vLLM.
-std::optional<std::string> quantizationFlag(ServingEngine e, const std::vector<Format>& formats)
+std::optional<std::string> quantizationFlag(Backend e, const std::vector<Format>& formats)
 {
     const auto only = [&formats](std::initializer_list<Format> allowed) {
         return std::all_of(formats.begin(), formats.end(), [&](Format f) {
             return std::find(allowed.begin(), allowed.end(), f) != allowed.end();
         });
     };
-    if (formats.empty() || e == ServingEngine::TrtLlm)
+    if (formats.empty() || e == Backend::TrtLlm)
         return std::nullopt;
     if (formats.size() > 1)
-        return e == ServingEngine::Vllm ? std::optional<std::string>("modelopt_mixed")
-                                        : std::nullopt;
+        return e == Backend::Vllm ? std::optional<std::string>("modelopt_mixed") : std::nullopt;
     if (only({Format::Nvfp4}))
         return std::string("modelopt_fp4");
     if (only({Format::Fp8, Format::Fp8Block}))
-        return std::string(e == ServingEngine::Vllm ? "modelopt" : "modelopt_fp8");
+        return std::string(e == Backend::Vllm ? "modelopt" : "modelopt_fp8");
     return std::nullopt;
+}
+
+std::string gib(double bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", bytes / kGiB);
+    return buf;
 }
 
 // What the memory flag of each engine is a share of.
@@ -110,9 +84,28 @@ std::string memoryShareMeaning(KvPoolRule rule)
     return " of the device memory for the weights and the KV cache";
 }
 
+// The memory flag's arithmetic: what the engine takes at it and what its KV pool holds.
+std::string memoryNote(const EngineMemory& m, const Platform& gpu)
+{
+    return std::string(info(m.backend).memoryFlag) + " " + number(m.flag) +
+           memoryShareMeaning(info(m.backend).kvPool) + " on " + gpu.id + " (" +
+           gib(m.capacityBytes) + " GiB): the engine takes " + gib(m.totalBytes) +
+           " GiB = weights " + gib(m.weightBytes) + " + runtime " + gib(m.runtimeBytes) +
+           " + step activations " + gib(m.activationBytes) + " + KV pool " + gib(m.poolBytes) +
+           " GiB, holding the KV of " + std::to_string(m.kvRequests) +
+           (m.kvRequests == 1 ? " request (" : " requests (") + gib(m.kvBytes) +
+           " GiB), against the limit " + gib(m.limitBytes) + " GiB";
+}
+
 } // namespace
 
-LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Platform& gpu,
+std::string servedModel(const ExportInput& in)
+{
+    const bool quantizesWeights = !quantizedFormats(planOf(in.config, in.arch.layers)).empty();
+    return quantizesWeights ? exportFolder(in.arch) : in.arch.hfId;
+}
+
+LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir)
 {
     const QuantPlan plan = planOf(in.config, in.arch.layers);
@@ -123,15 +116,17 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
     const std::string maxLen = std::to_string(q.isl + q.osl);
     const std::string seqs = std::to_string(in.config.batch);
     const std::string tokens = number(d.stepTokenBudget);
-    const std::string memShare = number(d.kvMemoryFraction);
+    const EngineMemory mem = engineMemory(e, in.arch, in.config, q, gpu);
+    const std::string memShare = number(mem.flag);
     const bool kvFp8 = plan.kv == KvFormat::Fp8;
     const std::string next = " \\\n  ";
 
     LaunchSettings s;
     s.engine = e;
+    s.memory = mem;
     const auto flag = quantizationFlag(e, formats);
     switch (e) {
-    case ServingEngine::Vllm:
+    case Backend::Vllm:
         s.command = "vllm serve " + dir + next + "--max-model-len " + maxLen + next +
                     "--max-num-seqs " + seqs + next + "--max-num-batched-tokens " + tokens + next +
                     "--gpu-memory-utilization " + memShare;
@@ -140,7 +135,7 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
         if (flag)
             s.command += next + "--quantization " + *flag;
         break;
-    case ServingEngine::Sglang:
+    case Backend::Sglang:
         s.command = "python3 -m sglang.launch_server --model-path " + dir + next +
                     "--context-length " + maxLen + next + "--max-running-requests " + seqs + next +
                     "--chunked-prefill-size " + tokens + next + "--mem-fraction-static " + memShare;
@@ -149,14 +144,14 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
         if (flag)
             s.command += next + "--quantization " + *flag;
         break;
-    case ServingEngine::TrtLlm:
+    case Backend::TrtLlm:
         s.optionsFile = "extra_llm_api_options.yaml";
         s.command = "trtllm-serve " + dir + " --backend pytorch" + next + "--max_seq_len " +
                     maxLen + next + "--max_batch_size " + seqs + next + "--max_num_tokens " +
                     tokens + next + "--kv_cache_free_gpu_memory_fraction " + memShare + next +
                     "--extra_llm_api_options " + s.optionsFile;
         s.optionsText = std::string("# TensorRT-LLM LLM API options (written for ") +
-                        std::string(templateVersion(e)) +
+                        std::string(info(e).templateVersion) +
                         ")\nenable_chunked_prefill: " + (d.chunkedPrefill ? "true" : "false") +
                         "\nkv_cache_config:\n  dtype: " + (kvFp8 ? "fp8" : "auto") + "\n";
         break;
@@ -169,7 +164,7 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
                      std::to_string(in.config.tp);
 
     s.notes.push_back("a template written for " + std::string(toString(e)) + " " +
-                      std::string(templateVersion(e)) +
+                      std::string(info(e).templateVersion) +
                       ": check every flag against the --help of the version you run");
     if (formats.empty())
         s.notes.push_back(nothingQuantizedNote(in.config, in.arch.layers) +
@@ -177,8 +172,9 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
     else
         s.notes.push_back("the checkpoint's hf_quant_config.json names quant_algo " +
                           checkpointAlgo(formats) + "; the engine reads it from " + dir);
-    if (!formats.empty() && e != ServingEngine::TrtLlm && !flag)
-        s.notes.push_back("no " + std::string(toString(e)) + " " + std::string(templateVersion(e)) +
+    if (!formats.empty() && e != Backend::TrtLlm && !flag)
+        s.notes.push_back("no " + std::string(toString(e)) + " " +
+                          std::string(info(e).templateVersion) +
                           " ModelOpt loading method is known for " + checkpointAlgo(formats) +
                           ": check that your version loads it, or serve it with TensorRT-LLM");
     else if (flag && *flag == "modelopt_mixed")
@@ -187,8 +183,8 @@ LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Plat
     s.notes.push_back("limits as the prediction assumed: context " + maxLen + " tokens (isl " +
                       std::to_string(q.isl) + " + osl " + std::to_string(q.osl) + "), at most " +
                       seqs + " sequences (the configuration's batch), " + tokens +
-                      " tokens per step, " + memShare + memoryShareMeaning(d.kvPool) + " on " +
-                      gpu.id);
+                      " tokens per step");
+    s.notes.push_back(memoryNote(mem, gpu));
     return s;
 }
 
@@ -207,10 +203,12 @@ std::string nothingQuantizedNote(const Config& c, int numLayers)
 
 std::string launchScript(const LaunchSettings& s, const ExportInput& in)
 {
-    std::string out = "# " + std::string(toString(s.engine)) + " launch settings for " +
-                      in.arch.name + ": " + in.config.recipe.describe() + "\n";
+    std::string out = "#!/usr/bin/env bash\n# " + std::string(toString(s.engine)) +
+                      " launch settings for " + in.arch.name + ": " + in.config.recipe.describe() +
+                      "\n";
     for (const std::string& n : s.notes)
         out += "# - " + n + "\n";
+    out += "set -euo pipefail\n";
     if (!s.optionsFile.empty())
         out += "cat > " + s.optionsFile + " <<'EOF'\n" + s.optionsText + "EOF\n";
     return out + s.command + "\n";

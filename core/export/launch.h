@@ -5,10 +5,9 @@
 #pragma once
 
 #include "core/export/exportinput.h"
+#include "core/latency/enginememory.h"
+#include "core/model/backend.h"
 
-#include <array>
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,36 +15,34 @@
 namespace acsel
 {
 
-enum class ServingEngine : std::uint8_t { Vllm, Sglang, TrtLlm };
-inline constexpr std::array<ServingEngine, 3> kAllServingEngines = {
-    ServingEngine::Vllm, ServingEngine::Sglang, ServingEngine::TrtLlm};
-
-std::string_view toString(ServingEngine e); // "vllm", "sglang", "trtllm" (the stack backends)
-std::optional<ServingEngine> parseServingEngine(std::string_view name);
-// The engine version the flags were written for (the operator tables' version of that backend
-// in the AIConfigurator data the tool ships with).
-std::string_view templateVersion(ServingEngine e);
-
 struct LaunchSettings {
-    ServingEngine engine = ServingEngine::Vllm;
+    Backend engine = Backend::Vllm;
     std::string command;            // one shell command line, continued with " \\\n  "
     std::string optionsFile;        // file name of the options file the command names, or empty
     std::string optionsText;        // its text
     std::vector<std::string> notes; // what the settings assume and what to check
+    EngineMemory memory;            // what the engine takes at the memory flag printed
 };
 
-// The settings serving `checkpointDir` (ModelOpt's export of the configuration) for the
+// What the engine loads: the base model's Hugging Face id when the configuration quantizes no
+// weight (its recipe changes nothing ModelOpt exports), else the folder `export` names
+// (exportFolder).
+std::string servedModel(const ExportInput& in);
+
+// The settings serving `checkpointDir` (servedModel, unless the user names another) for the
 // request: context length isl + osl, at most Config::batch sequences, the KV-cache format, the
-// quantization flag the checkpoint's formats need, and the step token budget and memory flag
-// the latency and memory models assumed for that engine on `gpu` (servingDefaults).
-LaunchSettings launchSettings(ServingEngine e, const ExportInput& in, const Platform& gpu,
+// quantization flag the checkpoint's formats need, the step token budget the latency model
+// assumed for that engine on `gpu` (servingDefaults), and the memory flag whose KV pool holds
+// the configuration's KV (engineMemory; memory.loads() false: no flag does within the budget).
+LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir);
 
 // Empty when the configuration quantizes some weight; else says that it quantizes nothing (every
 // layer and the lm_head bf16) or only the KV cache, so that its recipe is a no-op for the weights.
 std::string nothingQuantizedNote(const Config& c, int numLayers);
 
-// The settings as a commented shell script (the options file, if any, as a here-document).
+// The settings as a commented bash script that stops at the first failing command (the
+// options file, if any, as a here-document).
 std::string launchScript(const LaunchSettings& s, const ExportInput& in);
 
 } // namespace acsel

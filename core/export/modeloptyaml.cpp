@@ -66,7 +66,9 @@ std::string headerComment(const ExportInput& in)
            ".\nApply: recipe = modelopt.recipe.load_recipe(\"<this file>\")\n"
            "       mtq.quantize(model, recipe.quantize.model_dump(), forward_loop)\n"
            "   or: python examples/llm_ptq/hf_ptq.py --pyt_ckpt_path " +
-           in.arch.hfId + " --recipe <this file> --export_path <dir>";
+           in.arch.hfId + " --recipe <this file> --export_path " + exportFolder(in.arch) +
+           (in.predictions && !in.predictions->note.empty() ? "\nNote: " + in.predictions->note
+                                                            : std::string());
 }
 
 // ---- reading -------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ namespace acsel
 class EmpiricalOpCosts final : public OpCosts
 {
 public:
-    // backend: the stack's backend ("vllm"); formats: the GEMM formats the stack runs.
+    // backend: the stack's backend (Stack::backend); formats: the GEMM formats the stack runs.
     // The grids are resolved here (backend grid, then the pooled one; a format never fitted
     // borrows bf16's, a KV format fp8's borrows bf16's, and notes() says so).
     EmpiricalOpCosts(Platform platform, const std::vector<Format>& formats,

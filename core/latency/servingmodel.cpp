@@ -92,26 +92,35 @@ ServingDefaults servingDefaults(std::string_view backend, const Platform& platfo
                                 std::string_view engineVersion)
 {
     ServingDefaults d;
-    if (backend == "trtllm") {
-        d.chunkedPrefill = false; // trtllm-serve: enable_chunked_prefill defaults to false
+    const auto b = parseBackend(backend);
+    if (!b) {
+        d.known = false; // chunked prefill, full-length reservation (the conservative side)
+        return d;
+    }
+    const BackendInfo& facts = info(*b);
+    d.chunkedPrefill = facts.chunkedPrefill;
+    d.reservesFullLength = facts.reservesFullLength;
+    d.mixesPrefillAndDecode = facts.mixesPrefillAndDecode;
+    d.kvPool = facts.kvPool;
+    d.kvMemoryFraction = facts.defaultMemoryFlag;
+    switch (*b) {
+    case Backend::TrtLlm:
         d.defaultMaxRunning = 2048;
-    } else if (backend == "vllm") {
-        d.reservesFullLength = false; // paged KV, blocks taken as tokens arrive
-        d.kvPool = KvPoolRule::ShareOfDevice;
+        break;
+    case Backend::Vllm: {
         // The API server's max_num_batched_tokens and max_num_seqs (vllm/engine/arg_utils.py).
         const bool large = platform.memCapacityBytes >= 70.0 * kGiB && !isA100(platform);
         d.stepTokenBudget = large ? 8192 : 2048;
         d.defaultMaxRunning = large ? 1024 : 256;
         // Async scheduling is on by default from 0.14.0 (its release notes).
         d.schedulesAhead = !releaseBefore(engineVersion, 0, 14);
-    } else if (backend == "sglang") {
-        d.reservesFullLength = false;
-        d.mixesPrefillAndDecode = false; // enable_mixed_chunk off
-        d.kvPool = KvPoolRule::StaticShareOfDevice;
+        break;
+    }
+    case Backend::Sglang:
         d.stepTokenBudget = sglangChunkedPrefillSize(platform.memCapacityBytes);
         d.kvMemoryFraction = sglangMemFractionStatic(platform.memCapacityBytes);
-    } else
-        d.known = false; // chunked prefill, full-length reservation (the conservative side)
+        break;
+    }
     return d;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/latency/opcosts.h"
 #include "core/latency/opmodel.h"
+#include "core/model/backend.h"
 #include "core/model/config.h"
 #include "core/model/modelarch.h"
 
@@ -32,18 +33,6 @@ namespace acsel
 {
 
 inline constexpr int kBenchmarkRounds = 10;
-
-// How an engine sizes its KV pool from the device memory C, the weights W (embeddings and
-// lm_head included), the runtime R and the step activations A.
-enum class KvPoolRule : std::uint8_t {
-    // TRT-LLM's free_gpu_memory_fraction f: f x (C - W - R - A), a share of what is left.
-    ShareOfFree,
-    // vLLM's gpu_memory_utilization f: the engine may use f x C in all, so f x C - W - R - A.
-    ShareOfDevice,
-    // SGLang's mem_fraction_static f: weights and KV pool take f x C, so f x C - W - R; the
-    // rest of C is the engine's reserve for activations and CUDA graphs.
-    StaticShareOfDevice,
-};
 
 // What a backend does by default on a GPU (documented in docs/SERVING.md with the sources).
 struct ServingDefaults {

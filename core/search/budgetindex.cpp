@@ -140,7 +140,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     const auto flush = [&] {
         for (std::size_t m : pending) {
             const Prediction& p = index.members_[m].prediction;
-            grid.add(p.memoryBytes, p.rawTtftMs, p.rawTpotMs);
+            grid.add(p.admittedMemoryBytes(), p.rawTtftMs, p.rawTpotMs);
         }
         pending.clear();
     };
@@ -152,7 +152,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         for (std::size_t m : pending) {
             const Member& f = index.members_[m];
             const int bands = f.config.recipe.size(), cBands = c.recipe.size();
-            if (f.prediction.memoryBytes <= memory && f.prediction.rawTtftMs <= ttft &&
+            if (f.prediction.admittedMemoryBytes() <= memory && f.prediction.rawTtftMs <= ttft &&
                 f.prediction.rawTpotMs <= tpot && bands <= cBands &&
                 (f.rmqd < rmqd || bands < cBands || configPrecedes(f.config, c)))
                 return true;
@@ -190,7 +190,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         if (!gated->admitted()) // larger than the device or not exportable: never an answer
             return;
         const Prediction& p = gated->prediction;
-        if (dominated(s.rmqd, cfg, p.memoryBytes, p.rawTtftMs, p.rawTpotMs))
+        if (dominated(s.rmqd, cfg, p.admittedMemoryBytes(), p.rawTtftMs, p.rawTpotMs))
             return;
         pending.push_back(index.members_.size());
         index.members_.push_back({cfg, s.rmqd, p});
@@ -306,7 +306,8 @@ SearchResult BudgetIndex::answer(const Request& q) const
         if (best && coarse(m.rmqd) != coarse(best->rmqd))
             break;
         const Prediction& p = m.prediction;
-        if (p.memoryBytes > memoryBudget || p.ttftMs > q.ttftBudgetMs || p.tpotMs > q.tpotBudgetMs)
+        if (p.admittedMemoryBytes() > memoryBudget || p.ttftMs > q.ttftBudgetMs ||
+            p.tpotMs > q.tpotBudgetMs)
             continue;
         const AnswerKey key = answerKey(m.rmqd, p, m.config, q);
         if (!best || answerPrecedes(key, *best)) {

@@ -2,6 +2,7 @@
 // so the searchers are tested against small hand-made engines and run on the real one.
 #pragma once
 
+#include "core/latency/enginememory.h"
 #include "core/latency/servingmodel.h"
 #include "core/model/config.h"
 #include "core/model/workspace.h"
@@ -82,6 +83,13 @@ public:
                                         KvFormat kv) const = 0;
     // Empty when the configuration can be exported to the stack's backend; else why not.
     virtual std::string exportProblem(const Config& c, const Stack& s) const = 0;
+    // What the stack's engine takes when `acsel launch` starts it for the configuration
+    // (enginememory.h); nullopt (the default: engines of no real backend) checks nothing
+    // beyond memoryBytes.
+    virtual std::optional<EngineMemory> engineMemory(const Config&, const Request&) const
+    {
+        return std::nullopt;
+    }
 };
 
 } // namespace acsel

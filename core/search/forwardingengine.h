@@ -47,6 +47,10 @@ public:
     {
         return base_.exportProblem(c, s);
     }
+    std::optional<EngineMemory> engineMemory(const Config& c, const Request& q) const override
+    {
+        return base_.engineMemory(c, q);
+    }
 
 private:
     const Engine& base_;

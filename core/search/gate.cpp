@@ -70,6 +70,14 @@ GateResult fullGate(const Engine& e, const Config& c, const Request& q)
         g.reason = over("memory", g.prediction.memoryBytes / (1 << 30), budget / (1 << 30), "GiB");
         return g;
     }
+    if (const auto engine = e.engineMemory(c, q)) {
+        g.prediction.engineMemoryBytes = engine->totalBytes;
+        if (!engine->loads()) {
+            g.verdict = GateVerdict::Memory;
+            g.reason = engineMemoryProblem(*engine);
+            return g;
+        }
+    }
     const LatencyMs raw = e.rawLatency(c, q);
     const LatencyMs cal = e.calibration(q.stack).apply(raw);
     g.prediction.rawTtftMs = raw.ttft;

@@ -3,6 +3,7 @@
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
 #include "core/export/exportability.h"
+#include "core/latency/enginememory.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/opcostsfactory.h"
 #include "core/latency/servingmodel.h"
@@ -195,6 +196,18 @@ std::string WorkspaceEngine::calibrationSource(const std::string& stackId) const
     return it == calibrationSources_.end() ? "none (raw estimate)" : it->second;
 }
 
+std::string WorkspaceEngine::latencySource(const std::string& stackId) const
+{
+    const auto i = ws_.findStack(stackId);
+    if (!i)
+        throw std::invalid_argument("unknown stack '" + stackId + "'");
+    const Stack& s = ws_.stacks[static_cast<std::size_t>(*i)];
+    if (s.source == LatencySource::Tables)
+        return "operator tables " + s.tableDir + " (" + s.backend + " " + s.version + ")";
+    return "spec-sheet estimate (no operator tables for " + s.id + "; " + ws_.platformOf(s).source +
+           ")";
+}
+
 double WorkspaceEngine::rmqd(const Config& c) const
 {
     return surrogate_.predict(ws_.models[static_cast<std::size_t>(c.model)], c.recipe, c.algorithm,
@@ -205,6 +218,16 @@ SurrogateTerms WorkspaceEngine::qualityTerms(int model, Algorithm a, bool lmHead
                                              KvFormat kv) const
 {
     return surrogate_.terms(ws_.models[static_cast<std::size_t>(model)], a, lmHeadQuantized, kv);
+}
+
+std::optional<EngineMemory> WorkspaceEngine::engineMemory(const Config& c, const Request& q) const
+{
+    const Stack& s = stackOf(q);
+    const auto backend = parseBackend(s.backend);
+    if (!backend)
+        return std::nullopt; // the loaders refuse such stacks: only test workspaces build them
+    return acsel::engineMemory(*backend, ws_.models[static_cast<std::size_t>(c.model)], c, q,
+                               ws_.platformOf(s));
 }
 
 std::string WorkspaceEngine::exportProblem(const Config& c, const Stack& s) const

@@ -42,6 +42,7 @@ public:
     SurrogateTerms qualityTerms(int model, Algorithm a, bool lmHeadQuantized,
                                 KvFormat kv) const override;
     std::string exportProblem(const Config& c, const Stack& s) const override;
+    std::optional<EngineMemory> engineMemory(const Config& c, const Request& q) const override;
 
     // The full estimate with its operator breakdown, and the memory breakdown (for display).
     LatencyEstimate latencyEstimate(const Config& c, const Request& q) const;
@@ -51,6 +52,9 @@ public:
     void setCalibration(const std::string& stackId, Calibration c);
     // Where a stack's calibration comes from ("FMC from <file> (N rows)" or "none (raw)").
     std::string calibrationSource(const std::string& stackId) const;
+    // Where the stack's raw latencies come from: its operator tables folder and their
+    // backend version, or the spec-sheet estimate (no tables for its GPU).
+    std::string latencySource(const std::string& stackId) const;
     // The serving model ("static" or "continuous") a stack's FMC line was fitted on; nullopt
     // without a file calibration. A line fitted on the other model than the request's
     // calibrates the wrong estimate.

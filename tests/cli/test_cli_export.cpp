@@ -147,6 +147,14 @@ void TestCliExport::badInputIsExit2()
     std::ofstream(bad) << j.dump();
     expect2({"--config", bad, "--as", "modelopt-yaml", "-o", out, "--workspace", kWorkspace},
             bad + ": /config/bands/1/format: unknown value 'fp6'");
+    // A misspelt name of a model whose hf_id the workspace has: refused, not resolved by the
+    // hf_id (before: exit 0, the file's name silently replaced).
+    j = readJson(kConfig);
+    j["model"]["name"] = "Qwen3-8b";
+    std::ofstream(bad) << j.dump();
+    expect2({"--config", bad, "--as", "modelopt-yaml", "-o", out, "--workspace", kWorkspace},
+            bad + ": /model/name: model 'Qwen3-8b' is not in the workspace; its hf_id "
+                  "Qwen/Qwen3-8B is the workspace's 'Qwen3-8B' (expected that name)");
     if (haveTables()) {
         j = readJson(kConfig);
         j["stack"] = "b200_sxm/tensorflow";

@@ -78,7 +78,8 @@ void TestCliInfo::noTablesStillWorks()
 }
 
 // The banner names the folder the stacks were read from and which setting chose it
-// (app/common/paths.h: --tables before ACSEL_TABLES; an ACSEL_TABLES that is no folder means none).
+// (app/common/paths.h: --tables before ACSEL_TABLES; ACSEL_TABLES=none means none, and an
+// ACSEL_TABLES that is no tables folder is exit 2 naming the variable).
 void TestCliInfo::namesTheTablesFolderUsed()
 {
     if (!haveTables())
@@ -94,13 +95,24 @@ void TestCliInfo::namesTheTablesFolderUsed()
     QCOMPARE(r.code, 0);
     QVERIFY2(contains(r.out, "note: Operator tables from " + kTables + " (ACSEL_TABLES)\n"),
              r.out.c_str());
-    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    qputenv("ACSEL_TABLES", "none");
     r = run({"info", "--workspace", kWorkspace});
-    qputenv("ACSEL_TABLES", "");
     QCOMPARE(r.code, 0);
-    QVERIFY2(contains(r.out, "note: ACSEL_TABLES=/nonexistent-tables is not a folder: running "
-                             "without operator tables\n"),
+    QVERIFY2(contains(r.out, "note: ACSEL_TABLES=none: running without operator tables\n"),
              r.out.c_str());
+    // A file, an empty folder: exit 2, one line naming the variable (before: noted, and the
+    // search ran on spec-sheet estimates).
+    QTemporaryDir empty;
+    for (const std::string& bad : {std::string("/etc/passwd"), empty.path().toStdString()}) {
+        qputenv("ACSEL_TABLES", QByteArray::fromStdString(bad));
+        r = run({"search", "--workspace", kWorkspace, "--stack", "h100_sxm/vllm"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+        QVERIFY2(contains(r.err, bad + ": ACSEL_TABLES: "), r.err.c_str());
+        QVERIFY2(contains(r.err, "ACSEL_TABLES must name a tables folder, or be none"),
+                 r.err.c_str());
+    }
+    qputenv("ACSEL_TABLES", "");
 }
 
 void TestCliInfo::missingTablesDirIsExit2()

@@ -104,7 +104,7 @@ void TestCliLaunch::badEngine()
     const Run r = run({"launch", "--workspace", kWorkspace, "--config",
                        writeConfig(dir, "fp8", "bf16"), "--engine", "tgi"});
     QCOMPARE(r.code, 2);
-    QVERIFY(contains(r.err, "--engine tgi: expected vllm, sglang, trtllm or all"));
+    QVERIFY(contains(r.err, "--engine tgi: expected trtllm, vllm, sglang or all"));
     QCOMPARE(run({"launch", "--workspace", kWorkspace}).code, 2);
 }
 

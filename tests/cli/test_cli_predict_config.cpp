@@ -70,7 +70,7 @@ Run predictJson(const std::string& config, const std::string& request = {})
         argv.push_back("--request");
         argv.push_back(request);
     }
-    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    qputenv("ACSEL_TABLES", "none");
     Run r = run(argv);
     qputenv("ACSEL_TABLES", "");
     return r;
@@ -164,7 +164,7 @@ void TestCliPredictConfig::verdictsFollowTheRequest()
 void TestCliPredictConfig::searchAnswerPredictsAsRecorded()
 {
     QTemporaryDir dir;
-    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    qputenv("ACSEL_TABLES", "none");
     const Run s = run({"search",
                        "--workspace",
                        kWorkspace,
@@ -202,7 +202,7 @@ void TestCliPredictConfig::textShowsWhatTheBandEditorShows()
 {
     QTemporaryDir dir;
     const std::string config = write(dir, "c.json", configJson(1e6, 1e6, 500).dump());
-    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    qputenv("ACSEL_TABLES", "none");
     const Run r = run({"predict", "--workspace", kWorkspace, "--config", config});
     qputenv("ACSEL_TABLES", "");
     QCOMPARE(r.code, 0);

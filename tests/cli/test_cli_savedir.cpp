@@ -155,7 +155,14 @@ void TestCliSaveDir::recommendWritesEveryFile()
         QVERIFY2(contains(summary, "`" + name + "`"), name.c_str());
     }
     QVERIFY(contains(summary, "SYNTHETIC"));
-    QVERIFY(contains(summary, "Latency: none (raw estimate)"));
+    // Every output names the latency source: summary.md, answer.json, the recipe's header.
+    const std::string source = "spec-sheet estimate (no operator tables for jetson_agx_thor/vllm; ";
+    QVERIFY2(contains(summary, "- Latency: " + source), summary.c_str());
+    QVERIFY(contains(summary, "; calibration: none (raw estimate)"));
+    QVERIFY(contains(first_.out, "latency source: " + source));
+    QVERIFY(contains(readJson(dir_ + "/answer.json")["predictions"]["note"].get<std::string>(),
+                     "latency from " + source));
+    QVERIFY(contains(readFile(dir_ + "/acsel_recipe.yaml"), "\n# Note: latency from " + source));
     // answer.json is what acsel export reads, and is the answer printed.
     const json answer = readJson(dir_ + "/answer.json");
     std::string printed;

@@ -20,11 +20,14 @@ private slots:
     void badRequests();
     void fmcOfTheOtherServingModelIsFlagged();
     void topAlternativesAndFilters();
+    void flagsTheRequestCannotHonourAreExit2();
+    void modeFlagStandsInForTheFile();
+    void outputsNameTheLatencySource();
 };
 
 void TestCliSearch::recommendWithoutTables()
 {
-    qputenv("ACSEL_TABLES", "/nonexistent-tables");
+    qputenv("ACSEL_TABLES", "none");
     const Run r = run({"recommend", "--workspace", kWorkspace});
     qputenv("ACSEL_TABLES", "");
     QCOMPARE(r.code, 0);
@@ -142,6 +145,76 @@ void TestCliSearch::topAlternativesAndFilters()
     std::vector<std::string> bad = base;
     bad.insert(bad.end(), {"--formats", "fp9"});
     QCOMPARE(run(bad).code, 2);
+}
+
+void TestCliSearch::flagsTheRequestCannotHonourAreExit2()
+{
+    // Before: --batch 4 at concurrency 8 searched batch 8, and --formats nvfp4 on a stack
+    // without it answered in bf16, both with exit 0.
+    const std::vector<std::string> base = {"search",     "--workspace",          kWorkspace,
+                                           "--stack",    "jetson_agx_thor/vllm", "--model",
+                                           "Qwen3-0.6B", "--concurrency",        "8"};
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), {"--batch", "16,4"});
+    Run r = run(argv);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "acsel search: --batch 4 is below the request's concurrency 8"),
+             r.err.c_str());
+    argv = base;
+    argv.insert(argv.end(), {"--batch", "8,16"});
+    QCOMPARE(run(argv).code, 0);
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    r = run({"search", "--workspace", kWorkspace, "--tables", kTables, "--stack", "h100_sxm/vllm",
+             "--model", "Qwen3-0.6B", "--formats", "fp8,nvfp4"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "acsel search: --formats: stack 'h100_sxm/vllm' cannot run nvfp4 "
+                             "(its formats: "),
+             r.err.c_str());
+}
+
+void TestCliSearch::modeFlagStandsInForTheFile()
+{
+    QTemporaryDir dir;
+    const std::string file = dir.filePath("req.json").toStdString();
+    std::ofstream(file) << R"({"schema_version": 1, "stack": "jetson_agx_thor/vllm",
+        "request": {"isl": 512, "osl": 64, "concurrency": 2, "ttft_budget_ms": 5000,
+                    "tpot_budget_ms": 200, "memory_budget_gib": 32},
+        "models": ["Qwen3-0.6B"]})";
+    Run r = run({"search", "--workspace", kWorkspace, "--request", file});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, file + ": /request/mode: "), r.err.c_str());
+    r = run({"search", "--workspace", kWorkspace, "--request", file, "--mode", "continuous"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(contains(r.out, "concurrency 2, continuous serving"), r.out.c_str());
+}
+
+void TestCliSearch::outputsNameTheLatencySource()
+{
+    const std::vector<std::string> base = {"search",    "--workspace",          kWorkspace,
+                                           "--stack",   "jetson_agx_thor/vllm", "--model",
+                                           "Qwen3-0.6B"};
+    const Run text = run(base);
+    QCOMPARE(text.code, 0);
+    QVERIFY2(contains(text.out, "latency source: spec-sheet estimate (no operator tables for "
+                                "jetson_agx_thor/vllm; "),
+             text.out.c_str());
+    std::vector<std::string> argv = base;
+    argv.push_back("--json");
+    const Run json = run(argv);
+    QCOMPARE(json.code, 0);
+    const std::string note = nlohmann::json::parse(json.out)["predictions"]["note"];
+    QVERIFY2(note.starts_with("latency from spec-sheet estimate (no operator tables for "
+                              "jetson_agx_thor/vllm; "),
+             note.c_str());
+    QVERIFY2(contains(note, "; calibration: none (raw estimate)"), note.c_str());
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    const Run tables = run({"search", "--workspace", kWorkspace, "--tables", kTables, "--stack",
+                            "h100_sxm/vllm", "--model", "Qwen3-0.6B"});
+    QCOMPARE(tables.code, 0);
+    QVERIFY2(contains(tables.out, "latency source: operator tables " + kTables + "/h100_sxm/vllm/"),
+             tables.out.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliSearch)

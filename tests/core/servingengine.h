@@ -109,7 +109,7 @@ inline Request continuous(const std::string& stack, int concurrency, int isl, in
 // that footprint. These devices hold the larger toy model's bf16 uniform with `slack` to spare;
 // its lighter recipes run more requests, up to the concurrency.
 
-inline const char* const kBackends[] = {"trtllm", "other", "vllm", "sglang"};
+inline const char* const kBackendNames[] = {"trtllm", "other", "vllm", "sglang"};
 inline constexpr double kSlack[] = {1.0, 1.02, 1.06};
 
 // vLLM's need includes the (1 - 0.9) of the device it leaves alone, so the device is the fixed

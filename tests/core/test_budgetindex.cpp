@@ -245,7 +245,7 @@ void TestBudgetIndex::answersContinuousWorkloadsAsExact()
     std::mt19937_64 rng(2028);
     int answered = 0;
     for (int i = 0; i < 16; ++i) {
-        const char* backend = test::kBackends[rng() % std::size(test::kBackends)];
+        const char* backend = test::kBackendNames[rng() % std::size(test::kBackendNames)];
         const int concurrency = 2 + static_cast<int>(rng() % 18);
         const int isl = 128 << (rng() % 3), osl = 64 << (rng() % 2);
         ServingEngine e(test::deviceFor(backend, concurrency, isl, osl, test::kSlack[rng() % 3]),

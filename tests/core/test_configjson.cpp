@@ -189,11 +189,6 @@ void TestConfigJson::resolvesTheModelInTheWorkspace()
     d.config.model = -1;
     resolveModel(d, ws, "c.json");
     QCOMPARE(ws.models[static_cast<std::size_t>(d.config.model)].name, std::string("Qwen3-8B"));
-    // By hf_id when the short name is unknown.
-    d.modelName = "my-qwen";
-    resolveModel(d, ws, "c.json");
-    QCOMPARE(ws.models[static_cast<std::size_t>(d.config.model)].hfId,
-             std::string("Qwen/Qwen3-8B"));
     auto failsAt = [&](ConfigDocument x, const std::string& where, const std::string& part) {
         try {
             resolveModel(x, ws, "c.json");
@@ -206,6 +201,13 @@ void TestConfigJson::resolvesTheModelInTheWorkspace()
     unknown.modelName = "Nope-1B";
     unknown.modelHfId = "nobody/nope";
     QVERIFY(failsAt(unknown, "/model", "is not in the workspace"));
+    // A short name the workspace lacks for an hf_id it has is refused, not resolved by the
+    // hf_id: the file names the model wrongly.
+    ConfigDocument misnamed = d;
+    misnamed.modelName = "my-qwen";
+    QVERIFY(failsAt(misnamed, "/model/name",
+                    "model 'my-qwen' is not in the workspace; its hf_id Qwen/Qwen3-8B is the "
+                    "workspace's 'Qwen3-8B' (expected that name)"));
     ConfigDocument mismatch = parseConfigJson(doc(), "c.json");
     mismatch.modelHfId = "Qwen/Qwen3-32B";
     QVERIFY(failsAt(mismatch, "/model/hf_id", "is Qwen/Qwen3-8B in the workspace"));

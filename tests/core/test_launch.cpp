@@ -1,9 +1,11 @@
 // Engine launch settings: the flags follow the request's workload (isl + osl, the batch), the
 // KV format and the checkpoint's formats, each worked out by hand from the configuration.
+#include "core/export/exporter.h"
 #include "core/export/launch.h"
 #include "test_export_fixtures.h"
 
 #include <QTest>
+#include <cstdio>
 
 using namespace exporttest;
 
@@ -50,72 +52,74 @@ private slots:
     void quantizationFlagFollowsTheFormats();
     void allBf16QuantizesNothing();
     void trtllmOptionsFile();
-    void names();
     void tensorParallelFlag();
+    void servesWhatExportWrites();
+    void scriptStopsAtTheFirstFailure();
 };
 
 void TestLaunch::workloadLimitsFromTheRequest()
 {
-    // isl 1024 + osl 256 = 1280 tokens of context; batch 8; fp8 KV; the engines' defaults of
-    // the latency model (8192 tokens per step, 0.9 of the memory for KV).
+    // isl 1024 + osl 256 = 1280 tokens of context; batch 8; fp8 KV; the step token budget of
+    // the latency model (8192); the memory flag from the engine memory (test_enginememory).
     const ExportInput in = acceptanceInput();
-    const auto v = launchSettings(ServingEngine::Vllm, in, h100(), "Qwen3-8B-acsel");
+    const auto v = launchSettings(Backend::Vllm, in, h100(), "Qwen3-8B-acsel");
     QVERIFY(has(v.command, "vllm serve Qwen3-8B-acsel"));
     QVERIFY(has(v.command, "--max-model-len 1280"));
     QVERIFY(has(v.command, "--max-num-seqs 8"));
     QVERIFY(has(v.command, "--max-num-batched-tokens 8192"));
-    QVERIFY(has(v.command, "--gpu-memory-utilization 0.9"));
+    char flag[64];
+    std::snprintf(flag, sizeof flag, "--gpu-memory-utilization %g", v.memory.flag);
+    QVERIFY(has(v.command, flag));
+    QVERIFY(v.memory.loads());
     QVERIFY(has(v.command, "--kv-cache-dtype fp8"));
-    const auto s = launchSettings(ServingEngine::Sglang, in, h100(), "ckpt");
+    const auto s = launchSettings(Backend::Sglang, in, h100(), "ckpt");
     QVERIFY(has(s.command, "--model-path ckpt"));
     QVERIFY(has(s.command, "--context-length 1280"));
     QVERIFY(has(s.command, "--max-running-requests 8"));
     QVERIFY(has(s.command, "--kv-cache-dtype fp8_e4m3"));
-    // SGLang on 80 GiB: chunks of 8,192 and (81,920 - 13,440) / 81,920 = 0.836 of the device.
+    // SGLang on 80 GiB: chunks of 8,192.
     QVERIFY(has(s.command, "--chunked-prefill-size 8192"));
-    QVERIFY(has(s.command, "--mem-fraction-static 0.836"));
-    QVERIFY(anyNote(s, "0.836 of the device memory for the weights and the KV cache on h100_sxm"));
-    QVERIFY(anyNote(v, "0.9 of the device memory for the whole engine"));
-    const auto t = launchSettings(ServingEngine::TrtLlm, in, h100(), "ckpt");
+    QVERIFY(anyNote(s, "of the device memory for the weights and the KV cache on h100_sxm"));
+    QVERIFY(anyNote(v, "of the device memory for the whole engine on h100_sxm (80.00 GiB): the "
+                       "engine takes"));
+    const auto t = launchSettings(Backend::TrtLlm, in, h100(), "ckpt");
     QVERIFY(has(t.command, "--max_seq_len 1280"));
     QVERIFY(has(t.command, "--max_batch_size 8"));
     QVERIFY(has(t.command, "--max_num_tokens 8192"));
-    QVERIFY(anyNote(t, "0.9 of the memory left after the weights for the KV cache"));
-    // A 48 GiB GPU: vLLM's API server takes 2,048 tokens a step, SGLang chunks of 4,096 and
-    // (49,152 - 6,848) / 49,152 = 0.861 of the device.
+    QVERIFY(anyNote(t, "of the memory left after the weights for the KV cache"));
+    // A 48 GiB GPU: vLLM's API server takes 2,048 tokens a step, SGLang chunks of 4,096.
     Platform l40s = h100();
     l40s.id = "l40s";
     l40s.memCapacityBytes = 48.0 * 1024 * 1024 * 1024;
-    QVERIFY(has(launchSettings(ServingEngine::Vllm, in, l40s, "ckpt").command,
+    QVERIFY(has(launchSettings(Backend::Vllm, in, l40s, "ckpt").command,
                 "--max-num-batched-tokens 2048"));
-    const auto small = launchSettings(ServingEngine::Sglang, in, l40s, "ckpt");
+    const auto small = launchSettings(Backend::Sglang, in, l40s, "ckpt");
     QVERIFY(has(small.command, "--chunked-prefill-size 4096"));
-    QVERIFY(has(small.command, "--mem-fraction-static 0.861"));
     // bf16 KV: no KV flag.
-    const auto b = launchSettings(ServingEngine::Vllm, uniformInput(Format::Fp8, KvFormat::Bf16),
-                                  h100(), "ckpt");
+    const auto b =
+        launchSettings(Backend::Vllm, uniformInput(Format::Fp8, KvFormat::Bf16), h100(), "ckpt");
     QVERIFY(!has(b.command, "--kv-cache-dtype"));
     QVERIFY(has(b.command, "--max-num-seqs 16"));
 }
 
 void TestLaunch::quantizationFlagFollowsTheFormats()
 {
-    const auto flag = [](Format f, ServingEngine e) {
+    const auto flag = [](Format f, Backend e) {
         return launchSettings(e, uniformInput(f, KvFormat::Bf16), h100(), "ckpt").command;
     };
-    QVERIFY(flag(Format::Fp8, ServingEngine::Vllm).ends_with("--quantization modelopt"));
-    QVERIFY(has(flag(Format::Nvfp4, ServingEngine::Vllm), "--quantization modelopt_fp4"));
-    QVERIFY(has(flag(Format::Fp8, ServingEngine::Sglang), "--quantization modelopt_fp8"));
-    QVERIFY(has(flag(Format::Nvfp4, ServingEngine::Sglang), "--quantization modelopt_fp4"));
+    QVERIFY(flag(Format::Fp8, Backend::Vllm).ends_with("--quantization modelopt"));
+    QVERIFY(has(flag(Format::Nvfp4, Backend::Vllm), "--quantization modelopt_fp4"));
+    QVERIFY(has(flag(Format::Fp8, Backend::Sglang), "--quantization modelopt_fp8"));
+    QVERIFY(has(flag(Format::Nvfp4, Backend::Sglang), "--quantization modelopt_fp4"));
     // TensorRT-LLM reads hf_quant_config.json: no flag.
-    QVERIFY(!has(flag(Format::Fp8, ServingEngine::TrtLlm), "quantization"));
+    QVERIFY(!has(flag(Format::Fp8, Backend::TrtLlm), "quantization"));
     // fp8 + nvfp4 bands: a mixed checkpoint.
-    const auto mixed = launchSettings(ServingEngine::Vllm, acceptanceInput(), h100(), "ckpt");
+    const auto mixed = launchSettings(Backend::Vllm, acceptanceInput(), h100(), "ckpt");
     QVERIFY(has(mixed.command, "--quantization modelopt_mixed"));
     QVERIFY(anyNote(mixed, "quant_algo MIXED_PRECISION"));
     // int4 AWQ: no vLLM ModelOpt method known: no flag, and a note that says so.
     const auto awq = launchSettings(
-        ServingEngine::Vllm,
+        Backend::Vllm,
         [] {
             ExportInput in = uniformInput(Format::Int4Wo, KvFormat::Bf16);
             in.config.algorithm = Algorithm::Awq;
@@ -128,14 +132,15 @@ void TestLaunch::quantizationFlagFollowsTheFormats()
 
 void TestLaunch::allBf16QuantizesNothing()
 {
-    for (ServingEngine e : kAllServingEngines) {
+    for (const BackendInfo& b : kBackends) {
+        const Backend e = b.backend;
         const auto s =
             launchSettings(e, uniformInput(Format::Bf16, KvFormat::Bf16), h100(), "ckpt");
         QVERIFY(anyNote(s, "quantizes nothing"));
         QVERIFY(!has(s.command, "--quantization"));
     }
-    const auto kv = launchSettings(ServingEngine::Vllm, uniformInput(Format::Bf16, KvFormat::Fp8),
-                                   h100(), "ckpt");
+    const auto kv =
+        launchSettings(Backend::Vllm, uniformInput(Format::Bf16, KvFormat::Fp8), h100(), "ckpt");
     QVERIFY(anyNote(kv, "only the KV cache is fp8"));
     QVERIFY(!nothingQuantizedNote(uniformInput(Format::Bf16, KvFormat::Bf16).config, 36).empty());
     QVERIFY(nothingQuantizedNote(uniformInput(Format::Fp8, KvFormat::Bf16).config, 36).empty());
@@ -144,39 +149,62 @@ void TestLaunch::allBf16QuantizesNothing()
 
 void TestLaunch::trtllmOptionsFile()
 {
-    const auto fp8 = launchSettings(ServingEngine::TrtLlm, acceptanceInput(), h100(), "ckpt");
+    const auto fp8 = launchSettings(Backend::TrtLlm, acceptanceInput(), h100(), "ckpt");
     QCOMPARE(fp8.optionsFile, std::string("extra_llm_api_options.yaml"));
     QVERIFY(has(fp8.command, "--extra_llm_api_options extra_llm_api_options.yaml"));
     QVERIFY(has(fp8.optionsText, "kv_cache_config:\n  dtype: fp8\n"));
     // TensorRT-LLM's default: chunked prefill off (docs/SERVING.md).
     QVERIFY(has(fp8.optionsText, "enable_chunked_prefill: false\n"));
-    const auto bf16 = launchSettings(ServingEngine::TrtLlm,
-                                     uniformInput(Format::Fp8, KvFormat::Bf16), h100(), "ckpt");
+    const auto bf16 =
+        launchSettings(Backend::TrtLlm, uniformInput(Format::Fp8, KvFormat::Bf16), h100(), "ckpt");
     QVERIFY(has(bf16.optionsText, "dtype: auto\n"));
     const std::string script = launchScript(fp8, acceptanceInput());
     QVERIFY(has(script, "cat > extra_llm_api_options.yaml <<'EOF'\n"));
     QVERIFY(has(script, "# - a template written for trtllm 1.3.0rc20"));
 }
 
-void TestLaunch::names()
+void TestLaunch::servesWhatExportWrites()
 {
-    for (ServingEngine e : kAllServingEngines)
-        QCOMPARE(parseServingEngine(toString(e)), std::optional<ServingEngine>(e));
-    QVERIFY(!parseServingEngine("tgi"));
+    // Nothing quantized (bf16 weights, even with an fp8 KV cache): the base model's HF id.
+    QCOMPARE(servedModel(uniformInput(Format::Bf16, KvFormat::Bf16)), std::string("Qwen/Qwen3-8B"));
+    QCOMPARE(servedModel(uniformInput(Format::Bf16, KvFormat::Fp8)), std::string("Qwen/Qwen3-8B"));
+    // Quantized: the folder the export's how-to names as hf_ptq.py's --export_path.
+    const ExportInput in = acceptanceInput();
+    QCOMPARE(servedModel(in), std::string("Qwen3-8B-acsel"));
+    QCOMPARE(exportFolder(in.arch), servedModel(in));
+    QVERIFY(has(howToApply(ExportFormat::ModelOptYaml, "r.yaml", in.arch),
+                "--export_path Qwen3-8B-acsel\n"));
+}
+
+void TestLaunch::scriptStopsAtTheFirstFailure()
+{
+    for (const BackendInfo& b : kBackends) {
+        const ExportInput in = acceptanceInput();
+        const std::string script =
+            launchScript(launchSettings(b.backend, in, h100(), servedModel(in)), in);
+        QVERIFY(script.starts_with("#!/usr/bin/env bash\n# "));
+        const auto strict = script.find("\nset -euo pipefail\n");
+        QVERIFY(strict != std::string::npos);
+        // Before the first command (the options file or the engine).
+        QVERIFY(strict < script.find("\ncat > ") || script.find("\ncat > ") == std::string::npos);
+        QVERIFY(strict < script.find(b.backend == Backend::TrtLlm ? "\ntrtllm-serve"
+                                     : b.backend == Backend::Vllm ? "\nvllm serve"
+                                                                  : "\npython3 -m sglang"));
+    }
 }
 
 void TestLaunch::tensorParallelFlag()
 {
     ExportInput in = uniformInput(Format::Bf16, KvFormat::Bf16);
-    for (ServingEngine e : {ServingEngine::Vllm, ServingEngine::Sglang, ServingEngine::TrtLlm}) {
+    for (Backend e : {Backend::Vllm, Backend::Sglang, Backend::TrtLlm}) {
         const std::string c = launchSettings(e, in, h100(), "ckpt").command;
         QVERIFY(!has(c, "--tensor-parallel-size") && !has(c, "--tp ") && !has(c, "--tp_size"));
     }
     in.config.tp = 4;
-    QVERIFY(has(launchSettings(ServingEngine::Vllm, in, h100(), "ckpt").command,
-                "--tensor-parallel-size 4"));
-    QVERIFY(has(launchSettings(ServingEngine::Sglang, in, h100(), "ckpt").command, "--tp 4"));
-    QVERIFY(has(launchSettings(ServingEngine::TrtLlm, in, h100(), "ckpt").command, "--tp_size 4"));
+    QVERIFY(
+        has(launchSettings(Backend::Vllm, in, h100(), "ckpt").command, "--tensor-parallel-size 4"));
+    QVERIFY(has(launchSettings(Backend::Sglang, in, h100(), "ckpt").command, "--tp 4"));
+    QVERIFY(has(launchSettings(Backend::TrtLlm, in, h100(), "ckpt").command, "--tp_size 4"));
 }
 
 QTEST_APPLESS_MAIN(TestLaunch)

@@ -19,7 +19,7 @@ using namespace acsel;
 using acsel::test::bruteForceBest;
 using acsel::test::continuous;
 using acsel::test::deviceFor;
-using acsel::test::kBackends;
+using acsel::test::kBackendNames;
 using acsel::test::keyOf;
 using acsel::test::kSlack;
 using acsel::test::sameKey;
@@ -40,7 +40,7 @@ void TestServingBound::ruleGivesTheServingModelsRunningCount()
     SearchOptions o;
     o.batches = {8};
     for (double slack : kSlack)
-        for (const char* backend : kBackends) {
+        for (const char* backend : kBackendNames) {
             const double device = deviceFor(backend, 8, 512, 128, slack);
             const ServingEngine e(device, backend);
             const Request q = continuous(e.workspace().stacks[0].id, 8, 512, 128);
@@ -75,7 +75,7 @@ void TestServingBound::mixAtOwnRunningCountBoundsEveryRecipe()
 {
     std::int64_t recipes = 0, ownCountMixAbove = 0;
     for (double slack : kSlack)
-        for (const char* backend : kBackends)
+        for (const char* backend : kBackendNames)
             for (int concurrency : {3, 12, 40}) {
                 const double device = deviceFor(backend, concurrency, 384, 128, slack);
                 const ServingEngine e(device, backend);
@@ -127,7 +127,7 @@ void TestServingBound::exactEqualsBruteForceOnContinuousRequests()
     constexpr int kRequests = 48;
     std::int64_t fullGates = 0, memoryOnlyGates = 0;
     for (int i = 0; i < kRequests; ++i) {
-        const char* backend = kBackends[rng() % std::size(kBackends)];
+        const char* backend = kBackendNames[rng() % std::size(kBackendNames)];
         const int concurrency = 2 + static_cast<int>(rng() % 30);
         const int isl = 128 << (rng() % 3), osl = 64 << (rng() % 3);
         ServingEngine e(deviceFor(backend, concurrency, isl, osl, kSlack[rng() % 3]), backend);
