@@ -92,7 +92,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (const auto name = args.value("mode")) {
         mode = parseServingMode(*name);
         if (!mode)
-            throw app::UsageError("acsel search: --mode expects static or continuous");
+            throw app::UsageError("acsel search: --mode '" + *name +
+                                  "': expected static or continuous");
     }
     SearchRun r;
     if (const auto file = args.value("request"))
@@ -123,8 +124,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         }
     }
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
-    r.options.formats = listOption<Format>(args, "formats", "format (" + formatChoices() + ")",
-                                              parseFormat);
+    r.options.formats =
+        listOption<Format>(args, "formats", "format (" + formatChoices() + ")", parseFormat);
     for (Format f : r.options.formats)
         if (!stack.hasFormat(f)) {
             std::string has;
@@ -134,8 +135,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                   std::string(toString(f)) + " (its formats: " + has + ")");
         }
     if (args.value("scopes"))
-        r.options.scopes = listOption<Scope>(args, "scopes", "scope (" + scopeChoices() + ")", parseScope);
-    r.options.kvFormats = listOption<KvFormat>(args, "kv", "KV format (" + kvFormatChoices() + ")", parseKvFormat);
+        r.options.scopes =
+            listOption<Scope>(args, "scopes", "scope (" + scopeChoices() + ")", parseScope);
+    r.options.kvFormats =
+        listOption<KvFormat>(args, "kv", "KV format (" + kvFormatChoices() + ")", parseKvFormat);
     if (searchKvFormats(stack, r.options).empty())
         throw app::UsageError("acsel search: --kv: stack '" + q.stack +
                               "' has none of these KV formats (acsel info lists them)");

@@ -158,9 +158,9 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
     }
     if (in.config.tp > 1) // the model split over tp GPUs of the node
         s.command += next +
-                     (e == ServingEngine::Vllm     ? "--tensor-parallel-size "
-                      : e == ServingEngine::Sglang ? "--tp "
-                                                   : "--tp_size ") +
+                     (e == Backend::Vllm     ? "--tensor-parallel-size "
+                      : e == Backend::Sglang ? "--tp "
+                                             : "--tp_size ") +
                      std::to_string(in.config.tp);
 
     s.notes.push_back("a template written for " + std::string(toString(e)) + " " +

@@ -67,8 +67,8 @@ std::string headerComment(const ExportInput& in)
            "       mtq.quantize(model, recipe.quantize.model_dump(), forward_loop)\n"
            "   or: python examples/llm_ptq/hf_ptq.py --pyt_ckpt_path " +
            in.arch.hfId + " --recipe <this file> --export_path " + exportFolder(in.arch) +
-           (in.predictions && !in.predictions->note.empty() ? "\nNote: " + in.predictions->note
-                                                            : std::string());
+           (in.predictions && !in.predictionNote.empty() ? "\nNote: " + in.predictionNote
+                                                         : std::string());
 }
 
 // ---- reading -------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ EngineMemory engineMemory(Backend b, const ModelArch& arch, const Config& config
     m.limitBytes = std::min(request.memBudgetGiB * kGiB, m.capacityBytes);
     m.weightBytes = s.weightBytes + s.embeddingBytes + s.lmHeadBytes;
     m.runtimeBytes = s.runtimeBytes;
-    m.activationBytes = stepActivationBytes(arch, d);
+    m.activationBytes = stepActivationBytes(arch, d, config.tp); // per GPU, as every term
     const double fullLength = kvBytesFullLength(arch, config, request);
     if (request.mode == ServingMode::Static) {
         m.kvRequests = std::min(request.concurrency, config.batch);

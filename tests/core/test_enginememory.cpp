@@ -245,7 +245,7 @@ void TestEngineMemory::randomAdmittedAnswersLoad()
         const double f = printedFlag(s);
         const MemoryEstimate m = estimateStaticMemory(arch, *r.config, q, p);
         const double W = m.weightBytes + m.embeddingBytes + m.lmHeadBytes, R = m.runtimeBytes;
-        const double A = stepActivationBytes(arch, servingDefaults(q, p));
+        const double A = stepActivationBytes(arch, servingDefaults(q, p), r.config->tp);
         const double C = p.memCapacityBytes;
         double pool = 0, total = 0;
         switch (b) {
@@ -262,7 +262,7 @@ void TestEngineMemory::randomAdmittedAnswersLoad()
             total = W + R + A + pool;
             break;
         }
-        const double full = (q.isl + q.osl) * kvBytesPerToken(arch, r.config->kv);
+        const double full = (q.isl + q.osl) * kvBytesPerToken(arch, r.config->kv, r.config->tp);
         const double needed = q.mode == ServingMode::Static
                                   ? std::min(q.concurrency, r.config->batch) * full
                                   : std::max(full, s.memory.kvBytes);
