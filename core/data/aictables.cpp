@@ -10,6 +10,17 @@
 
 namespace acsel
 {
+
+double kernelLatencyMs(const CsvReader& csv, int col)
+{
+    const double v = csv.positiveNumber(col);
+    if (v < plausible::kMinKernelMs || v > plausible::kMaxKernelMs)
+        throw LoadError(csv.name(), csv.where(col),
+                        "expected a latency in [1e-6, 1e6] ms, found '" +
+                            std::string(csv.field(col)) + "'");
+    return v;
+}
+
 namespace
 {
 
@@ -43,17 +54,6 @@ int positiveInt(const CsvReader& csv, int col)
                         "expected a positive integer up to 2^30, found '" +
                             std::string(csv.field(col)) + "'");
     return static_cast<int>(v);
-}
-
-// A measured kernel time in ms, within the plausibility bounds.
-double latencyMs(const CsvReader& csv, int col)
-{
-    const double v = csv.positiveNumber(col);
-    if (v < plausible::kMinKernelMs || v > plausible::kMaxKernelMs)
-        throw LoadError(csv.name(), csv.where(col),
-                        "expected a latency in [1e-6, 1e6] ms, found '" +
-                            std::string(csv.field(col)) + "'");
-    return v;
 }
 
 // A table that yields no row would make every configuration infeasible later, far from its
@@ -125,7 +125,7 @@ AicTable<GemmRow> readGemm(CsvReader csv)
             continue;
         }
         rows.push_back({*f, positiveInt(csv, cM), positiveInt(csv, cN), positiveInt(csv, cK),
-                        latencyMs(csv, cLat)});
+                        kernelLatencyMs(csv, cLat)});
         kernel.push_back(names.intern(csv.field(cKernel)));
     }
     requireRows(csv, t.info.rowsRead, rows.size(), "expected a gemm_dtype of " + formatChoices());
@@ -191,7 +191,7 @@ AicTable<AttentionRow> readAttention(CsvReader csv, bool generation)
             throw LoadError(csv.name(), csv.where(cStep),
                             "context attention rows must have step 0 (prefill without prefix)");
         r.seq = positiveInt(csv, cIsl) + static_cast<int>(step);
-        r.ms = latencyMs(csv, cLat);
+        r.ms = kernelLatencyMs(csv, cLat);
         rows.push_back(r);
         kernel.push_back(names.intern(csv.field(cKernel)));
     }

@@ -55,6 +55,12 @@ AicTable<GemmRow> loadGemmTable(const std::string& path);
 AicTable<AttentionRow> loadContextAttentionTable(const std::string& path);
 AicTable<AttentionRow> loadGenerationAttentionTable(const std::string& path);
 
+// A measured kernel time in ms from a column of the current row, within the plausibility
+// bounds (plausibility.h); LoadError naming the file, line and column otherwise. Every operator
+// and communication table reads its latencies with it.
+class CsvReader;
+double kernelLatencyMs(const CsvReader& csv, int col);
+
 // The same from text (tests): `name` stands for the file name in errors.
 AicTable<GemmRow> parseGemmTable(std::string text, const std::string& name);
 AicTable<AttentionRow> parseAttentionTable(std::string text, const std::string& name,

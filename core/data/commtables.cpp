@@ -36,21 +36,6 @@ double messageSize(const CsvReader& csv, int col)
     return static_cast<double>(v);
 }
 
-double latency(const CsvReader& csv, int col)
-{
-    const double v = csv.positiveNumber(col);
-    if (v < 1e-6 || v > 1e6)
-        throw LoadError(csv.name(), csv.where(col),
-                        "expected a latency in [1e-6, 1e6] ms, found '" +
-                            std::string(csv.field(col)) + "'");
-    return v;
-}
-
-bool endsWith(std::string_view s, std::string_view tail)
-{
-    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 // Keeps the first row of every (gpus, elements), sorted by that key.
 void keepFirst(AicTable<CommRow>& t, std::vector<CommRow> rows)
 {
@@ -94,9 +79,9 @@ AicTable<CommRow> readCustom(CsvReader csv)
     int eager = 0, otherDtype = 0;
     while (csv.next()) {
         ++t.info.rowsRead;
-        const bool isEager = endsWith(csv.field(cKernel), "_eager") ||
-                             (cBackend && endsWith(csv.field(*cBackend), "_eager")) ||
-                             (cImpl && endsWith(csv.field(*cImpl), "_eager"));
+        const bool isEager = csv.field(cKernel).ends_with("_eager") ||
+                             (cBackend && csv.field(*cBackend).ends_with("_eager")) ||
+                             (cImpl && csv.field(*cImpl).ends_with("_eager"));
         if (isEager) {
             ++eager;
             continue;
@@ -106,7 +91,7 @@ AicTable<CommRow> readCustom(CsvReader csv)
             ++otherDtype;
             continue;
         }
-        rows.push_back({gpuCount(csv, cGpus), messageSize(csv, cSize), latency(csv, cLat)});
+        rows.push_back({gpuCount(csv, cGpus), messageSize(csv, cSize), kernelLatencyMs(csv, cLat)});
     }
     t.info.rowsSkipped = eager + otherDtype;
     if (eager > 0)
@@ -141,7 +126,7 @@ AicTable<CommRow> readNccl(CsvReader csv)
             ++t.info.rowsSkipped;
             continue;
         }
-        const CommRow r{gpuCount(csv, cGpus), messageSize(csv, cSize), latency(csv, cLat)};
+        const CommRow r{gpuCount(csv, cGpus), messageSize(csv, cSize), kernelLatencyMs(csv, cLat)};
         if (cOp) {
             if (csv.field(*cOp) == "all_reduce")
                 rows.push_back(r);

@@ -1,5 +1,7 @@
 #include "core/model/format.h"
 
+#include "core/model/choicelist.h"
+
 #include <array>
 
 namespace acsel
@@ -108,36 +110,20 @@ std::optional<KvFormat> parseKvFormat(std::string_view name)
     return std::nullopt;
 }
 
-namespace
-{
-
-// "a, b or c" of every value's name, in the enum's order.
-template <typename Enum, std::size_t N> std::string choiceList(const std::array<Enum, N>& values)
-{
-    std::string out;
-    for (std::size_t i = 0; i < N; ++i)
-        out += std::string(i == 0       ? ""
-                           : i + 1 == N ? " or "
-                                        : ", ") +
-               std::string(toString(values[i]));
-    return out;
-}
-
-} // namespace
-
 std::string formatChoices()
 {
-    return choiceList(kAllFormats);
+    return choiceList(kAllFormats, [](Format f) { return toString(f); });
 }
 
 std::string scopeChoices()
 {
-    return choiceList(kAllScopes);
+    return choiceList(kAllScopes, [](Scope x) { return toString(x); });
 }
 
 std::string kvFormatChoices()
 {
-    return choiceList(std::array{KvFormat::Bf16, KvFormat::Fp8});
+    return choiceList(std::array{KvFormat::Bf16, KvFormat::Fp8},
+                      [](KvFormat k) { return toString(k); });
 }
 
 } // namespace acsel

@@ -1,3 +1,4 @@
+#include "core/model/choicelist.h"
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
 #include "core/search/hillclimb.h"
@@ -88,11 +89,7 @@ std::unique_ptr<Searcher> makeSearcher(std::string_view name)
 
 std::string searchAlgorithmChoices()
 {
-    const std::vector<SearcherInfo>& all = searchers();
-    std::string out;
-    for (std::size_t i = 0; i < all.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
-    return out;
+    return choiceList(searchers(), [](const SearcherInfo& s) { return s.name; });
 }
 
 } // namespace acsel
