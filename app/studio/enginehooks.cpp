@@ -54,6 +54,10 @@ std::string verdictOf(const Engine& e, const GateResult& g, const Request& q)
         const double budget =
             s ? memoryBudgetBytes(q, ws.platformOf(ws.stacks[static_cast<std::size_t>(*s)]))
               : q.memBudgetGiB * kGiB;
+        // The estimate within the budget: what bound is the engine's memory at the launch
+        // flag, and the gate's sentence says what it needs.
+        if (g.prediction.memoryBytes <= budget)
+            return "memory: " + g.reason;
         return over("memory", formatGiB(g.prediction.memoryBytes / kGiB), formatGiB(budget / kGiB));
     }
     case GateVerdict::Ttft:
