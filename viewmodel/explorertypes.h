@@ -52,6 +52,14 @@ struct SearchOutcome {
     SearchStats stats;
 };
 
+// One row of the sizing table (core/search/sizing.h): the answer with `gpus` GPUs of one node
+// available; its Config::tp may be fewer.
+struct SizingOutcome {
+    int gpus = 1;
+    std::optional<acsel::Config> best; // empty: no configuration meets the request
+    PredictionView prediction;
+};
+
 // The part of the space to consider (SloPanel's check lists).
 struct SpaceFilter {
     std::vector<int> models; // Workspace::models indices

@@ -54,6 +54,8 @@ QString configSummary(const Config& c, const QString& modelName)
         s += QStringLiteral(", lm_head quantized");
     if (c.kv == KvFormat::Fp8)
         s += QStringLiteral(", fp8 KV");
+    if (c.tp > 1)
+        s += QStringLiteral(", tensor parallel on %1 GPUs").arg(c.tp);
     return s + QStringLiteral(": ") + QString::fromStdString(c.recipe.describe());
 }
 

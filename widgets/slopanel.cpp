@@ -1,5 +1,6 @@
 #include "widgets/slopanel.h"
 
+#include "core/model/tensorparallel.h"
 #include "core/model/units.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/budgetslider.h"
@@ -68,6 +69,10 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     isl_ = spin(this, 1, 131072, 1024);
     osl_ = spin(this, 1, 131072, 256);
     concurrency_ = spin(this, 1, 1024, 1);
+    gpus_ = spin(this, 1, kMaxGpus, 1);
+    gpus_->setObjectName(QStringLiteral("gpus"));
+    gpus_->setToolTip(tr("GPUs of one node available: the search also splits the model over 2, "
+                         "4 or 8 of them (tensor parallel). The memory budget is per GPU."));
     isl_->setSuffix(tr(" tokens"));
     osl_->setSuffix(tr(" tokens"));
     ttft_ = new BudgetSlider(1, 100000, true, tr("ms"), 1, this);
@@ -96,12 +101,13 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     tf->addRow(tr("Input length"), isl_);
     tf->addRow(tr("Output length"), osl_);
     tf->addRow(tr("Concurrency"), concurrency_);
+    tf->addRow(tr("GPUs"), gpus_);
     tf->addRow(tr("Serving"), mode_);
     auto* budgets = new QGroupBox(tr("Budgets"), this);
     auto* bf = new QFormLayout(budgets);
     bf->addRow(tr("TTFT"), ttft_);
     bf->addRow(tr("TPOT"), tpot_);
-    bf->addRow(tr("Memory"), memory_);
+    bf->addRow(tr("Memory/GPU"), memory_);
     bf->addRow(QString(), memoryCap_);
     auto* space = new QGroupBox(tr("Space"), this);
     auto* sf = new QFormLayout(space);
@@ -126,7 +132,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     });
     for (BudgetSlider* b : {ttft_, tpot_, memory_})
         connect(b, &BudgetSlider::valueChanged, this, &SloPanel::onEdited);
-    for (QSpinBox* s : {isl_, osl_, concurrency_})
+    for (QSpinBox* s : {isl_, osl_, concurrency_, gpus_})
         connect(s, &QSpinBox::valueChanged, this, &SloPanel::onEdited);
     connect(mode_, &QComboBox::currentIndexChanged, this, &SloPanel::onEdited);
     connect(stack_, &QComboBox::currentIndexChanged, this, &SloPanel::onStackChanged);
@@ -248,6 +254,7 @@ Request SloPanel::request() const
     r.isl = isl_->value();
     r.osl = osl_->value();
     r.concurrency = concurrency_->value();
+    r.gpus = gpus_->value();
     r.ttftBudgetMs = ttft_->value();
     r.tpotBudgetMs = tpot_->value();
     r.memBudgetGiB = memoryWanted_;
@@ -290,6 +297,7 @@ void SloPanel::setRequest(const Request& r)
     isl_->setValue(r.isl);
     osl_->setValue(r.osl);
     concurrency_->setValue(r.concurrency);
+    gpus_->setValue(r.gpus);
     mode_->setCurrentIndex(r.mode == ServingMode::Continuous ? 1 : 0);
     ttft_->setValue(r.ttftBudgetMs);
     tpot_->setValue(r.tpotBudgetMs);

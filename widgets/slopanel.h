@@ -73,6 +73,7 @@ private:
     QSpinBox* isl_ = nullptr;
     QSpinBox* osl_ = nullptr;
     QSpinBox* concurrency_ = nullptr;
+    QSpinBox* gpus_ = nullptr;
     BudgetSlider* ttft_ = nullptr;
     BudgetSlider* tpot_ = nullptr;
     BudgetSlider* memory_ = nullptr;

@@ -18,6 +18,7 @@
 #include <iomanip>
 #include <ostream>
 #include <random>
+#include <sstream>
 #include <thread>
 
 namespace acsel::cli
@@ -222,6 +223,35 @@ int runSuite(const WorkspaceEngine& engine, CommandIo& io)
         continuousSame += bounded.config == reference.config;
     }
 
+    // Tensor parallelism: the same request with 8 GPUs of the node (degrees 1, 2, 4, 8 in the
+    // space, up to 4x the candidates) against 1 GPU, Exact, in this run.
+    std::ostringstream tp;
+    tp << std::fixed << std::setprecision(1);
+    for (const char* stack : {"h100_sxm/trtllm", "h100_sxm/vllm"}) {
+        Request one = base;
+        one.stack = stack;
+        one.concurrency = 4;
+        double ms[2] = {0, 0};
+        SearchResult r[2];
+        for (int i = 0; i < 2; ++i) {
+            Request g = one;
+            g.gpus = i == 0 ? 1 : 8;
+            const double t = wallSeconds();
+            r[i] = ExactSearch().run(engine, g, {}, {}, noStop);
+            ms[i] = (wallSeconds() - t) * 1e3;
+        }
+        tp << stack << " 6 models | " << r[0].candidates << " -> " << r[1].candidates << " | "
+           << ms[0] << " -> " << ms[1] << " | " << ms[1] / ms[0] << " | "
+           << (r[1].config
+                   ? ws.models[static_cast<std::size_t>(r[1].config->model)].name + " tp" +
+                         std::to_string(r[1].config->tp) + " " + r[1].config->recipe.describe()
+                   : std::string("none"))
+           << "\n";
+    }
+
+    io.out << "\ntensor parallel: exact with 8 GPUs against 1 (same request) | candidates | "
+              "search ms (wall) | ratio | answer with 8 GPUs\n"
+           << tp.str();
     io.out << "\nbudget index of the GUI default workload: built in " << buildMs << " ms (wall), "
            << index->members() << " members of " << index->stats().candidates << " candidates, "
            << index->stats().fullGates << " full gates, " << index->stats().walks

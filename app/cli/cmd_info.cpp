@@ -6,6 +6,7 @@
 #include "core/latency/tablescheck.h"
 #include "core/model/configspace.h"
 #include "core/model/defaults.h"
+#include "core/model/tensorparallel.h"
 
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,26 @@ std::string formatList(const Stack& s)
     std::string out;
     for (Format f : s.formats)
         out += (out.empty() ? "" : ",") + std::string(toString(f));
+    return out;
+}
+
+// The tensor-parallel degrees a request with 8 GPUs searches for the model on the stack:
+// those dividing its heads, beyond 1 only where the stack has all-reduce data.
+std::vector<int> tpDegrees(const Stack& s, const ModelArch& m)
+{
+    std::vector<int> out{1};
+    if (s.hasAllReduce())
+        for (int tp = 2; tp <= kMaxGpus; tp *= 2)
+            if (tpProblem(m, tp).empty())
+                out.push_back(tp);
+    return out;
+}
+
+std::string joined(const std::vector<int>& v)
+{
+    std::string out;
+    for (int x : v)
+        out += (out.empty() ? "" : ",") + std::to_string(x);
     return out;
 }
 
@@ -93,9 +114,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         for (const ModelArch& m : ws.models) {
             const ConfigSpace recipesOnly(m.layers, spaceFor(s, false));
             const ConfigSpace full(m.layers, spaceFor(s, true));
-            js["space"][m.name] = {{"recipes_full_scope", recipesOnly.recipeCount()},
-                                   {"recipes", full.recipeCount()},
-                                   {"configurations", full.configCount()}};
+            js["space"][m.name] = {
+                {"recipes_full_scope", recipesOnly.recipeCount()},
+                {"recipes", full.recipeCount()},
+                {"configurations", full.configCount()},
+                {"tp_degrees_8_gpus", tpDegrees(s, m)},
+                {"configurations_8_gpus",
+                 full.configCount() * static_cast<std::int64_t>(tpDegrees(s, m).size())}};
         }
         j["stacks"].push_back(js);
     }
@@ -124,10 +149,14 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         }
         for (const ModelArch& m : ws.models) {
             const ConfigSpace full(m.layers, spaceFor(s, true));
+            const std::vector<int> tps = tpDegrees(s, m);
             io.out << "      " << std::setw(16) << m.name << std::right << std::setw(10)
                    << full.recipeCount() << " recipes " << std::setw(12) << full.configCount()
-                   << " configurations\n"
-                   << std::left;
+                   << " configurations";
+            if (tps.size() > 1)
+                io.out << ", " << full.configCount() * static_cast<std::int64_t>(tps.size())
+                       << " with 8 GPUs (tp " << joined(tps) << ")";
+            io.out << "\n" << std::left;
         }
     }
     return 0;

@@ -149,8 +149,8 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
     j["predictions"] = pred;
     std::optional<Throughput> tp;
     if (latency && latency->calibrated.ttft > 0) {
-        tp = throughputOf(latency->calibrated.ttft, latency->calibrated.tpot, q.osl, q.concurrency);
-        tp->tokensPerSGpu /= c.tp; // the configuration runs on tp GPUs
+        tp = throughputOf(latency->calibrated.ttft, latency->calibrated.tpot, q.osl, q.concurrency,
+                          c.tp);
     }
     if (tp)
         j["throughput"] = {{"request_ms", tp->requestMs},

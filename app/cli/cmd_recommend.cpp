@@ -21,6 +21,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"top", "N", "also print the N best distinct alternatives (default 0; 4 with --save-dir)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    addSizingOption(specs);
     addResultsFolderOptions(specs);
     const app::Args args("recommend", argv, specs);
     if (args.helpRequested()) {
@@ -35,6 +36,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     readRequestFile(request, ws, r);
     r.algorithm = args.valueOr("algo", "");
     readResultsFolderOptions(args, r);
+    r.byGpus = args.flag("by-gpus");
     r.json = args.flag("json");
     if (!r.json) {
         for (const std::string& note : ws.notes)

@@ -2,6 +2,7 @@
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
 #include "app/cli/workspaceargs.h"
+#include "core/model/tensorparallel.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/searchalgorithm.h"
 
@@ -65,6 +66,14 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"ttft", "MS", "TTFT budget" + dflt(d.ttftBudgetMs)});
     specs.push_back({"tpot", "MS", "TPOT budget" + dflt(d.tpotBudgetMs)});
     specs.push_back({"memory", "GIB", "memory budget per GPU" + dflt(d.memBudgetGiB)});
+    specs.push_back({"gpus", "N",
+                     "GPUs of one node available, 1 to " + std::to_string(kMaxGpus) +
+                         ": the search also splits the model over 2, 4 or 8 of them (tensor "
+                         "parallel)" +
+                         dflt(d.gpus)});
+    specs.push_back({"tp", "LIST",
+                     "only these tensor-parallel degrees, e.g. 2,4 (default every one up to "
+                     "--gpus)"});
     specs.push_back(
         {"mode", "MODE", "static or continuous serving" + dflt(std::string(toString(d.mode)))});
     specs.push_back({"model", "NAME", "only this model (repeatable as a comma list)"});
@@ -79,6 +88,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"seed", "N", "seed of rand and hc (default 1)"});
     specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    addSizingOption(specs);
     addResultsFolderOptions(specs);
     const app::Args args("search", argv, specs);
     if (args.helpRequested()) {
@@ -111,6 +121,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     q.ttftBudgetMs = args.number("ttft", q.ttftBudgetMs, 1e-6, 1e9);
     q.tpotBudgetMs = args.number("tpot", q.tpotBudgetMs, 1e-6, 1e9);
     q.memBudgetGiB = args.number("memory", q.memBudgetGiB, 1e-6, 1e9);
+    q.gpus = args.integer("gpus", q.gpus, 1, kMaxGpus);
     if (mode)
         q.mode = *mode;
     if (const auto models = args.value("model")) {
@@ -124,6 +135,11 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         }
     }
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
+    if (q.gpus > 1 && !engine->supportsTp(q, 2))
+        throw app::UsageError("acsel search: gpus " + std::to_string(q.gpus) + ": stack '" +
+                              q.stack +
+                              "' has no all-reduce data, so a model split over several GPUs "
+                              "cannot be costed (expected --gpus 1, or a stack with tables)");
     r.options.formats =
         listOption<Format>(args, "formats", "format (" + formatChoices() + ")", parseFormat);
     for (Format f : r.options.formats)
@@ -156,7 +172,23 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                   " is below the request's concurrency " +
                                   std::to_string(q.concurrency) +
                                   " (a batch holds every concurrent request)");
+    r.options.tps = listOption<int>(args, "tp", "tensor-parallel degree (1, 2, 4 or 8)",
+                                    [](const std::string& v) -> std::optional<int> {
+                                        int t = 0;
+                                        const auto [end, ec] =
+                                            std::from_chars(v.data(), v.data() + v.size(), t);
+                                        if (ec != std::errc() || end != v.data() + v.size() ||
+                                            t < 1 || t > kMaxGpus || (t & (t - 1)) != 0)
+                                            return std::nullopt;
+                                        return t;
+                                    });
+    for (int t : r.options.tps)
+        if (t > q.gpus)
+            throw app::UsageError("acsel search: --tp " + std::to_string(t) + " needs " +
+                                  std::to_string(t) + " GPUs; the request has " +
+                                  std::to_string(q.gpus) + " (--gpus)");
     readResultsFolderOptions(args, r);
+    r.byGpus = args.flag("by-gpus");
     r.frontier = args.flag("frontier");
     r.algorithm = args.valueOr("algo", "");
     r.options.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, 1 << 30));

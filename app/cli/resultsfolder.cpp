@@ -33,8 +33,8 @@ constexpr const char* kLaunchPrefix = "launch_";
 bool isResultsFile(const std::string& name)
 {
     static const char* const kNames[] = {"request.json", "answer.json",  "top.csv",
-                                         "top.json",     "frontier.csv", "frontier.png",
-                                         "frontier.svg", "summary.md"};
+                                         "by_gpus.csv",  "top.json",     "frontier.csv",
+                                         "frontier.png", "frontier.svg", "summary.md"};
     for (const char* n : kNames)
         if (name == n)
             return true;
@@ -78,7 +78,7 @@ std::string csvOf(const Workspace& ws, const Request& q, const std::vector<Alter
     for (std::size_t i = 0; i < list.size(); ++i) {
         const Config& c = list[i].config;
         const Prediction& p = list[i].gate.prediction;
-        const Throughput t = throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency);
+        const Throughput t = throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency, c.tp);
         out += std::to_string(i + 1) + "," +
                csvField(ws.models[static_cast<std::size_t>(c.model)].name) + "," +
                std::to_string(c.batch) + "," + csvField(c.recipe.describe()) + "," +
@@ -86,6 +86,30 @@ std::string csvOf(const Workspace& ws, const Request& q, const std::vector<Alter
                (c.lmHeadQuantized ? "true" : "false");
         for (double v : {p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, t.tokensPerSUser,
                          t.tokensPerSGpu, t.requestsPerS})
+            out += "," + exact(v);
+        out += "\n";
+    }
+    return out;
+}
+
+// One row per GPU count: the answer with that many GPUs available (empty fields: none).
+std::string sizingCsv(const Workspace& ws, const std::vector<SizingRow>& rows)
+{
+    std::string out = "gpus,tp,model,batch,recipe,algorithm,kv_cache,ttft_ms,tpot_ms,"
+                      "memory_gib_per_gpu,rmqd\n";
+    for (const SizingRow& row : rows) {
+        out += std::to_string(row.gpus);
+        if (!row.result.config) {
+            out += ",,,,,,,,,,\n";
+            continue;
+        }
+        const Config& c = *row.result.config;
+        const Prediction& p = row.result.gate.prediction;
+        out += "," + std::to_string(c.tp) + "," +
+               csvField(ws.models[static_cast<std::size_t>(c.model)].name) + "," +
+               std::to_string(c.batch) + "," + csvField(c.recipe.describe()) + "," +
+               std::string(toString(c.algorithm)) + "," + std::string(toString(c.kv));
+        for (double v : {p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd})
             out += "," + exact(v);
         out += "\n";
     }
@@ -138,9 +162,9 @@ std::string markdownCell(const std::string& s)
     return out;
 }
 
-std::string predictionLine(const Prediction& p, const Request& q)
+std::string predictionLine(const Prediction& p, const Request& q, int gpus)
 {
-    const Throughput t = throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency);
+    const Throughput t = throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency, gpus);
     return "TTFT " + number(p.ttftMs, 1) + " ms (raw " + number(p.rawTtftMs, 1) + "), TPOT " +
            number(p.tpotMs, 2) + " ms (raw " + number(p.rawTpotMs, 2) + "), memory " +
            number(p.memoryBytes / kGiB, 2) + " GiB, RMQD " + number(p.rmqd, 5) + "; " +
@@ -262,14 +286,14 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
 
         md << "\n## Answer\n\n"
            << describeConfig(ws, *r.config) << "\n\n"
-           << predictionLine(r.gate.prediction, q) << ". Gate: " << toString(r.gate.verdict)
-           << ".\n\n";
+           << predictionLine(r.gate.prediction, q, r.config->tp)
+           << ". Gate: " << toString(r.gate.verdict) << ".\n\n";
         if (rec.bestUniform) {
             const Prediction& u = rec.bestUniform->gate.prediction;
             md << "Best uniform configuration: " << describeConfig(ws, rec.bestUniform->config)
-               << ": " << predictionLine(u, q) << ". The answer differs by RMQD "
-               << number(r.gate.prediction.rmqd - u.rmqd, 5) << ", TTFT "
-               << number(r.gate.prediction.ttftMs - u.ttftMs, 1) << " ms, TPOT "
+               << ": " << predictionLine(u, q, rec.bestUniform->config.tp)
+               << ". The answer differs by RMQD " << number(r.gate.prediction.rmqd - u.rmqd, 5)
+               << ", TTFT " << number(r.gate.prediction.ttftMs - u.ttftMs, 1) << " ms, TPOT "
                << number(r.gate.prediction.tpotMs - u.tpotMs, 2) << " ms.\n";
         } else {
             md << "No uniform configuration passes the gate.\n";
@@ -317,6 +341,26 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
             md << "\nServing the exported checkpoint: `" << name << "` (a template for "
                << toString(*engine) << " " << info(*engine).templateVersion
                << ": check its flags against the engine you run).\n";
+        }
+    }
+
+    if (!in.sizing.empty()) {
+        folder.write("by_gpus.csv", sizingCsv(ws, in.sizing));
+        md << "\n## By GPU count (by_gpus.csv)\n\nThe answer with 1, 2, 4 and 8 GPUs of one node "
+              "available (memory budget per GPU; a row may use fewer GPUs than it has).\n\n"
+              "| GPUs | tensor parallel | configuration | TTFT ms | TPOT ms | GiB per GPU | RMQD "
+              "|\n|---:|---:|---|---:|---:|---:|---:|\n";
+        for (const SizingRow& row : in.sizing) {
+            md << "| " << row.gpus << " | ";
+            if (!row.result.config) {
+                md << "- | none passes the gate | | | | |\n";
+                continue;
+            }
+            const Prediction& p = row.result.gate.prediction;
+            md << row.result.config->tp << " | "
+               << markdownCell(describeConfig(ws, *row.result.config)) << " | "
+               << number(p.ttftMs, 1) << " | " << number(p.tpotMs, 2) << " | "
+               << number(p.memoryBytes / kGiB, 2) << " | " << number(p.rmqd, 5) << " |\n";
         }
     }
 

@@ -1,13 +1,15 @@
 // acsel search/recommend --save-dir DIR: the answer as a folder to hand on (docs/CLI.md,
 // "Results folder"): request.json (what acsel search --request reads), answer.json (what
 // acsel export reads), top.csv + top.json (the answer and its distinct alternatives, best
-// first), frontier.csv, frontier.png + frontier.svg (the GUI's plot with its provenance
-// caption), the answer's ModelOpt recipe (YAML and JSON), hf_quant_config preview and engine
-// launch script, and summary.md saying all of it in words. Every file is written atomically.
+// first), by_gpus.csv (with --by-gpus: the answer per GPU count), frontier.csv, frontier.png +
+// frontier.svg (the GUI's plot with its provenance caption), the answer's ModelOpt recipe (YAML and
+// JSON), hf_quant_config preview and engine launch script, and summary.md saying all of it in
+// words. Every file is written atomically.
 #pragma once
 
 #include "app/cli/searchcommand.h"
 #include "core/search/recommend.h"
+#include "core/search/sizing.h"
 
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@ struct ResultsInput {
     const SearchRun& run;
     const Recommendation& rec;
     std::vector<std::string> notes; // the caveats the answer's documents carry
+    std::vector<SizingRow> sizing;  // --by-gpus: written as by_gpus.csv; empty: not asked
 };
 
 // Creates dir if needed and writes the files; returns their names in the order written.

@@ -7,6 +7,7 @@
 #include "app/common/args.h"
 #include "core/data/configjson.h"
 #include "core/search/recommend.h"
+#include "core/search/sizing.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -50,6 +51,13 @@ void addResultsFolderOptions(std::vector<app::OptionSpec>& specs)
     specs.push_back({"force", "", "with --save-dir: replace the results in a non-empty folder"});
 }
 
+void addSizingOption(std::vector<app::OptionSpec>& specs)
+{
+    specs.push_back({"by-gpus", "",
+                     "also the answer with 1, 2, 4 and 8 GPUs of one node (tensor parallel; "
+                     "memory budget per GPU)"});
+}
+
 void readResultsFolderOptions(const app::Args& args, SearchRun& run)
 {
     run.saveDir = args.valueOr("save-dir", "");
@@ -64,12 +72,12 @@ void readResultsFolderOptions(const app::Args& args, SearchRun& run)
 namespace
 {
 
-void printPrediction(std::ostream& out, const Prediction& p, const Request& q)
+void printPrediction(std::ostream& out, const Prediction& p, const Request& q, int gpus)
 {
     out << "  TTFT " << p.ttftMs << " ms (raw " << p.rawTtftMs << "), TPOT " << p.tpotMs
         << " ms (raw " << p.rawTpotMs << "), memory " << p.memoryBytes / kGiB << " GiB, RMQD "
         << std::setprecision(5) << p.rmqd << std::setprecision(2) << "\n";
-    printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency));
+    printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency, gpus));
 }
 
 nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Request& q,
@@ -87,7 +95,42 @@ void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
                       const std::string& title, const Alternative& a)
 {
     out << title << describeConfig(ws, a.config) << "\n";
-    printPrediction(out, a.gate.prediction, q);
+    printPrediction(out, a.gate.prediction, q, a.config.tp);
+}
+
+void printSizing(std::ostream& out, const Workspace& ws, const Request& q,
+                 const std::vector<SizingRow>& rows)
+{
+    out << "by GPUs (each row: the answer with that many GPUs of one node; memory per GPU):\n";
+    for (const SizingRow& row : rows) {
+        const std::string title =
+            "  " + std::to_string(row.gpus) + (row.gpus == 1 ? " GPU:  " : " GPUs: ");
+        if (!row.result.config) {
+            out << title << "none passes the gate\n";
+            continue;
+        }
+        Request sized = q;
+        sized.gpus = row.gpus;
+        printAlternative(out, ws, sized, title, Alternative{*row.result.config, row.result.gate});
+    }
+}
+
+nlohmann::ordered_json sizingJson(const WorkspaceEngine& engine, const Request& q,
+                                  const std::vector<SizingRow>& rows,
+                                  const std::vector<std::string>& notes)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const SizingRow& row : rows) {
+        Request sized = q;
+        sized.gpus = row.gpus;
+        nlohmann::ordered_json j = {{"gpus", row.gpus}, {"answer", nullptr}};
+        if (row.result.config)
+            j["answer"] = configDocumentJson(
+                makeConfigDocument(engine.workspace(), *row.result.config, sized,
+                                   row.result.gate.prediction, predictionNote(notes)));
+        out.push_back(std::move(j));
+    }
+    return out;
 }
 
 } // namespace
@@ -121,9 +164,13 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     for (const std::string& n : rec.notes)
         jsonNotes.push_back(
             isExtrapolationNote(n) ? "no quality data of this model: its RMQD is extrapolated" : n);
+    const std::vector<SizingRow> sizing =
+        run.byGpus ? sizeByGpus(engine, run.request, run.options, *algorithm, {}, noStop)
+                   : std::vector<SizingRow>{};
     std::string saved; // the text's last line; on stderr with --json (stdout has the document)
     if (saving) {
-        const auto files = writeResultsFolder(run.saveDir, {engine, run, rec, jsonNotes}, io.err);
+        const auto files =
+            writeResultsFolder(run.saveDir, {engine, run, rec, jsonNotes, sizing}, io.err);
         saved = "saved: " + run.saveDir + " (" + std::to_string(files.size()) +
                 " files; summary.md says what each is)\n";
     }
@@ -131,6 +178,11 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         io.err << saved;
         if (!r.config) {
             io.err << "acsel search: no configuration passes the gate\n";
+            if (run.byGpus)
+                io.out << nlohmann::ordered_json{{"by_gpus", sizingJson(engine, run.request, sizing,
+                                                                        jsonNotes)}}
+                              .dump(2)
+                       << "\n";
             return 3;
         }
         nlohmann::ordered_json j = configDocumentJson(makeConfigDocument(
@@ -139,6 +191,8 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             j["top"] = alternativesJson(engine, run.request, rec.top, jsonNotes);
         if (run.frontier)
             j["frontier"] = alternativesJson(engine, run.request, rec.frontier, jsonNotes);
+        if (run.byGpus)
+            j["by_gpus"] = sizingJson(engine, run.request, sizing, jsonNotes);
         io.out << j.dump(2) << "\n";
         return 0;
     }
@@ -154,7 +208,10 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
            << r.softEvaluations << " FracMix scores, " << r.fullEvaluations << " full gates, "
            << r.wallSeconds * 1e3 << " ms\n";
     if (!r.config) {
-        io.out << "answer: none: no configuration passes the gate\n" << saved;
+        io.out << "answer: none: no configuration passes the gate\n";
+        if (run.byGpus)
+            printSizing(io.out, ws, q, sizing);
+        io.out << saved;
         return 3;
     }
     printAlternative(io.out, ws, q, "answer: ", Alternative{*r.config, r.gate});
@@ -176,6 +233,8 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         for (const Alternative& a : rec.frontier)
             printAlternative(io.out, ws, q, "  ", a);
     }
+    if (run.byGpus)
+        printSizing(io.out, ws, q, sizing);
     io.out << saved;
     return 0;
 }

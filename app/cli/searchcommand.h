@@ -17,6 +17,7 @@ struct SearchRun {
     std::string algorithm; // a registered searcher name; empty: the default
     int top = 0;           // alternatives to print after the answer
     bool frontier = false; // print the admitted frontier too
+    bool byGpus = false;   // also the answer with 1, 2, 4 and 8 GPUs (core/search/sizing.h)
     bool json = false;
     std::string saveDir; // --save-dir: also write the results folder (resultsfolder.h)
     bool force = false;  // --force: replace the results in a non-empty folder
@@ -26,6 +27,9 @@ struct SearchRun {
 // --save-dir, --top defaults to 4 (the answer and 4 alternatives in top.csv).
 void addResultsFolderOptions(std::vector<app::OptionSpec>& specs);
 void readResultsFolderOptions(const app::Args& args, SearchRun& run);
+
+// --by-gpus, shared by search and recommend.
+void addSizingOption(std::vector<app::OptionSpec>& specs);
 
 // Returns 0 with an answer, 3 when no configuration passes the gate.
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io);

@@ -5,6 +5,7 @@
 #include "core/search/gate.h"
 #include "core/search/recommend.h"
 #include "core/search/searchalgorithm.h"
+#include "core/search/sizing.h"
 #include "viewmodel/explorerpoints.h"
 #include "viewmodel/predictiontext.h"
 
@@ -188,6 +189,24 @@ ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, cons
         return outcomeOf(*e, index->recommend(*e, r), r, a);
     };
 }
+std::vector<SizingOutcome> sizing(const Engine& e, const Request& q, const SpaceFilter& f,
+                                  SearchAlgorithm a, const SearchRunner::ProgressFn& progress,
+                                  const std::atomic<bool>& stop)
+{
+    std::vector<SizingOutcome> out;
+    if (emptySelection(f))
+        return out;
+    for (const SizingRow& row : sizeByGpus(e, q, optionsOf(f), a, progress, stop)) {
+        SizingOutcome o{row.gpus, row.result.config, {}};
+        if (o.best) {
+            Request sized = q;
+            sized.gpus = row.gpus;
+            o.prediction = fromGate(e, *o.best, row.result.gate, sized);
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
+}
 } // namespace
 
 ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t maxBandPoints)
@@ -204,6 +223,10 @@ ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t 
     h.search = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                         const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
         return search(*engine, q, f, a, p, stop);
+    };
+    h.sizeByGpus = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                            const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
+        return sizing(*engine, q, f, a, p, stop);
     };
     h.indexBudgets = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                               const std::atomic<bool>& stop) {

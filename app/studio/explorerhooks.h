@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace acsel::studio
 {
@@ -44,6 +45,13 @@ struct ExplorerHooks {
     std::function<BudgetAnswerer(const acsel::Request&, const acsel::gui::SpaceFilter&,
                                  acsel::gui::SearchAlgorithm, const std::atomic<bool>& stop)>
         indexBudgets;
+
+    // The sizing table: the searcher's answer with 1, 2, 4 and 8 GPUs available (the
+    // request's gpus ignored). On a worker thread, as `search`.
+    std::function<std::vector<acsel::gui::SizingOutcome>(
+        const acsel::Request&, const acsel::gui::SpaceFilter&, acsel::gui::SearchAlgorithm,
+        const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>
+        sizeByGpus;
 
     bool connected() const { return scoreSpace && predict && search; }
 };

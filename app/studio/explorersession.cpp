@@ -21,7 +21,7 @@ struct Scored {
 bool sameSpace(const Request& a, const Request& b)
 {
     return a.stack == b.stack && a.isl == b.isl && a.osl == b.osl &&
-           a.concurrency == b.concurrency && a.mode == b.mode;
+           a.concurrency == b.concurrency && a.mode == b.mode && a.gpus == b.gpus;
 }
 
 // Everything but the budgets: what one budget index answers.

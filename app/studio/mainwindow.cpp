@@ -180,6 +180,7 @@ void MainWindow::buildDocks()
         dock(scrolled(card_), tr("Recommendation"), "recommendation", Qt::RightDockWidgetArea);
     QDockWidget* fitDock = dock(fits_, tr("Surrogate fit"), "fit", Qt::RightDockWidgetArea);
     tabifyDockWidget(cardDock, fitDock);
+    tabifyDockWidget(cardDock, buildSizingDock());
     cardDock->raise();
     resizeDocks({cardDock}, {420}, Qt::Horizontal); // the card's tables have four columns
     QDockWidget* editDock = dock(editor_, tr("Band editor"), "bands", Qt::BottomDockWidgetArea);
@@ -341,6 +342,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     fmcFile_ = fmcFile;
     state_->setWorkspace(ws_.get());
     session_->setWorkspace(ws_, loaded.hooks);
+    sizeByGpus_ = loaded.hooks.sizeByGpus;
+    sizingKey_.reset();
     editor_->setPredictor([this](const Config& c) { return predictNow(c); });
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
@@ -387,6 +390,7 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
     if (!state_->isCurrent(key))
         return;
     cardKey_ = key;
+    updateSizing(); // after the answer, so the two searches do not compete for the cores
     if (!o.best) {
         // Which budget binds, read off the plotted points (this request's: the search waited
         // for at least their first frame, the uniform configurations).

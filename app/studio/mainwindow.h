@@ -4,6 +4,7 @@
 
 #include "core/model/workspace.h"
 #include "core/search/workspaceengine.h"
+#include "explorerhooks.h"
 #include "explorersession.h"
 #include "explorerstate.h"
 #include "sessioncontroller.h"
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QToolButton;
@@ -35,6 +37,8 @@ class CompareTable;
 class FitQualityPlot;
 class ParetoPlot;
 class RecipeCard;
+class SearchRunner;
+class SizingTable;
 class SloPanel;
 } // namespace acsel::gui
 
@@ -96,6 +100,10 @@ private:
     void updateEditorCaveat(const acsel::Config& c);
     void updateFits();
     void updateStatus();
+    // The "By GPUs" dock (mainsizing.cpp): recomputed for the current request once its answer
+    // is in and while the dock is shown.
+    QDockWidget* buildSizingDock();
+    void updateSizing();
     QString modelName(int model) const;
 
     bool restoreSettings_;
@@ -118,6 +126,11 @@ private:
     acsel::gui::CompareModel* compare_ = nullptr;
     acsel::gui::FitQualityPlot* fits_ = nullptr;
     acsel::gui::CompareTable* compareView_ = nullptr;
+    acsel::gui::SizingTable* sizing_ = nullptr;
+    QDockWidget* sizingDock_ = nullptr;
+    acsel::gui::SearchRunner* sizingRunner_ = nullptr;
+    decltype(acsel::studio::ExplorerHooks::sizeByGpus) sizeByGpus_;
+    std::optional<acsel::studio::SearchKey> sizingKey_; // what the table's rows answer
     QLabel* banner_ = nullptr;
     QToolButton* bannerToggle_ = nullptr;
     QStringList bannerLines_;

@@ -1,5 +1,7 @@
 #include "studiosettings.h"
 
+#include "core/model/tensorparallel.h"
+
 #include <QFileInfo>
 #include <QSettings>
 #include <cmath>
@@ -31,6 +33,7 @@ StudioSettings loadStudioSettings(const QSettings& s)
     r.isl = whole("request/isl", r.isl, kMaxRequestTokens);
     r.osl = whole("request/osl", r.osl, kMaxRequestTokens);
     r.concurrency = whole("request/concurrency", r.concurrency, kMaxConcurrency);
+    r.gpus = whole("request/gpus", r.gpus, kMaxGpus);
     r.ttftBudgetMs = num("request/ttft_ms", r.ttftBudgetMs);
     r.tpotBudgetMs = num("request/tpot_ms", r.tpotBudgetMs);
     r.memBudgetGiB = num("request/memory_gib", r.memBudgetGiB);
@@ -52,6 +55,7 @@ void saveStudioSettings(QSettings& s, const StudioSettings& v)
     s.setValue(QStringLiteral("request/isl"), r.isl);
     s.setValue(QStringLiteral("request/osl"), r.osl);
     s.setValue(QStringLiteral("request/concurrency"), r.concurrency);
+    s.setValue(QStringLiteral("request/gpus"), r.gpus);
     s.setValue(QStringLiteral("request/ttft_ms"), r.ttftBudgetMs);
     s.setValue(QStringLiteral("request/tpot_ms"), r.tpotBudgetMs);
     s.setValue(QStringLiteral("request/memory_gib"), r.memBudgetGiB);

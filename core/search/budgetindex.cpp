@@ -67,6 +67,7 @@ struct IndexRoundKeeper {
     std::vector<ScoredCandidate> kept;
     std::vector<std::int64_t> above; // per bin, beyond cutBin
     std::int64_t settled = 0;        // walked and already decided (dominated or gated)
+    QualityMemo quality;
 
     // A context whose lowest corner (every uniform minimum at once) is dominated has only
     // dominated recipes: each recipe lies above that corner.
@@ -85,7 +86,7 @@ struct IndexRoundKeeper {
             ++settled;
             return;
         }
-        const auto [algo, rmqd] = table->bestQuality(c, r);
+        const auto [algo, rmqd] = quality.best(*table, c, r);
         const int bin = rmqdBin(rmqd);
         if (std::isnan(rmqd) || bin <= floorBin) {
             ++settled;
@@ -146,15 +147,19 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     };
     // Whether a pending member f comes before a candidate of f's RMQD or above under every
     // budget once it is no slower and no larger: the candidates come in non-decreasing RMQD,
-    // so f.rmqd <= rmqd; then f needs no more bands and to win one remaining tie.
+    // so f.rmqd <= rmqd; then f needs no more GPUs, and fewer wins; on as many it needs no
+    // more bands and to win one remaining tie.
     const auto pendingDominates = [&](double rmqd, const Config& c, double memory, double ttft,
                                       double tpot) {
         for (std::size_t m : pending) {
             const Member& f = index.members_[m];
             const int bands = f.config.recipe.size(), cBands = c.recipe.size();
+            const bool precedes =
+                f.config.tp < c.tp ||
+                (f.config.tp == c.tp && bands <= cBands &&
+                 (f.rmqd < rmqd || bands < cBands || configPrecedes(f.config, c)));
             if (f.prediction.admittedMemoryBytes() <= memory && f.prediction.rawTtftMs <= ttft &&
-                f.prediction.rawTpotMs <= tpot && bands <= cBands &&
-                (f.rmqd < rmqd || bands < cBands || configPrecedes(f.config, c)))
+                f.prediction.rawTpotMs <= tpot && precedes)
                 return true;
         }
         return false;
@@ -242,7 +247,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     for (int floorBin = -1, cutBin = -1;;) {
         const bool first = index.stats_.walks == 0;
         std::vector<IndexRoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
-            nullptr, 0.0, IndexRoundKeeper{&table, &grid, shrink, floorBin, cutBin, {}, {}, 0},
+            nullptr, 0.0, IndexRoundKeeper{&table, &grid, shrink, floorBin, cutBin, {}, {}, 0, {}},
             first);
         ++index.stats_.walks;
         if (run.cancelled())

@@ -55,6 +55,9 @@ public:
     // conversion costs (>= 0), so the FracMix mix of uniform estimates is a lower bound.
     virtual LatencyMs rawLatency(const Config& c, const Request& q) const = 0;
     virtual double memoryBytes(const Config& c, const Request& q) const = 0;
+    // Whether the request's stack can cost a configuration split over `tp` GPUs (its
+    // all-reduce); engines without collectives serve one GPU.
+    virtual bool supportsTp(const Request&, int tp) const { return tp == 1; }
     // Continuous batching (servingmodel.h): how the requests run at once follow the memory
     // total within the context of `c` (model, batch, KV format), and the estimate at a given
     // number of them. FracMixTable then mixes uniform estimates at each recipe's own number;

@@ -21,6 +21,7 @@ public:
     {
         return base_.memoryBytes(c, q);
     }
+    bool supportsTp(const Request& q, int tp) const override { return base_.supportsTp(q, tp); }
     std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override
     {
         return base_.runningRule(c, q);

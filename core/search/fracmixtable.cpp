@@ -1,9 +1,11 @@
 #include "core/search/fracmixtable.h"
 
 #include "core/model/defaults.h"
+#include "core/model/tensorparallel.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -44,6 +46,17 @@ std::vector<KvFormat> searchKvFormats(const Stack& s, const SearchOptions& o)
     for (KvFormat k : wanted)
         if (k == KvFormat::Bf16 || s.kvFp8)
             out.push_back(k);
+    return out;
+}
+
+std::vector<int> searchTps(const Engine& e, const ModelArch& arch, const Request& q,
+                           const SearchOptions& o)
+{
+    std::vector<int> out;
+    for (int tp = 1; tp <= std::min(q.gpus, kMaxGpus); tp *= 2)
+        if ((o.tps.empty() || std::find(o.tps.begin(), o.tps.end(), tp) != o.tps.end()) &&
+            tpProblem(arch, tp).empty() && e.supportsTp(q, tp))
+            out.push_back(tp);
     return out;
 }
 
@@ -127,46 +140,88 @@ FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOption
         const ModelArch& arch = ws.models[static_cast<std::size_t>(m)];
         spaces_.emplace_back(arch.layers, space);
         const ConfigSpace& cs = spaces_.back();
+        const std::vector<int> tps = searchTps(e, arch, q, o);
         for (KvFormat kv : kvs) {
             std::array<int, kAlgorithmCount> quality{};
             for (Algorithm a : kAllAlgorithms) {
                 quality[static_cast<std::size_t>(a)] = static_cast<int>(qualityTerms_.size());
                 qualityTerms_.push_back(e.qualityTerms(m, a, false, kv));
             }
+            const double lowestRmqd = lowestRmqdOf(cs, quality);
             for (int b : batches) {
-                contexts_.push_back({m, b, kv});
-                spaceOfContext_.push_back(static_cast<int>(spaces_.size() - 1));
-                ContextTable t;
-                t.layers = arch.layers;
-                t.quality = quality;
-                Config cfg;
-                cfg.model = m;
-                cfg.batch = b;
-                cfg.kv = kv;
-                t.running = e.runningRule(cfg, q);
-                for (const FormatScope& c : cs.bandChoices()) {
-                    cfg.recipe = BandRecipe::uniform(arch.layers, c.format, c.scope);
-                    auto& u = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
-                    u.memory = e.memoryBytes(cfg, q);
-                    if (t.running)
-                        continue;
-                    const LatencyMs raw = e.rawLatency(cfg, q);
-                    u.ttft = raw.ttft;
-                    u.tpot = raw.tpot;
-                    ++uniformEstimates_;
+                const auto first = static_cast<int>(contexts_.size());
+                for (int tp : tps) {
+                    contexts_.push_back({m, b, kv, tp});
+                    spaceOfContext_.push_back(static_cast<int>(spaces_.size() - 1));
+                    tabulate(e, cs, contexts_.back(), quality);
+                    tables_.back().lowestRmqd = lowestRmqd;
                 }
-                if (t.running)
-                    tabulateRunning(e, cs, cfg, t);
-                t.lowest = componentwise(t.uniform, t.atRunning, cs.bandChoices(), minOf);
-                const SoftScore high =
-                    componentwise(t.uniform, t.atRunning, cs.bandChoices(), maxOf);
-                const bool firstContext = tables_.empty();
-                lowest_ = firstContext ? t.lowest : minOf(lowest_, t.lowest);
-                highest_ = firstContext ? high : maxOf(highest_, high);
-                tables_.push_back(t);
+                if (static_cast<int>(contexts_.size()) > first)
+                    siblingGroups_.emplace_back(first, static_cast<int>(contexts_.size()));
             }
         }
     }
+    // The walks take the groups of the lowest RMQD first: a keeper of the lowest RMQDs then
+    // fills with them early and can skip the contexts that cannot beat what it holds.
+    std::stable_sort(siblingGroups_.begin(), siblingGroups_.end(), [&](auto a, auto b) {
+        return tables_[static_cast<std::size_t>(a.first)].lowestRmqd <
+               tables_[static_cast<std::size_t>(b.first)].lowestRmqd;
+    });
+}
+
+double FracMixTable::lowestRmqdOf(const ConfigSpace& cs,
+                                  const std::array<int, kAlgorithmCount>& quality) const
+{
+    // Every recipe gives each layer one band choice, and its log RMQD is the constant plus
+    // per-layer terms: the constant plus each layer's smallest term, under the best
+    // algorithm, is below all of them. Taken a little lower so that summing per layer rather
+    // than per band cannot round it above a recipe's own value.
+    double lowestLog = std::numeric_limits<double>::infinity();
+    for (int q : quality) {
+        const SurrogateTerms& t = qualityTerms_[static_cast<std::size_t>(q)];
+        double sum = t.constant;
+        for (int l = 0; l < cs.numLayers(); ++l) {
+            double smallest = std::numeric_limits<double>::infinity();
+            for (const FormatScope& c : cs.bandChoices())
+                smallest = std::min(smallest, t.rangeSum(c.format, c.scope, l, l + 1));
+            sum += smallest;
+        }
+        lowestLog = std::min(lowestLog, sum);
+    }
+    return std::exp(lowestLog - 1e-9);
+}
+
+void FracMixTable::tabulate(const Engine& e, const ConfigSpace& cs, const SearchContext& context,
+                            const std::array<int, kAlgorithmCount>& quality)
+{
+    ContextTable t;
+    t.layers = cs.numLayers();
+    t.quality = quality;
+    Config cfg;
+    cfg.model = context.model;
+    cfg.batch = context.batch;
+    cfg.kv = context.kv;
+    cfg.tp = context.tp;
+    t.running = e.runningRule(cfg, request_);
+    for (const FormatScope& c : cs.bandChoices()) {
+        cfg.recipe = BandRecipe::uniform(t.layers, c.format, c.scope);
+        auto& u = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
+        u.memory = e.memoryBytes(cfg, request_);
+        if (t.running)
+            continue;
+        const LatencyMs raw = e.rawLatency(cfg, request_);
+        u.ttft = raw.ttft;
+        u.tpot = raw.tpot;
+        ++uniformEstimates_;
+    }
+    if (t.running)
+        tabulateRunning(e, cs, cfg, t);
+    t.lowest = componentwise(t.uniform, t.atRunning, cs.bandChoices(), minOf);
+    const SoftScore high = componentwise(t.uniform, t.atRunning, cs.bandChoices(), maxOf);
+    const bool firstContext = tables_.empty();
+    lowest_ = firstContext ? t.lowest : minOf(lowest_, t.lowest);
+    highest_ = firstContext ? high : maxOf(highest_, high);
+    tables_.push_back(t);
 }
 
 void FracMixTable::tabulateRunning(const Engine& e, const ConfigSpace& cs, const Config& sample,
@@ -332,6 +387,7 @@ Config FracMixTable::config(int context, const BandRecipe& r, Algorithm a) const
     cfg.model = c.model;
     cfg.batch = c.batch;
     cfg.kv = c.kv;
+    cfg.tp = c.tp;
     cfg.recipe = r;
     cfg.algorithm = a;
     return cfg;

@@ -6,7 +6,8 @@
 //    exact memory gives;
 //  - memory: the same mix, exact (memory is additive over layers);
 //  - RMQD: the surrogate's decomposition, exact, O(bands).
-// A context is one (model, batch, KV format); recipes vary within it.
+// A context is one (model, batch, KV format, tensor-parallel degree); recipes vary within it.
+// Quality does not depend on the degree: contexts that differ only in it share RMQD terms.
 #pragma once
 
 #include "core/model/configspace.h"
@@ -14,6 +15,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace acsel
@@ -23,6 +25,7 @@ struct SearchContext {
     int model = 0;
     int batch = 1;
     KvFormat kv = KvFormat::Bf16;
+    int tp = 1;
 };
 
 struct SoftScore {
@@ -75,6 +78,20 @@ public:
     double memoryScreen() const { return memoryBudget_ * (1 + kSoftRounding); }
     double deviceCapacity() const { return deviceCapacity_; }
     const std::vector<SearchContext>& contexts() const { return contexts_; }
+    // Runs [first, last) of contexts that differ only in the tensor-parallel degree (one
+    // model, batch and KV format; ascending degree), covering every context, the group of the
+    // lowest lowestRmqd first.
+    const std::vector<std::pair<int, int>>& siblingGroups() const { return siblingGroups_; }
+    // A lower bound of the RMQD of every recipe of the context (bestQuality).
+    double lowestRmqd(int context) const
+    {
+        return tables_[static_cast<std::size_t>(context)].lowestRmqd;
+    }
+    // Contexts of one quality group share every RMQD (one model and KV format).
+    int qualityGroup(int context) const
+    {
+        return tables_[static_cast<std::size_t>(context)].quality[0];
+    }
     const ConfigSpace& space(int context) const;
     std::int64_t uniformEstimates() const { return uniformEstimates_; }
     // The componentwise lowest and highest uniform estimate over every context, and the lowest
@@ -119,7 +136,12 @@ private:
         std::vector<RunningLatency> atRunning;
         std::array<int, kAlgorithmCount> quality{}; // index into qualityTerms_
         SoftScore lowest;
+        double lowestRmqd = 0;
     };
+    void tabulate(const Engine& e, const ConfigSpace& cs, const SearchContext& context,
+                  const std::array<int, kAlgorithmCount>& quality);
+    double lowestRmqdOf(const ConfigSpace& cs,
+                        const std::array<int, kAlgorithmCount>& quality) const;
     // The latency mix of r at its own running count (memoryBytes already mixed into s).
     void mixAtRunning(const ContextTable& t, const BandRecipe& r, SoftScore& s) const;
     void tabulateRunning(const Engine& e, const ConfigSpace& cs, const Config& sample,
@@ -131,6 +153,7 @@ private:
     double memoryBudget_ = 0;
     double deviceCapacity_ = 0;
     std::vector<SearchContext> contexts_;
+    std::vector<std::pair<int, int>> siblingGroups_;
     std::vector<ContextTable> tables_;
     std::vector<ConfigSpace> spaces_; // one per model in use
     std::vector<int> spaceOfContext_;
@@ -139,11 +162,39 @@ private:
     SoftScore lowest_, highest_;
 };
 
+// FracMixTable::bestQuality of the last recipe asked, reused while the same recipe comes for
+// contexts of its quality group (the walk hands each recipe to its tensor-parallel siblings
+// in a row). One per keeper: not shared between threads.
+class QualityMemo
+{
+public:
+    std::pair<Algorithm, double> best(const FracMixTable& t, int context, const BandRecipe& r)
+    {
+        const int group = t.qualityGroup(context);
+        if (group != group_ || !(r == recipe_)) {
+            value_ = t.bestQuality(context, r);
+            group_ = group;
+            recipe_ = r;
+        }
+        return value_;
+    }
+
+private:
+    int group_ = -1;
+    BandRecipe recipe_;
+    std::pair<Algorithm, double> value_{};
+};
+
 // Resolved lists from the options and the stack (defaults filled in, batches >= concurrency).
 std::vector<int> searchModels(const Workspace& ws, const SearchOptions& o);
 std::vector<int> searchBatches(const Request& q, const SearchOptions& o);
 std::vector<KvFormat> searchKvFormats(const Stack& s, const SearchOptions& o);
 std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o);
+// The tensor-parallel degrees of one model: those of the options (every power of two up to
+// kMaxGpus when empty) that are at most the request's GPUs, legal for the model's heads
+// (tpProblem) and costed by the engine (Engine::supportsTp), ascending.
+std::vector<int> searchTps(const Engine& e, const ModelArch& arch, const Request& q,
+                           const SearchOptions& o);
 // SearchOptions::threads, 0 resolved to one per hardware thread.
 int searchThreads(const SearchOptions& o);
 

@@ -97,7 +97,7 @@ public:
         for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
             const SearchContext& x = table.contexts()[static_cast<std::size_t>(c)];
             if (x.model == answer.config->model && x.batch == answer.config->batch &&
-                x.kv == answer.config->kv)
+                x.kv == answer.config->kv && x.tp == answer.config->tp)
                 return Gated{
                     answerKey(table.quality(c, answer.config->algorithm, answer.config->recipe),
                               answer.gate.prediction, *answer.config, table.request()),

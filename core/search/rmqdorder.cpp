@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace acsel
 {
@@ -19,10 +20,18 @@ struct RoundKeeper {
     double floor = 0;
     std::size_t size = 0;
     std::vector<ScoredCandidate> heap; // max-heap on RMQD
+    QualityMemo quality;
+
+    // Once full, a context whose lowest possible RMQD is not below the largest held has no
+    // recipe to add.
+    bool skipsContext(int c) const
+    {
+        return heap.size() >= size && !(table->lowestRmqd(c) < heap.front().rmqd);
+    }
 
     void operator()(int c, const BandRecipe& r, const SoftScore&)
     {
-        const auto [algo, rmqd] = table->bestQuality(c, r);
+        const auto [algo, rmqd] = quality.best(*table, c, r);
         if (!(rmqd > floor))
             return;
         if (heap.size() < size) {
@@ -50,8 +59,8 @@ void RmqdOrder::nextRound()
 {
     const FracMixTable& table = run_.table();
     const std::vector<RoundKeeper> kept = run_.forEachScreenedRecipeInParallel(
-        screen_, firstRound_ ? progressShare_ : 0.0, RoundKeeper{&table, yielded_, roundSize_, {}},
-        firstRound_);
+        screen_, firstRound_ ? progressShare_ : 0.0,
+        RoundKeeper{&table, yielded_, roundSize_, {}, {}}, firstRound_);
     firstRound_ = false;
     std::vector<ScoredCandidate> lowest;
     for (const RoundKeeper& k : kept)
@@ -102,8 +111,14 @@ std::optional<ScoredCandidate> RmqdOrder::next()
             ready_.pop_back();
         }
         yielded_ = rmqd;
-        std::sort(tied_.begin(), tied_.end(),
-                  [](const auto& a, const auto& b) { return a.normLatency > b.normLatency; });
+        // Fewest GPUs first, then fastest (popped from the back): the order the tie rule
+        // prefers, so the gate loop skips most of the rest.
+        const auto gpus = [&](const ScoredCandidate& c) {
+            return table.contexts()[static_cast<std::size_t>(c.context)].tp;
+        };
+        std::sort(tied_.begin(), tied_.end(), [&](const auto& a, const auto& b) {
+            return std::pair(gpus(a), a.normLatency) > std::pair(gpus(b), b.normLatency);
+        });
     }
     const ScoredCandidate s = tied_.back();
     tied_.pop_back();

@@ -61,7 +61,7 @@ public:
                                                         const Keeper& prototype, bool count = true)
     {
         const int threads =
-            std::max(1, std::min(threads_, static_cast<int>(table_.contexts().size())));
+            std::max(1, std::min(threads_, static_cast<int>(table_.siblingGroups().size())));
         std::vector<Keeper> keepers(static_cast<std::size_t>(threads), prototype);
         walk(screen, progressShare, count, threads,
              [&](int i) -> Keeper& { return keepers[static_cast<std::size_t>(i)]; });
@@ -78,9 +78,10 @@ public:
         struct Keeper {
             const FracMixTable* table = nullptr;
             StreamingParetoFront<ScoredCandidate> front;
+            QualityMemo quality;
             void operator()(int c, const BandRecipe& r, const SoftScore& s)
             {
-                const auto [algo, rmqd] = table->bestQuality(c, r);
+                const auto [algo, rmqd] = quality.best(*table, c, r);
                 const LatencyMs cal = table->calibrated(s);
                 const double normLatency = table->normalisedLatency(cal.ttft, cal.tpot);
                 front.add(rmqd, normLatency, {r, rmqd, normLatency, c, algo});
@@ -88,7 +89,7 @@ public:
         };
         StreamingParetoFront<ScoredCandidate> front;
         for (const Keeper& k :
-             forEachScreenedRecipeInParallel(screen, progressShare, Keeper{&table_, {}}, count))
+             forEachScreenedRecipeInParallel(screen, progressShare, Keeper{&table_, {}, {}}, count))
             for (const auto& p : k.front.points())
                 front.add(p.x, p.y, p.value);
         return front;
@@ -96,9 +97,10 @@ public:
 
     // Full-gates the candidates `next` yields (std::optional<ScoredCandidate> in non-decreasing
     // RMQD, empty when there are no more) until one is admitted, then the rest of its RMQD:
-    // the answer is the admitted one preferred by answerPrecedes (tierule.h). With
-    // `latencyBounds`, a candidate's normLatency is a lower bound of its gated normalised
-    // latency, so tied candidates already slower than the best admitted are skipped ungated.
+    // the answer is the admitted one preferred by answerPrecedes (tierule.h). Tied candidates
+    // on more GPUs than the best admitted are skipped ungated; with `latencyBounds`, a
+    // candidate's normLatency is a lower bound of its gated normalised latency, so tied
+    // candidates on as many GPUs already slower than the best admitted are too.
     // Stops, cancelled, when `stop` is raised.
     template <class Next> void gateUntilAdmitted(Next&& next, bool latencyBounds)
     {
@@ -107,11 +109,14 @@ public:
             const std::optional<ScoredCandidate> s = next();
             if (!s || (best && coarse(s->rmqd) != coarse(best->rmqd)))
                 return;
-            // The bound is the same arithmetic on a smaller raw value: 1e-12 covers its rounding.
-            if (best && latencyBounds &&
-                coarse(s->normLatency * (1 - 1e-12)) > coarse(best->normLatency))
-                continue;
             const Config cfg = table_.config(s->context, s->recipe, s->algorithm);
+            // At the best's RMQD more GPUs never win; on as many, a candidate whose latency
+            // bound is already slower cannot either (the bound is the same arithmetic on a
+            // smaller raw value: 1e-12 covers its rounding).
+            if (best && (cfg.tp > best->gpus ||
+                         (cfg.tp == best->gpus && latencyBounds &&
+                          coarse(s->normLatency * (1 - 1e-12)) > coarse(best->normLatency))))
+                continue;
             GateResult g = fullGate(engine_, cfg, table_.request());
             ++result_.fullEvaluations;
             if (g.admitted()) {
@@ -141,45 +146,58 @@ private:
               KeeperOf&& keeperOf)
     {
         const auto contexts = static_cast<int>(table_.contexts().size());
+        const auto groups = static_cast<int>(table_.siblingGroups().size());
         // A walk with no share of the progress (a later round) reports nothing, so the bar
         // never runs backwards.
         const bool report = progress_ && progressShare > 0;
-        std::atomic<int> nextContext{0}, doneContexts{0};
+        std::atomic<int> nextGroup{0}, doneContexts{0};
         std::atomic<std::int64_t> walked{0}, skipped{0};
         std::atomic<bool> incomplete{false};
         const double memoryScreen = table_.memoryScreen();
+        // A group of sibling contexts (tensor-parallel degrees of one model, batch and KV
+        // format) is walked once: each recipe is scored for every sibling in a row, so a
+        // keeper can reuse its quality (QualityMemo), which the degree does not change.
         auto work = [&](int thread) {
             auto& keep = keeperOf(thread);
-            std::int64_t n = 0;
-            for (int c; (c = nextContext.fetch_add(1)) < contexts;) {
-                bool skip = cornerFails(c, screen, memoryScreen);
-                if constexpr (requires { keep.skipsContext(c); })
-                    skip = skip || keep.skipsContext(c);
-                if (skip) { // none of its recipes can be kept
-                    skipped += table_.space(c).recipeCount();
-                    ++doneContexts;
-                    continue;
+            std::int64_t n = 0, recipes = 0;
+            std::vector<int> active;
+            for (int g; (g = nextGroup.fetch_add(1)) < groups;) {
+                const auto [first, last] = table_.siblingGroups()[static_cast<std::size_t>(g)];
+                active.clear();
+                for (int c = first; c < last; ++c) {
+                    bool skip = cornerFails(c, screen, memoryScreen);
+                    if constexpr (requires { keep.skipsContext(c); })
+                        skip = skip || keep.skipsContext(c);
+                    if (skip) // none of its recipes can be kept
+                        skipped += table_.space(c).recipeCount();
+                    else
+                        active.push_back(c);
                 }
-                const bool complete = table_.space(c).forEachRecipe([&](const BandRecipe& r) {
-                    if ((++n & 4095) == 0 && stop_.load(std::memory_order_relaxed))
-                        return false;
-                    const SoftScore s = table_.soft(c, r);
-                    if (s.memoryBytes <= memoryScreen && (screen == nullptr || screen->passes(s)))
-                        keep(c, r, s);
-                    return true;
-                });
+                const bool complete =
+                    active.empty() || table_.space(first).forEachRecipe([&](const BandRecipe& r) {
+                        if ((++recipes & 4095) == 0 && stop_.load(std::memory_order_relaxed))
+                            return false;
+                        for (int c : active) {
+                            const SoftScore s = table_.soft(c, r);
+                            if (s.memoryBytes <= memoryScreen &&
+                                (screen == nullptr || screen->passes(s)))
+                                keep(c, r, s);
+                        }
+                        n += static_cast<std::int64_t>(active.size());
+                        return true;
+                    });
                 if (!complete) {
                     incomplete = true;
                     break;
                 }
-                ++doneContexts;
+                doneContexts += last - first;
                 if (thread == 0 && report)
                     progress_(progressShare * doneContexts.load() / contexts);
             }
             walked += n;
         };
         std::vector<std::thread> helpers;
-        for (int t = 1; t < threads; ++t)
+        for (int t = 1; t < std::min(threads, std::max(groups, 1)); ++t)
             helpers.emplace_back(work, t);
         work(0);
         for (std::thread& h : helpers)

@@ -20,7 +20,10 @@ struct SearchOptions {
     std::vector<int> models;         // workspace model indices; empty = every model
     std::vector<int> batches;        // candidate batch sizes; empty = kDefaultBatches
     std::vector<KvFormat> kvFormats; // empty = every KV format the stack has
-    std::vector<Format> formats;     // empty = every format the stack has
+    // Tensor-parallel degrees; empty = every degree up to the request's GPUs that the model's
+    // heads and the stack's all-reduce data allow (searchTps).
+    std::vector<int> tps;
+    std::vector<Format> formats; // empty = every format the stack has
     std::vector<Scope> scopes{kAllScopes.begin(), kAllScopes.end()};
     int maxBands = 3;
     double eta = 0.05; // BandPareto soft-screen slack

@@ -144,6 +144,14 @@ double WorkspaceEngine::memoryBytes(const Config& c, const Request& q) const
     return memoryEstimate(c, q).total();
 }
 
+bool WorkspaceEngine::supportsTp(const Request& q, int tp) const
+{
+    const auto stack = ws_.findStack(q.stack);
+    if (!stack)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    return opCosts(*stack).supportsTp(tp);
+}
+
 std::optional<RunningRule> WorkspaceEngine::runningRule(const Config& c, const Request& q) const
 {
     if (q.mode == ServingMode::Static)

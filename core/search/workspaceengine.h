@@ -34,6 +34,7 @@ public:
     const Workspace& workspace() const override { return ws_; }
     LatencyMs rawLatency(const Config& c, const Request& q) const override;
     double memoryBytes(const Config& c, const Request& q) const override;
+    bool supportsTp(const Request& q, int tp) const override;
     std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override;
     LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const override;
     bool fracMixIsLowerBound(const Request& q) const override;

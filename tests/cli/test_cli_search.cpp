@@ -23,6 +23,7 @@ private slots:
     void flagsTheRequestCannotHonourAreExit2();
     void modeFlagStandsInForTheFile();
     void outputsNameTheLatencySource();
+    void gpusAndSizingByGpus();
 };
 
 void TestCliSearch::recommendWithoutTables()
@@ -215,6 +216,74 @@ void TestCliSearch::outputsNameTheLatencySource()
     QCOMPARE(tables.code, 0);
     QVERIFY2(contains(tables.out, "latency source: operator tables " + kTables + "/h100_sxm/vllm/"),
              tables.out.c_str());
+}
+
+// --gpus searches tensor-parallel degrees up to it; --by-gpus answers for 1, 2, 4 and 8 GPUs:
+// each row uses at most its GPUs, more GPUs never predict a worse RMQD (the space only grows),
+// and the rows land in by_gpus.csv. Requests TP cannot honour are exit 2.
+void TestCliSearch::gpusAndSizingByGpus()
+{
+    Run r = run(
+        {"search", "--workspace", kWorkspace, "--stack", "jetson_agx_thor/vllm", "--gpus", "2"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "stack 'jetson_agx_thor/vllm' has no all-reduce data"), r.err.c_str());
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    const std::vector<std::string> base = {"search",
+                                           "--workspace",
+                                           kWorkspace,
+                                           "--tables",
+                                           kTables,
+                                           "--stack",
+                                           "h100_sxm/vllm",
+                                           "--model",
+                                           "Qwen3-32B",
+                                           "--concurrency",
+                                           "4",
+                                           "--memory",
+                                           "40",
+                                           "--ttft",
+                                           "3000",
+                                           "--tpot",
+                                           "60"};
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), {"--gpus", "2", "--tp", "4"});
+    r = run(argv);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, "--tp 4 needs 4 GPUs; the request has 2"), r.err.c_str());
+    argv = base;
+    argv.insert(argv.end(), {"--gpus", "8", "--tp", "3"});
+    QCOMPARE(run(argv).code, 2);
+
+    QTemporaryDir dir;
+    argv = base;
+    argv.insert(argv.end(), {"--by-gpus", "--json", "--save-dir", dir.path().toStdString()});
+    r = run(argv);
+    QCOMPARE(r.code, 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const nlohmann::json& rows = j.at("by_gpus");
+    QCOMPARE(rows.size(), std::size_t{4});
+    double previous = 1e300;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const int gpus = rows[i].at("gpus").get<int>();
+        QCOMPARE(gpus, 1 << i);
+        QVERIFY2(!rows[i].at("answer").is_null(), qPrintable(QString::number(gpus)));
+        const nlohmann::json& a = rows[i].at("answer");
+        const int tp = a.at("config").value("tp", 1);
+        QVERIFY(tp >= 1 && tp <= gpus);
+        const double rmqd = a.at("predictions").at("rmqd").get<double>();
+        QVERIFY2(rmqd <= previous * (1 + 1e-9), qPrintable(QString::number(gpus)));
+        previous = rmqd;
+    }
+    // 40 GiB cannot hold Qwen3-32B in bf16 on one GPU (64 GB of weights): the 1-GPU row
+    // quantizes, and a row with more GPUs is better.
+    QVERIFY(rows[0].at("answer").at("predictions").at("rmqd").get<double>() > previous);
+    std::ifstream csv(dir.filePath("by_gpus.csv").toStdString());
+    std::string line;
+    int lines = 0;
+    while (std::getline(csv, line))
+        ++lines;
+    QCOMPARE(lines, 5); // the header and 4 rows
 }
 
 QTEST_APPLESS_MAIN(TestCliSearch)

@@ -43,7 +43,8 @@ inline std::optional<AnswerKey> keyOf(const Engine& e, const Request& q, const S
     int context = -1;
     for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
         const SearchContext& s = table.contexts()[static_cast<std::size_t>(c)];
-        if (s.model == r.config->model && s.batch == r.config->batch && s.kv == r.config->kv)
+        if (s.model == r.config->model && s.batch == r.config->batch && s.kv == r.config->kv &&
+            s.tp == r.config->tp)
             context = c;
     }
     if (context < 0)

@@ -34,6 +34,13 @@ public:
     {
         return 2e-6 * b * kvLen + 1e-3;
     }
+    // A node of up to 8 GPUs with collectives (set by the tensor-parallel tests).
+    bool collectives = false;
+    bool supportsTp(int gpus) const override { return gpus == 1 || (collectives && gpus <= 8); }
+    double allReduceMs(int gpus, double elements) const override
+    {
+        return gpus == 1 ? 0.0 : 0.004 + 1e-3 * gpus + 2e-8 * elements;
+    }
 };
 
 // The toy engine's models, recipes and quality with the real serving model and memory model
@@ -59,12 +66,19 @@ public:
     {
         return estimateMemory(arch(c), c, q, costs_.platform()).total();
     }
+    bool supportsTp(const Request&, int tp) const override { return costs_.supportsTp(tp); }
+    void enableTensorParallelism() { costs_.collectives = true; }
+    // Static requests run as WorkspaceEngine runs them: no running rule, one batch.
     std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override
     {
+        if (q.mode == ServingMode::Static)
+            return std::nullopt;
         return acsel::runningRule(arch(c), c, q, costs_.platform());
     }
     LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const override
     {
+        if (q.mode == ServingMode::Static)
+            return rawLatency(c, q);
         const LatencyEstimate e = estimateServingAt(costs_, arch(c), c, q, running);
         return {e.ttftMs, e.tpotMs};
     }

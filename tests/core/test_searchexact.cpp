@@ -249,7 +249,7 @@ void TestSearchExact::completeTiesGoToAFixedOrder()
     const std::pair<Format, Scope> bf16{Format::Bf16, Scope::Full}, fp8{Format::Fp8, Scope::Full};
     early.recipe = BandRecipe::fromCuts(36, {12, 17}, {bf16, fp8, bf16});
     late.recipe = BandRecipe::fromCuts(36, {16, 21}, {bf16, fp8, bf16});
-    AnswerKey a{0.1007, 0.998, 2e10, 3, early}, b{0.1007, 0.998, 2e10, 3, late};
+    AnswerKey a{0.1007, 1, 0.998, 2e10, 3, early}, b{0.1007, 1, 0.998, 2e10, 3, late};
     QVERIFY(answerPrecedes(a, b));
     QVERIFY(!answerPrecedes(b, a));
     QVERIFY(!answerPrecedes(a, a));
@@ -265,6 +265,15 @@ void TestSearchExact::completeTiesGoToAFixedOrder()
     b = a;
     b.config.algorithm = Algorithm::Gptq;
     QVERIFY(answerPrecedes(a, b) && !answerPrecedes(b, a));
+    // Fewer GPUs come before every later key: a slower, larger answer on one GPU wins at
+    // the same RMQD.
+    b = a;
+    b.gpus = b.config.tp = 2;
+    b.normLatency = 0.5;
+    b.memoryBytes = 1e10;
+    QVERIFY(answerPrecedes(a, b) && !answerPrecedes(b, a));
+    b.rmqd = 0.1006; // a lower RMQD still wins
+    QVERIFY(answerPrecedes(b, a));
 }
 
 void TestSearchExact::recommendTopAndFrontier()

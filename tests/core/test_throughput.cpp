@@ -23,6 +23,8 @@ void TestThroughput::closedLoopByHand()
     QCOMPARE(t.tokensPerSUser, 50.0);
     QCOMPARE(t.requestsPerS, 10.0);
     QCOMPARE(t.tokensPerSGpu, 110.0);
+    // The same replica split over 4 GPUs (tensor parallel): 110 / 4 tokens/s per GPU.
+    QCOMPARE(acsel::throughputOf(200, 20, 11, 4, 4).tokensPerSGpu, 27.5);
 }
 
 void TestThroughput::oneOutputToken()
@@ -41,6 +43,7 @@ void TestThroughput::refusesImpossibleInput()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acsel::throughputOf(1, -1, 2, 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acsel::throughputOf(1, 1, 0, 1));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acsel::throughputOf(1, 1, 2, 0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acsel::throughputOf(1, 1, 2, 1, 0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              acsel::throughputOf(std::numeric_limits<double>::infinity(), 1, 2, 1));
 }
