@@ -21,6 +21,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back(
         {"top", "N", "also print the N best distinct alternatives (default 0; 4 with --save-dir)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    addMarginOption(specs);
     addResultsFolderOptions(specs);
     const app::Args args("recommend", argv, specs);
     if (args.helpRequested()) {
@@ -34,6 +35,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     SearchRun r;
     readRequestFile(request, ws, r);
     r.algorithm = args.valueOr("algo", "");
+    readMarginOption(args, r);
     readResultsFolderOptions(args, r);
     r.json = args.flag("json");
     if (!r.json) {

@@ -79,6 +79,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"seed", "N", "seed of rand and hc (default 1)"});
     specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
+    addMarginOption(specs);
     addResultsFolderOptions(specs);
     const app::Args args("search", argv, specs);
     if (args.helpRequested()) {
@@ -156,6 +157,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                   " is below the request's concurrency " +
                                   std::to_string(q.concurrency) +
                                   " (a batch holds every concurrent request)");
+    readMarginOption(args, r);
     readResultsFolderOptions(args, r);
     r.frontier = args.flag("frontier");
     r.algorithm = args.valueOr("algo", "");

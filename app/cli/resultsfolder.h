@@ -23,7 +23,10 @@ struct ResultsInput {
     const WorkspaceEngine& engine;
     const SearchRun& run;
     const Recommendation& rec;
-    std::vector<std::string> notes; // the caveats the answer's documents carry
+    std::vector<std::string> notes;       // the caveats the answer's documents carry
+    Request gated;                        // the request the gate saw: run.request less the margin
+    std::string marginNote;               // empty without a margin
+    std::vector<std::string> nearestMiss; // why nothing fits (a heading, then one per budget)
 };
 
 // Creates dir if needed and writes the files; returns their names in the order written.
