@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <tuple>
@@ -140,17 +139,17 @@ struct RoundKeeper {
     }
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        Bounded k{bound(s), c, r};
+        const Bounded k{bound(s), c, r};
         if ((best->has_value() && k.bound >= **best) ||
             (after->has_value() && !boundedPrecedes(**after, k)))
             return;
         ++qualified;
         if (heap.size() < size) {
-            heap.push_back(std::move(k));
+            heap.push_back(k);
             std::push_heap(heap.begin(), heap.end(), boundedPrecedes);
         } else if (boundedPrecedes(k, heap.front())) {
             std::pop_heap(heap.begin(), heap.end(), boundedPrecedes);
-            heap.back() = std::move(k);
+            heap.back() = k;
             std::push_heap(heap.begin(), heap.end(), boundedPrecedes);
         }
     }
@@ -200,7 +199,7 @@ std::optional<double> lowestAdmitted(const Engine& e, const Request& q, BudgetKi
         std::size_t qualified = 0;
         for (RoundKeeper& k : keepers) {
             qualified += k.qualified;
-            std::move(k.heap.begin(), k.heap.end(), std::back_inserter(round));
+            round.insert(round.end(), k.heap.begin(), k.heap.end());
         }
         std::sort(round.begin(), round.end(), boundedPrecedes);
         if (round.size() > size)
