@@ -129,14 +129,13 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(run.request.stack))];
     const BudgetMargin margin{run.marginPercent};
     // The gate sees the budgets less the margin; request.json keeps the ones given.
-    SearchRun gated = run;
-    gated.request = margin.apply(run.request, ws.platformOf(stack));
+    const Request gated = margin.apply(run.request, ws.platformOf(stack));
     const auto fmcMode = engine.calibrationMode(run.request.stack);
     if (fmcMode)
         io.err << fmcModeWarning(run.request.stack, *fmcMode, run.request.mode, "the request");
     const std::atomic<bool> noStop{false};
     const bool saving = !run.saveDir.empty();
-    RecommendRequest rq{gated.request, run.options, *algorithm, run.top, run.frontier || saving};
+    RecommendRequest rq{gated, run.options, *algorithm, run.top, run.frontier || saving};
     const Recommendation rec = recommend(engine, rq, {}, noStop);
     const SearchResult& r = rec.answer;
     // The model caveat goes to stderr as a warning; the synthetic-data one is in the
@@ -149,7 +148,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     const std::string latency = "latency from " + engine.latencySource(run.request.stack) +
                                 "; calibration: " + engine.calibrationSource(run.request.stack);
     std::vector<std::string> jsonNotes{latency};
-    const std::string marginText = marginNote(run.request, gated.request, margin);
+    const std::string marginText = marginNote(run.request, gated, margin);
     if (!marginText.empty())
         jsonNotes.push_back(marginText);
     for (const std::string& n : rec.notes)
@@ -161,7 +160,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     bool exactAnswers = false;
     if (!r.config) {
         exactAnswers = !algorithm->info().exact &&
-                       ExactSearch().run(engine, gated.request, run.options, {}, noStop).config;
+                       ExactSearch().run(engine, gated, run.options, {}, noStop).config;
         if (!exactAnswers)
             miss = nearestMiss(engine, run.request, margin, run.options, noStop);
     }
@@ -173,8 +172,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     std::string saved; // the text's last line; on stderr with --json (stdout has the document)
     if (saving) {
         const auto files = writeResultsFolder(
-            run.saveDir, {engine, run, rec, jsonNotes, gated.request, marginText, missLines},
-            io.err);
+            run.saveDir, {engine, run, rec, jsonNotes, gated, marginText, missLines}, io.err);
         saved = "saved: " + run.saveDir + " (" + std::to_string(files.size()) +
                 " files; summary.md says what each is)\n";
     }
@@ -194,16 +192,16 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             io.out << j.dump(2) << "\n";
             return 3;
         }
-        nlohmann::ordered_json j = configDocumentJson(makeConfigDocument(
-            ws, *r.config, gated.request, r.gate.prediction, predictionNote(jsonNotes)));
+        nlohmann::ordered_json j = configDocumentJson(
+            makeConfigDocument(ws, *r.config, gated, r.gate.prediction, predictionNote(jsonNotes)));
         if (run.top > 0)
-            j["top"] = alternativesJson(engine, gated.request, rec.top, jsonNotes);
+            j["top"] = alternativesJson(engine, gated, rec.top, jsonNotes);
         if (run.frontier)
-            j["frontier"] = alternativesJson(engine, gated.request, rec.frontier, jsonNotes);
+            j["frontier"] = alternativesJson(engine, gated, rec.frontier, jsonNotes);
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    const Request& q = gated.request;
+    const Request& q = gated;
     io.out << std::fixed << std::setprecision(2);
     printRequestLine(io.out, run.request, ws.platformOf(stack));
     if (!marginText.empty())

@@ -84,6 +84,15 @@ void TestCliNearestMiss::suggestionFedBackAnswers()
     QCOMPARE(again.code, 0);
     QCOMPARE(json::parse(again.out)["config"].dump(), miss[0]["answer"]["config"].dump());
     QCOMPARE(run(request({"--ttft", number(suggested - 0.1)})).code, 3);
+
+    // A sampling searcher that misses what the exact search finds is told so, not given a
+    // nearest miss below the budgets.
+    const Run sampled =
+        run(request({"--ttft", number(suggested), "--algo", "rand", "--evaluations", "1"}));
+    QCOMPARE(sampled.code, 3);
+    QVERIFY2(contains(sampled.err, "the exact search answers this request: --algo exact\n"),
+             sampled.err.c_str());
+    QVERIFY(!contains(sampled.err, "binds"));
 }
 
 void TestCliNearestMiss::textAndSummarySayWhichBudgetBinds()
