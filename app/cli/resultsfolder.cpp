@@ -211,9 +211,12 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
     requestLine.imbue(std::locale::classic());
     printRequestLine(requestLine, in.run.request, ws.platformOf(stack));
     md << requestLine.str().substr(std::string("request: ").size()) << "\n";
-    if (!in.marginNote.empty())
-        md << "Margin: " << in.marginNote << " (request.json holds the budgets given; search it "
-           << "with the same --margin).\n";
+    if (!in.marginNote.empty()) {
+        std::string margin = in.marginNote; // "margin 10%: gated at ..."
+        margin[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(margin[0])));
+        md << margin << " (request.json holds the budgets given: search it with the same "
+           << "--margin).\n";
+    }
     md << "Search space: models "
        << listOrEvery(
               in.run.options.models,

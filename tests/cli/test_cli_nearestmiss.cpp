@@ -147,7 +147,7 @@ void TestCliNearestMiss::marginGatesInsideTheBudgets()
     QCOMPARE(readJson(folder + "/request.json")["request"]["ttft_budget_ms"].get<double>(), 2000.0);
     QVERIFY(contains(readJson(folder + "/answer.json")["predictions"]["note"].get<std::string>(),
                      "margin 25%"));
-    QVERIFY(contains(readFile(folder + "/summary.md"), "Margin: margin 25%"));
+    QVERIFY(contains(readFile(folder + "/summary.md"), "Margin 25%: gated at TTFT <= 1500.00 ms"));
 
     // The nearest miss with a margin is the budget to give with the same margin: the lowest
     // TTFT divided by 0.75, rounded up to 0.1 ms; fed back with --margin 25 it answers.
