@@ -4,7 +4,6 @@
 #include "core/search/gate.h"
 
 #include <QCoreApplication>
-#include <QLocale>
 #include <QStringList>
 #include <cmath>
 
