@@ -5,6 +5,7 @@
 
 #include "core/model/config.h"
 #include "core/model/prediction.h"
+#include "core/search/nearestmiss.h"
 #include "core/search/searchalgorithm.h"
 
 #include <cstdint>
@@ -50,6 +51,8 @@ struct SearchOutcome {
     std::optional<acsel::Config> bestUniform; // the best admitted uniform configuration
     PredictionView bestUniformPrediction;
     SearchStats stats;
+    // Without an answer: why, per budget (computed with the search, on its worker thread).
+    std::optional<acsel::NearestMiss> nearestMiss;
 };
 
 // One row of the sizing table (core/search/sizing.h): the answer with `gpus` GPUs of one node

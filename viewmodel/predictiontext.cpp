@@ -1,7 +1,9 @@
 #include "viewmodel/predictiontext.h"
 
+#include "core/model/units.h"
+#include "core/search/gate.h"
+
 #include <QCoreApplication>
-#include <QLocale>
 #include <QStringList>
 #include <cmath>
 
@@ -59,40 +61,76 @@ QString configSummary(const Config& c, const QString& modelName)
     return s + QStringLiteral(": ") + QString::fromStdString(c.recipe.describe());
 }
 
-QString infeasibilityText(const BudgetReach& reach, double ttftBudgetMs, double tpotBudgetMs,
-                          double memBudgetGiB, std::size_t points)
+QString emptySpaceText()
+{
+    return QCoreApplication::translate(
+        "acsel", "No configuration of the models, formats and scopes ticked under Space runs on "
+                 "this stack: tick more of them, or choose another stack.");
+}
+
+QString nearestMissText(const NearestMiss& miss, const Request& q, const Workspace& ws)
 {
     const auto tr = [](const char* s) { return QCoreApplication::translate("acsel", s); };
-    if (points == 0)
-        return tr("No configuration of the models, formats and scopes ticked under Space runs on "
-                  "this stack: tick more of them, or choose another stack.");
-    const QString among = tr("Among the %1 plotted configurations (screened estimates):")
-                              .arg(QLocale().toString(static_cast<qulonglong>(points)));
-    if (reach.anyFeasible)
-        return among + QLatin1Char(' ') +
-               tr("some meet every budget, but none passes the full gate, which adds the "
-                  "band-boundary conversions: loosen a budget a little.");
-    struct Line {
+    const auto stack = ws.findStack(q.stack);
+    const double capacity =
+        stack ? ws.platformOf(ws.stacks[static_cast<std::size_t>(*stack)]).memCapacityBytes : 0;
+    struct Names {
         const char* name;
         const char* others;
-        std::optional<double> value;
-        double budget;
-        QString (*format)(double);
     };
-    const Line lines[] = {
-        {"TTFT", "TPOT and memory", reach.ttftMs, ttftBudgetMs, formatMs},
-        {"TPOT", "TTFT and memory", reach.tpotMs, tpotBudgetMs, formatMs},
-        {"Memory", "TTFT and TPOT", reach.memoryGiB, memBudgetGiB, formatGiB},
+    const auto names = [](BudgetKind b) -> Names {
+        switch (b) {
+        case BudgetKind::Ttft:
+            return {"TTFT", "TPOT and memory"};
+        case BudgetKind::Tpot:
+            return {"TPOT", "TTFT and memory"};
+        case BudgetKind::Memory:
+            break;
+        }
+        return {"Memory", "TTFT and TPOT"};
     };
-    QStringList out{among};
-    for (const Line& l : lines)
-        out << (l.value ? tr("%1 binds: within the %2 budgets the best reaches %3 (budget %4); "
-                             "loosen it to that for an answer.")
-                              .arg(QLatin1String(l.name), tr(l.others), l.format(*l.value),
-                                   l.format(l.budget))
-                        : tr("%1: nothing meets the %2 budgets, so loosening %1 alone admits "
-                             "nothing.")
-                              .arg(QLatin1String(l.name), tr(l.others)));
+    const auto shown = [](BudgetKind b, double v) {
+        return b == BudgetKind::Memory ? formatGiB(v / kGiB) : formatMs(v);
+    };
+    QStringList out;
+    for (const BudgetMiss& m : miss.budgets) {
+        const Names n = names(m.budget);
+        if (!m.lowest) {
+            out << (m.budget == BudgetKind::Memory
+                        ? tr("Memory: loosening it alone admits nothing: no configuration meets "
+                             "the TTFT and TPOT budgets even with the whole device (%1).")
+                              .arg(formatGiB(capacity / kGiB))
+                        : tr("%1: loosening it alone admits nothing: no configuration meets the "
+                             "%2 budgets at any %1.")
+                              .arg(QLatin1String(n.name), tr(n.others)));
+            continue;
+        }
+        // Within the budget already: the searcher chosen missed what Exact finds.
+        const double budget =
+            m.budget == BudgetKind::Memory ? memoryBudgetBytes(q, capacity) : budgetOf(q, m.budget);
+        if (*m.lowest <= budget)
+            return tr("Exact finds a configuration within these budgets: choose Exact under "
+                      "Search.");
+        QString line =
+            tr("%1 binds: within the %2 budgets the lowest is %3; at a %1 budget of "
+               "%4 %5 the answer is ")
+                .arg(QLatin1String(n.name), tr(n.others), shown(m.budget, *m.lowest),
+                     QString::number(m.suggested, 'f', 1), QLatin1String(unitOf(m.budget).data()));
+        if (m.answer.config) {
+            const Config& c = *m.answer.config;
+            const Prediction& p = m.answer.gate.prediction;
+            line += configSummary(c, QString::fromStdString(
+                                         ws.models[static_cast<std::size_t>(c.model)].name)) +
+                    QStringLiteral(" (TTFT %1 · TPOT %2 · %3 · RMQD %4).")
+                        .arg(formatMs(p.ttftMs), formatMs(p.tpotMs), formatGiB(p.memoryGiB()),
+                             formatRmqd(p.rmqd));
+        } else {
+            line += tr("none (the exact search found none there).");
+        }
+        out << line;
+    }
+    if (!miss.anyBudgetAlone())
+        out << tr("No single budget binds: loosen two or more, or tick more under Space.");
     return out.join(QLatin1Char('\n'));
 }
 

@@ -1,7 +1,8 @@
 // How predictions read in every widget: one place for units and digits.
 #pragma once
 
-#include "core/search/budgetreach.h"
+#include "core/model/workspace.h"
+#include "core/search/nearestmiss.h"
 #include "viewmodel/explorertypes.h"
 
 #include <QString>
@@ -18,10 +19,13 @@ QString predictionSummary(const PredictionView& p);
 // "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp"
 QString configSummary(const acsel::Config& c, const QString& modelName);
 
-// Why nothing meets the budgets, read off the reach over `points` plotted configurations (their
-// screened estimates): which budget binds and what to loosen it to, one line per budget; with
-// no points, that the space the Space filters leave on this stack is empty.
-QString infeasibilityText(const acsel::BudgetReach& reach, double ttftBudgetMs, double tpotBudgetMs,
-                          double memBudgetGiB, std::size_t points);
+// Why nothing meets the request, from the exact nearest miss (core/search/nearestmiss.h): per
+// budget, the lowest value within the other two budgets and the answer at the budget to set
+// (a tenth of a millisecond or GiB, which the sliders hold), or that loosening it alone admits
+// nothing; and when Exact would answer the request (another searcher found nothing), that.
+QString nearestMissText(const acsel::NearestMiss& miss, const acsel::Request& q,
+                        const acsel::Workspace& ws);
+// Nothing to search: the Space filters leave no configuration on the stack.
+QString emptySpaceText();
 
 } // namespace acsel::gui

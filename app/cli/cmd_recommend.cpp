@@ -22,6 +22,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         {"top", "N", "also print the N best distinct alternatives (default 0; 4 with --save-dir)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
     addSizingOption(specs);
+    addMarginOption(specs);
     addResultsFolderOptions(specs);
     const app::Args args("recommend", argv, specs);
     if (args.helpRequested()) {
@@ -35,6 +36,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     SearchRun r;
     readRequestFile(request, ws, r);
     r.algorithm = args.valueOr("algo", "");
+    readMarginOption(args, r);
     readResultsFolderOptions(args, r);
     r.byGpus = args.flag("by-gpus");
     r.json = args.flag("json");

@@ -89,6 +89,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     specs.push_back({"evaluations", "N", "full gates of rand and hc (default 2000)"});
     specs.push_back({"json", "", "print the configuration JSON that acsel export reads"});
     addSizingOption(specs);
+    addMarginOption(specs);
     addResultsFolderOptions(specs);
     const app::Args args("search", argv, specs);
     if (args.helpRequested()) {
@@ -187,6 +188,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             throw app::UsageError("acsel search: --tp " + std::to_string(t) + " needs " +
                                   std::to_string(t) + " GPUs; the request has " +
                                   std::to_string(q.gpus) + " (--gpus)");
+    readMarginOption(args, r);
     readResultsFolderOptions(args, r);
     r.byGpus = args.flag("by-gpus");
     r.frontier = args.flag("frontier");

@@ -9,6 +9,7 @@
 #include "core/export/launch.h"
 #include "core/latency/servingmodel.h"
 
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <iomanip>
@@ -219,7 +220,7 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
             fs::remove(e.path(), ec); // stale: from an earlier run
 
     const Workspace& ws = in.engine.workspace();
-    const Request& q = in.run.request;
+    const Request& q = in.gated;
     const Recommendation& rec = in.rec;
     const SearchResult& r = rec.answer;
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
@@ -232,9 +233,15 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
        << q.stack << "\n\n## Request\n\n";
     std::ostringstream requestLine;
     requestLine.imbue(std::locale::classic());
-    printRequestLine(requestLine, q, ws.platformOf(stack));
-    md << requestLine.str().substr(std::string("request: ").size()) << "\n"
-       << "Search space: models "
+    printRequestLine(requestLine, in.run.request, ws.platformOf(stack));
+    md << requestLine.str().substr(std::string("request: ").size()) << "\n";
+    if (!in.marginNote.empty()) {
+        std::string margin = in.marginNote; // "margin 10%: gated at ..."
+        margin[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(margin[0])));
+        md << margin << " (request.json holds the budgets given: search it with the same "
+           << "--margin).\n";
+    }
+    md << "Search space: models "
        << listOrEvery(
               in.run.options.models,
               [&ws](int m) { return ws.models[static_cast<std::size_t>(m)].name; },
@@ -274,6 +281,13 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
     if (!r.config) {
         md << "\n## Answer\n\nNo configuration passes the gate: loosen a budget (TTFT, TPOT or "
               "memory) or widen the search space.\n";
+        if (!in.nearestMiss.empty()) {
+            std::string heading = in.nearestMiss.front();
+            heading[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(heading[0])));
+            md << "\n## Why nothing fits\n\n" << heading << "\n\n";
+            for (std::size_t i = 1; i < in.nearestMiss.size(); ++i)
+                md << "- " << in.nearestMiss[i].substr(2) << "\n"; // the text's indent
+        }
     } else {
         std::vector<Alternative> top{Alternative{*r.config, r.gate}};
         top.insert(top.end(), rec.top.begin(), rec.top.end());

@@ -25,8 +25,11 @@ struct ResultsInput {
     const WorkspaceEngine& engine;
     const SearchRun& run;
     const Recommendation& rec;
-    std::vector<std::string> notes; // the caveats the answer's documents carry
-    std::vector<SizingRow> sizing;  // --by-gpus: written as by_gpus.csv; empty: not asked
+    std::vector<std::string> notes;       // the caveats the answer's documents carry
+    Request gated;                        // the request the gate saw: run.request less the margin
+    std::string marginNote;               // empty without a margin
+    std::vector<std::string> nearestMiss; // why nothing fits (a heading, then one per budget)
+    std::vector<SizingRow> sizing;        // --by-gpus: written as by_gpus.csv; empty: not asked
 };
 
 // Creates dir if needed and writes the files; returns their names in the order written.

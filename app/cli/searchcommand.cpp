@@ -2,14 +2,19 @@
 
 #include "app/cli/answerdetails.h"
 #include "app/cli/fmcmodewarning.h"
+#include "app/cli/nearestmisstext.h"
 #include "app/cli/resultsfolder.h"
 #include "app/cli/workspaceargs.h"
 #include "app/common/args.h"
 #include "core/data/configjson.h"
+#include "core/search/exactsearch.h"
+#include "core/search/nearestmiss.h"
 #include "core/search/recommend.h"
 #include "core/search/sizing.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -67,6 +72,26 @@ void readResultsFolderOptions(const app::Args& args, SearchRun& run)
     run.top = args.integer("top", run.saveDir.empty() ? 0 : 4, 0, 100);
     if (!run.saveDir.empty())
         checkResultsFolder(run.saveDir, run.force); // refuse before the search, not after
+}
+
+void addMarginOption(std::vector<app::OptionSpec>& specs)
+{
+    specs.push_back({"margin", "P",
+                     "admit only configurations predicted at least P % inside every budget "
+                     "(0 to below 100; default 0; composes with --confidence)"});
+}
+
+void readMarginOption(const app::Args& args, SearchRun& run)
+{
+    const auto v = args.value("margin");
+    if (!v)
+        return;
+    double p = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), p);
+    if (v->empty() || ec != std::errc() || end != v->data() + v->size() || !std::isfinite(p) ||
+        !BudgetMargin{p}.valid())
+        throw app::UsageError("acsel: --margin expects a percentage in [0, 100), got '" + *v + "'");
+    run.marginPercent = p;
 }
 
 namespace
@@ -143,12 +168,17 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         throw app::UsageError("acsel search: unknown --algo '" + run.algorithm + "' (expected " +
                               searchAlgorithmChoices() + ")");
     const Workspace& ws = engine.workspace();
+    // The callers checked the stack: the request was read against this workspace.
+    const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(run.request.stack))];
+    const BudgetMargin margin{run.marginPercent};
+    // The gate sees the budgets less the margin; request.json keeps the ones given.
+    const Request gated = margin.apply(run.request, ws.platformOf(stack));
     const auto fmcMode = engine.calibrationMode(run.request.stack);
     if (fmcMode)
         io.err << fmcModeWarning(run.request.stack, *fmcMode, run.request.mode, "the request");
     const std::atomic<bool> noStop{false};
     const bool saving = !run.saveDir.empty();
-    RecommendRequest rq{run.request, run.options, *algorithm, run.top, run.frontier || saving};
+    RecommendRequest rq{gated, run.options, *algorithm, run.top, run.frontier || saving};
     const Recommendation rec = recommend(engine, rq, {}, noStop);
     const SearchResult& r = rec.answer;
     // The model caveat goes to stderr as a warning; the synthetic-data one is in the
@@ -161,16 +191,34 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     const std::string latency = "latency from " + engine.latencySource(run.request.stack) +
                                 "; calibration: " + engine.calibrationSource(run.request.stack);
     std::vector<std::string> jsonNotes{latency};
+    const std::string marginText = marginNote(run.request, gated, margin);
+    if (!marginText.empty())
+        jsonNotes.push_back(marginText);
     for (const std::string& n : rec.notes)
         jsonNotes.push_back(
             isExtrapolationNote(n) ? "no quality data of this model: its RMQD is extrapolated" : n);
     const std::vector<SizingRow> sizing =
-        run.byGpus ? sizeByGpus(engine, run.request, run.options, *algorithm, {}, noStop)
+        run.byGpus ? sizeByGpus(engine, gated, run.options, *algorithm, {}, noStop)
                    : std::vector<SizingRow>{};
+    // Nothing fits: per budget, the nearest miss (an exact searcher's empty answer; another
+    // searcher may miss what the exact search finds, and says so instead).
+    std::optional<NearestMiss> miss;
+    bool exactAnswers = false;
+    if (!r.config) {
+        exactAnswers = !algorithm->info().exact &&
+                       ExactSearch().run(engine, gated, run.options, {}, noStop).config;
+        if (!exactAnswers)
+            miss = nearestMiss(engine, run.request, margin, run.options, noStop);
+    }
+    std::vector<std::string> missLines;
+    if (miss)
+        missLines = nearestMissLines({ws, run.request, margin, *miss, predictionNote(jsonNotes)});
+    else if (exactAnswers)
+        missLines.push_back("the exact search answers this request: --algo exact");
     std::string saved; // the text's last line; on stderr with --json (stdout has the document)
     if (saving) {
-        const auto files =
-            writeResultsFolder(run.saveDir, {engine, run, rec, jsonNotes, sizing}, io.err);
+        const auto files = writeResultsFolder(
+            run.saveDir, {engine, run, rec, jsonNotes, gated, marginText, missLines, sizing}, io.err);
         saved = "saved: " + run.saveDir + " (" + std::to_string(files.size()) +
                 " files; summary.md says what each is)\n";
     }
@@ -178,29 +226,36 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         io.err << saved;
         if (!r.config) {
             io.err << "acsel search: no configuration passes the gate\n";
+            for (const std::string& line : missLines)
+                io.err << line << "\n";
+            nlohmann::ordered_json j;
+            j["answer"] = nullptr;
+            if (margin.percent > 0)
+                j["margin_percent"] = margin.percent;
+            if (miss)
+                j["nearest_miss"] =
+                    nearestMissJson({ws, run.request, margin, *miss, predictionNote(jsonNotes)});
             if (run.byGpus)
-                io.out << nlohmann::ordered_json{{"by_gpus", sizingJson(engine, run.request, sizing,
-                                                                        jsonNotes)}}
-                              .dump(2)
-                       << "\n";
+                j["by_gpus"] = sizingJson(engine, gated, sizing, jsonNotes);
+            io.out << j.dump(2) << "\n";
             return 3;
         }
-        nlohmann::ordered_json j = configDocumentJson(makeConfigDocument(
-            ws, *r.config, run.request, r.gate.prediction, predictionNote(jsonNotes)));
+        nlohmann::ordered_json j = configDocumentJson(
+            makeConfigDocument(ws, *r.config, gated, r.gate.prediction, predictionNote(jsonNotes)));
         if (run.top > 0)
-            j["top"] = alternativesJson(engine, run.request, rec.top, jsonNotes);
+            j["top"] = alternativesJson(engine, gated, rec.top, jsonNotes);
         if (run.frontier)
-            j["frontier"] = alternativesJson(engine, run.request, rec.frontier, jsonNotes);
+            j["frontier"] = alternativesJson(engine, gated, rec.frontier, jsonNotes);
         if (run.byGpus)
-            j["by_gpus"] = sizingJson(engine, run.request, sizing, jsonNotes);
+            j["by_gpus"] = sizingJson(engine, gated, sizing, jsonNotes);
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    const Request& q = run.request;
+    const Request& q = gated;
     io.out << std::fixed << std::setprecision(2);
-    // The callers checked the stack: the request was read against this workspace.
-    const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))];
-    printRequestLine(io.out, q, ws.platformOf(stack));
+    printRequestLine(io.out, run.request, ws.platformOf(stack));
+    if (!marginText.empty())
+        io.out << marginText << "\n";
     io.out << "latency calibration: " << engine.calibrationSource(q.stack) << "\n";
     io.out << "latency source: " << engine.latencySource(q.stack) << "\n";
     io.out << "quality: " << engine.surrogateSource() << "\n";
@@ -212,6 +267,8 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         if (run.byGpus)
             printSizing(io.out, ws, q, sizing);
         io.out << saved;
+        for (const std::string& line : missLines)
+            io.err << line << "\n";
         return 3;
     }
     printAlternative(io.out, ws, q, "answer: ", Alternative{*r.config, r.gate});

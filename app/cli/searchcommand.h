@@ -21,6 +21,8 @@ struct SearchRun {
     bool json = false;
     std::string saveDir; // --save-dir: also write the results folder (resultsfolder.h)
     bool force = false;  // --force: replace the results in a non-empty folder
+    // --margin: gate at budgets this many percent inside the request's (budgetmargin.h).
+    double marginPercent = 0;
 };
 
 // The results-folder options of search and recommend: --save-dir DIR and --force; with
@@ -32,6 +34,12 @@ void readResultsFolderOptions(const app::Args& args, SearchRun& run);
 void addSizingOption(std::vector<app::OptionSpec>& specs);
 
 // Returns 0 with an answer, 3 when no configuration passes the gate.
+// --margin P of search and recommend: P in [0, 100), else a UsageError of one line.
+void addMarginOption(std::vector<app::OptionSpec>& specs);
+void readMarginOption(const app::Args& args, SearchRun& run);
+
+// Returns 0 with an answer, 3 when no configuration passes the gate (then it says, per budget,
+// the nearest miss: core/search/nearestmiss.h).
 int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, CommandIo& io);
 
 // Reads a request file ({schema_version, stack, request, models?}) into `run`; `mode` (the

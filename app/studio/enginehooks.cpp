@@ -3,6 +3,7 @@
 #include "core/model/units.h"
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
+#include "core/search/nearestmiss.h"
 #include "core/search/recommend.h"
 #include "core/search/searchalgorithm.h"
 #include "core/search/sizing.h"
@@ -163,7 +164,10 @@ SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, Se
     const Recommendation rec = recommend(e, {q, optionsOf(f), a, 0, false}, progress, stop);
     if (stop.load())
         return out;
-    return outcomeOf(e, rec, q, a);
+    out = outcomeOf(e, rec, q, a);
+    if (!out.best) // the card says why, exactly (a second or so on the largest spaces)
+        out.nearestMiss = nearestMiss(e, q, {}, optionsOf(f), stop);
+    return out;
 }
 
 // The answerer of the request's workload from core's RecommendIndex: the same answer and best
@@ -186,7 +190,11 @@ ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, cons
     return [e, index, a](const Request& r) -> std::optional<SearchOutcome> {
         if (!index->answers(*e, r))
             return std::nullopt;
-        return outcomeOf(*e, index->recommend(*e, r), r, a);
+        const Recommendation rec = index->recommend(*e, r);
+        // Nothing fits: searched on a worker instead, which finds the nearest miss too.
+        if (!rec.answer.config)
+            return std::nullopt;
+        return outcomeOf(*e, rec, r, a);
     };
 }
 std::vector<SizingOutcome> sizing(const Engine& e, const Request& q, const SpaceFilter& f,

@@ -392,16 +392,16 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
     cardKey_ = key;
     updateSizing(); // after the answer, so the two searches do not compete for the cores
     if (!o.best) {
-        // Which budget binds, read off the plotted points (this request's: the search waited
-        // for at least their first frame, the uniform configurations).
-        const Budgets b = state_->budgets();
+        // Nothing plotted (this request's points: the search waited for at least their first
+        // frame): the Space filters leave nothing. Else which budget binds and the nearest
+        // answer, found exactly with the search.
         const PointSet* ps = plot_->pointSet();
-        const std::span<const PlotPoint> points =
-            ps ? std::span<const PlotPoint>(ps->points) : std::span<const PlotPoint>();
-        card_->showMessage(points.empty() ? tr("No configuration to search.")
-                                          : tr("No configuration meets this request."),
-                           infeasibilityText(budgetReach(points, b.ttftMs, b.tpotMs, b.memoryGiB),
-                                             b.ttftMs, b.tpotMs, b.memoryGiB, points.size()));
+        if (!ps || ps->points.empty())
+            card_->showMessage(tr("No configuration to search."), emptySpaceText());
+        else
+            card_->showMessage(tr("No configuration meets this request."),
+                               o.nearestMiss ? nearestMissText(*o.nearestMiss, key.request, *ws_)
+                                             : QString());
         plot_->setRecommended(std::nullopt);
         plot_->setBestUniform(std::nullopt);
         updateGauges();
