@@ -24,6 +24,7 @@ namespace acsel::gui
 {
 
 class BandStrip;
+class ElidedLabel;
 
 class BandEditor : public QWidget
 {
@@ -90,8 +91,8 @@ private:
     QCheckBox* lmHead_ = nullptr;
 
     BandStrip* strip_ = nullptr;
-    QLabel* title_ = nullptr;
-    QLabel* predictionLabel_ = nullptr;
+    ElidedLabel* title_ = nullptr;
+    ElidedLabel* predictionLabel_ = nullptr;
     QWidget* offerBar_ = nullptr;
     QLabel* offerText_ = nullptr;
     QToolButton* revert_ = nullptr;

@@ -12,6 +12,7 @@
 #include "widgets/budgetgauges.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
+#include "widgets/elidedlabel.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/recipecard.h"
@@ -122,7 +123,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
             &QWidget::setWindowModified);
     buildMenus();
     wire();
-    counts_ = new QLabel(this);
+    counts_ = new ElidedLabel(this); // a long line must not widen the window
     counts_->setObjectName(QStringLiteral("statusCounts"));
     statusBar()->addWidget(counts_, 1);
     editorCaveat_ = new QLabel(this);
