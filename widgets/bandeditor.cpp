@@ -4,6 +4,7 @@
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandstrip.h"
 #include "widgets/elidedlabel.h"
+#include "widgets/undoactions.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -64,14 +65,14 @@ BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
         connect(b, &QToolButton::clicked, action, &QAction::trigger);
         auto follow = [b, action] {
             b->setEnabled(action->isEnabled());
-            b->setToolTip(action->text());
+            b->setToolTip(action->text().remove(QLatin1Char('&')));
         };
         connect(action, &QAction::changed, b, follow);
         follow();
         return b;
     };
-    auto* undo = button(strip_->undoStack()->createUndoAction(this), tr("Undo"), "editorUndo");
-    auto* redo = button(strip_->undoStack()->createRedoAction(this), tr("Redo"), "editorRedo");
+    auto* undo = button(createUndoAction(strip_->undoStack(), this), tr("Undo"), "editorUndo");
+    auto* redo = button(createRedoAction(strip_->undoStack(), this), tr("Redo"), "editorRedo");
     batch_ = new QSpinBox(this);
     batch_->setObjectName(QStringLiteral("editorBatch"));
     batch_->setRange(1, kMaxConcurrency);
@@ -187,13 +188,14 @@ void BandEditor::editSettings(const Settings& s)
         showSettings(); // e.g. a control set back to what is shown
         return;
     }
-    QString what = tr("change the batch");
+    // The undo step says what it sets, e.g. "KV format fp8".
+    QString what = tr("batch %1").arg(s.batch);
     if (s.kv != config_.kv)
-        what = tr("change the KV format");
+        what = tr("KV format %1").arg(fromView(toString(s.kv)));
     else if (s.algorithm != config_.algorithm)
-        what = tr("change the calibration algorithm");
+        what = tr("calibration algorithm %1").arg(fromView(toString(s.algorithm)));
     else if (s.lmHeadQuantized != config_.lmHeadQuantized)
-        what = tr("quantize lm_head or not");
+        what = s.lmHeadQuantized ? tr("lm_head quantized") : tr("lm_head in bf16");
     strip_->undoStack()->push(new SettingsCommand(
         settings(), s, [this](const Settings& x) { applySettings(x); }, what));
 }

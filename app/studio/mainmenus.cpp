@@ -4,11 +4,13 @@
 #include "recentsessionsmenu.h"
 #include "sessionnotes.h"
 #include "theme.h"
+#include "undokeys.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/exportdialog.h"
 #include "widgets/paretoplot.h"
+#include "widgets/undoactions.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -85,8 +87,9 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = editor_->strip()->undoStack()->createUndoAction(this, tr("&Undo band edit"));
-    QAction* redo = editor_->strip()->undoStack()->createRedoAction(this, tr("&Redo band edit"));
+    QAction* undo = createUndoAction(editor_->strip()->undoStack(), this);
+    QAction* redo = createRedoAction(editor_->strip()->undoStack(), this);
+    undo->setObjectName(QStringLiteral("undoAction"));
     undo->setShortcuts(QKeySequence::Undo);
     // QKeySequence::Redo is Ctrl+Shift+Z on Linux; Ctrl+Y is what GUI.md promises everywhere.
     QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
@@ -96,6 +99,7 @@ void MainWindow::buildMenus()
     redo->setObjectName(QStringLiteral("redoAction"));
     edit->addAction(undo);
     edit->addAction(redo);
+    new acsel::studio::UndoKeys(this, undo, redo); // also while a spin box has focus
     edit->addAction(tr("&Pin the recommendation"), QKeySequence(tr("Ctrl+P")), this,
                     &MainWindow::pinCurrentCard)
         ->setObjectName(QStringLiteral("pinRecommendationAction"));

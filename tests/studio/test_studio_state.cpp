@@ -34,6 +34,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
@@ -150,7 +151,7 @@ private slots:
         QTest::mouseRelease(strip, Qt::LeftButton, {},
                             QPoint(strip->layerX(before.numLayers()) - 1, y));
         QVERIFY(!(strip->recipe() == before));
-        QVERIFY2(strip->undoStack()->undoText().startsWith(QStringLiteral("Move boundary 1")),
+        QVERIFY2(strip->undoStack()->undoText().startsWith(QStringLiteral("move boundary 1")),
                  qPrintable(strip->undoStack()->undoText()));
         QCOMPARE(fitsAt1280x720(QStringLiteral("a drag")), QString());
         // A format change from the band's menu.
@@ -467,6 +468,36 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(w_.get()));
         QTest::keySequence(w_.get(), QKeySequence(QStringLiteral("Ctrl+Y")));
         QVERIFY(ed->config().recipe == edit);
+    }
+
+    void undoKeysWorkWhileASpinBoxHasFocus()
+    {
+        // Right after typing a value the spin box has focus; it used to take Ctrl+Z and
+        // Ctrl+Y for its own text, so the keys did nothing. The Edit menu names the step.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        BandEditor* ed = editor();
+        auto* batch = ed->findChild<QSpinBox*>(QStringLiteral("editorBatch"));
+        QVERIFY(batch);
+        const int start = ed->config().batch;
+        batch->setFocus();
+        QVERIFY(batch->hasFocus());
+        QTest::keyClick(batch, Qt::Key_Up);
+        QCOMPARE(ed->config().batch, start + 1);
+        QCOMPARE(action("undoAction")->text(), QStringLiteral("&Undo: batch %1").arg(start + 1));
+        QTest::keySequence(batch, QKeySequence(QStringLiteral("Ctrl+Z")));
+        QCOMPARE(ed->config().batch, start);
+        QCOMPARE(batch->value(), start);
+        QTest::keySequence(batch, QKeySequence(QStringLiteral("Ctrl+Y")));
+        QCOMPARE(ed->config().batch, start + 1);
+        // The request panel's spin boxes too: the keys undo the band editor's last step.
+        auto* panelBox = w_->findChild<SloPanel*>()->findChild<QAbstractSpinBox*>();
+        QVERIFY(panelBox);
+        panelBox->setFocus();
+        QTest::keySequence(panelBox, QKeySequence(QStringLiteral("Ctrl+Z")));
+        QCOMPARE(ed->config().batch, start);
+        ed->strip()->undoStack()->clear();
     }
 
     void markingModifiedWithoutAFileWarnsNothing()
