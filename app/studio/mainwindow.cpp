@@ -292,7 +292,16 @@ void MainWindow::wire()
 bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir,
                                const QString& fmcFile)
 {
-    return openWorkspace({workspaceFile, tablesDir, fmcFile}, tr("Cannot open workspace"), {});
+    // The dialog names what the user opened: the tables folder or the FMC file when it is all
+    // that differs from the open session (File > Open tables folder / FMC calibration).
+    QString title = tr("Cannot open workspace");
+    if (opened_ && workspaceFile == workspaceFile_) {
+        if (tablesDir != tablesDir_)
+            title = tr("Cannot open tables folder");
+        else if (fmcFile != fmcFile_)
+            title = tr("Cannot open FMC calibration");
+    }
+    return openWorkspace({workspaceFile, tablesDir, fmcFile}, title, {});
 }
 
 bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
