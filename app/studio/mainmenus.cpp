@@ -1,5 +1,6 @@
 // The window's menus and the actions that open dialogs: session files (the session logic is
 // SessionController's) and the export.
+#include "filedialogs.h"
 #include "mainwindow.h"
 #include "recentsessionsmenu.h"
 #include "sessionnotes.h"
@@ -27,6 +28,9 @@
 
 using namespace acsel;
 using namespace acsel::gui;
+using acsel::studio::dialogFolder;
+using acsel::studio::rememberFolder;
+using acsel::studio::withFilterSuffix;
 
 void MainWindow::buildMenus()
 {
@@ -54,36 +58,54 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &workspace..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         if (!sessions_->maybeSave())
             return;
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
-                                                       tr("Workspace (*.json)"));
-        if (!f.isEmpty())
-            openWorkspace(f, tablesDir_, fmcFile_);
+        QSettings settings;
+        const QString f = QFileDialog::getOpenFileName(
+            this, tr("Open workspace"), dialogFolder(settings), tr("Workspace (*.json)"));
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        openWorkspace(f, tablesDir_, fmcFile_);
     });
+    file->actions().constLast()->setObjectName(QStringLiteral("openWorkspaceAction"));
     file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this] {
         if (!sessions_->maybeSave())
             return;
-        const QString d =
-            QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
-        if (!d.isEmpty())
-            openWorkspace(workspaceFile_, d, fmcFile_);
+        QSettings settings;
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Operator tables folder"),
+                                                            dialogFolder(settings));
+        if (d.isEmpty())
+            return;
+        rememberFolder(settings, d, true);
+        openWorkspace(workspaceFile_, d, fmcFile_);
     });
     file->addAction(tr("Open &FMC calibration..."), this, [this] {
         if (!sessions_->maybeSave())
             return;
-        const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
-                                                       tr("FMC coefficients (*.json)"));
-        if (!f.isEmpty())
-            openWorkspace(workspaceFile_, tablesDir_, f);
+        QSettings settings;
+        const QString f = QFileDialog::getOpenFileName(
+            this, tr("FMC coefficients"), dialogFolder(settings), tr("FMC coefficients (*.json)"));
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        openWorkspace(workspaceFile_, tablesDir_, f);
     });
     file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportShown);
     file->addAction(tr("Save &plot as..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
-        const QString f =
-            QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
-                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
-        if (!f.isEmpty() && !plot_->saveImage(f))
+        QSettings settings;
+        QString filter;
+        const QString f = withFilterSuffix(
+            QFileDialog::getSaveFileName(this, tr("Save plot"),
+                                         dialogFolder(settings) + QStringLiteral("/frontier.png"),
+                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), &filter),
+            filter);
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        if (!plot_->saveImage(f))
             QMessageBox::warning(this, tr("Save plot"),
                                  tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
     });
+    file->actions().constLast()->setObjectName(QStringLiteral("savePlotAction"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
@@ -230,13 +252,15 @@ void MainWindow::saveSession(bool askForFile)
 {
     QString file = sessions_->currentFile();
     if (askForFile || file.isEmpty()) {
-        const QString start = file.isEmpty() ? QFileInfo(workspaceFile_).absolutePath() +
-                                                   QStringLiteral("/session.acsel-session")
-                                             : file;
+        QSettings settings;
+        const QString start =
+            file.isEmpty() ? dialogFolder(settings) + QStringLiteral("/session.acsel-session")
+                           : file;
         file = QFileDialog::getSaveFileName(this, tr("Save session"), start,
                                             tr("ACSeL session (*.acsel-session)"));
         if (file.isEmpty())
             return;
+        rememberFolder(settings, file);
         if (!file.endsWith(QStringLiteral(".acsel-session")))
             file += QStringLiteral(".acsel-session");
     }
@@ -249,11 +273,13 @@ void MainWindow::openSessionDialog()
 {
     if (!sessions_->maybeSave())
         return;
-    const QString f = QFileDialog::getOpenFileName(
-        this, tr("Open session"), QFileInfo(sessions_->currentFile()).absolutePath(),
-        tr("ACSeL session (*.acsel-session)"));
-    if (!f.isEmpty())
-        sessions_->open(f);
+    QSettings settings;
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), dialogFolder(settings),
+                                                   tr("ACSeL session (*.acsel-session)"));
+    if (f.isEmpty())
+        return;
+    rememberFolder(settings, f);
+    sessions_->open(f);
 }
 
 void MainWindow::exportShown()
