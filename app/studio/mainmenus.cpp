@@ -1,6 +1,7 @@
 // The window's menus and the actions that open dialogs: session files (the session logic is
 // SessionController's) and the export.
 #include "filedialogs.h"
+#include "guidewindow.h"
 #include "mainwindow.h"
 #include "recentsessionsmenu.h"
 #include "sessionnotes.h"
@@ -22,7 +23,6 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTextBrowser>
 #include <QUndoStack>
 #include <functional>
 
@@ -230,16 +230,11 @@ void MainWindow::showGuide()
     const QString candidates[] = {dir + QStringLiteral("/../../../../docs/GUIDE.md"),
                                   dir + QStringLiteral("/../share/doc/acsel/GUIDE.md")};
     for (const QString& c : candidates) {
-        QFile f(c);
-        if (!f.open(QIODevice::ReadOnly))
+        if (!QFileInfo(c).isReadable())
             continue;
-        auto* browser = new QTextBrowser;
-        browser->setAttribute(Qt::WA_DeleteOnClose);
-        browser->setWindowTitle(tr("ACSeL user guide"));
-        browser->setOpenExternalLinks(true);
-        browser->setMarkdown(QString::fromUtf8(f.readAll()));
-        browser->resize(820, 640);
-        browser->show();
+        auto* guide = new acsel::studio::GuideWindow(c);
+        guide->setAttribute(Qt::WA_DeleteOnClose);
+        guide->show();
         return;
     }
     QMessageBox::information(this, tr("User guide"),
