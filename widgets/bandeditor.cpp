@@ -268,6 +268,12 @@ void BandEditor::loadOffered()
     setConfig(next, offeredModel_, offeredFormats_, Origin::Recommendation);
 }
 
+void BandEditor::withdrawOffer()
+{
+    offered_.reset();
+    offerBar_->hide();
+}
+
 void BandEditor::revertEdits()
 {
     strip_->undoStack()->setIndex(0);

@@ -55,6 +55,8 @@ public:
     // from the shown configuration only in its bands.
     const std::optional<acsel::Config>& offered() const { return offered_; }
     void loadOffered();
+    // Takes the offer back (the request it answered is gone; the shown configuration stays).
+    void withdrawOffer();
     // Back to the configuration as loaded (the undo stack's start; Redo brings the edits back).
     void revertEdits();
     const acsel::Config& config() const { return config_; }

@@ -439,6 +439,10 @@ void MainWindow::updateStaleness()
 {
     const bool stale = !(cardKey_ && state_->isCurrent(*cardKey_));
     card_->setStale(stale);
+    // An offered recommendation answers the card's request: gone with it (a later answer
+    // offers its own), and never beside "No configuration meets this request".
+    if (stale || !card_->content())
+        editor_->withdrawOffer();
     gauges_->setEnabled(!stale); // greyed with the card: an answer for an older request
 }
 

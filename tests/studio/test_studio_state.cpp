@@ -396,6 +396,38 @@ private slots:
         }
     }
 
+    void noAnswerWithdrawsTheOffer()
+    {
+        // An edit, then a new answer: offered. Then a request nothing meets: the card says so,
+        // and the editor no longer offers the earlier request's answer.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        BandEditor* ed = editor();
+        ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("offer test"));
+        const Request initial = state()->request();
+        Request r = initial;
+        r.tpotBudgetMs *= 1.5;
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        auto* offer = ed->findChild<QWidget*>(QStringLiteral("recommendationOffer"));
+        if (!ed->offered()) // the edit happened to be the new answer: edit again
+            ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("offer test"));
+        r.tpotBudgetMs = initial.tpotBudgetMs * 1.25;
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        QVERIFY(ed->offered() && offer->isVisibleTo(ed));
+        const BandRecipe edit = ed->config().recipe;
+        r.ttftBudgetMs = 1; // nothing meets it
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->isBusy() && !card()->content(), kSlowMs);
+        QVERIFY(!ed->offered());
+        QVERIFY(!offer->isVisibleTo(ed));
+        QVERIFY(ed->config().recipe == edit); // the edit stays, with its undo steps
+        QVERIFY(ed->strip()->undoStack()->count() >= 1);
+        ed->strip()->undoStack()->setIndex(0);
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+    }
+
     void pinPinsTheRecommendationAndFollowsTheRequest()
     {
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
