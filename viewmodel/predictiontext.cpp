@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QStringList>
+#include <algorithm>
 #include <cmath>
 
 namespace acsel::gui
@@ -32,7 +33,14 @@ QString formatGiB(double gib)
 
 QString formatRmqd(double rmqd)
 {
-    return QString::number(rmqd, 'g', 3);
+    // Three significant digits in fixed point (0.0352, 0.000046), never an exponent.
+    if (!std::isfinite(rmqd))
+        return QStringLiteral("-");
+    if (rmqd == 0)
+        return QStringLiteral("0");
+    const int decimals =
+        std::clamp(2 - static_cast<int>(std::floor(std::log10(std::abs(rmqd)))), 0, 8);
+    return QString::number(rmqd, 'f', decimals);
 }
 
 QString predictionSummary(const PredictionView& p)

@@ -3,6 +3,8 @@
 #include "core/model/configspace.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandstrip.h"
+#include "widgets/elidedlabel.h"
+#include "widgets/undoactions.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -50,13 +52,27 @@ private:
 BandEditor::BandEditor(QWidget* parent) : QWidget(parent)
 {
     strip_ = new BandStrip(this);
-    title_ = new QLabel(this);
-    predictionLabel_ = new QLabel(this);
-    predictionLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* undo = new QToolButton(this);
-    auto* redo = new QToolButton(this);
-    undo->setDefaultAction(strip_->undoStack()->createUndoAction(this, tr("Undo")));
-    redo->setDefaultAction(strip_->undoStack()->createRedoAction(this, tr("Redo")));
+    title_ = new ElidedLabel(this);
+    title_->setObjectName(QStringLiteral("editorTitle"));
+    predictionLabel_ = new ElidedLabel(this);
+    predictionLabel_->setObjectName(QStringLiteral("editorPrediction"));
+    // Undo and Redo keep their one word: the edit they name is in the tooltip (a label that
+    // grows with each edit would widen the window).
+    auto button = [this](QAction* action, const QString& label, const char* name) {
+        auto* b = new QToolButton(this);
+        b->setObjectName(QLatin1String(name));
+        b->setText(label);
+        connect(b, &QToolButton::clicked, action, &QAction::trigger);
+        auto follow = [b, action] {
+            b->setEnabled(action->isEnabled());
+            b->setToolTip(action->text().remove(QLatin1Char('&')));
+        };
+        connect(action, &QAction::changed, b, follow);
+        follow();
+        return b;
+    };
+    auto* undo = button(createUndoAction(strip_->undoStack(), this), tr("Undo"), "editorUndo");
+    auto* redo = button(createRedoAction(strip_->undoStack(), this), tr("Redo"), "editorRedo");
     batch_ = new QSpinBox(this);
     batch_->setObjectName(QStringLiteral("editorBatch"));
     batch_->setRange(1, kMaxConcurrency);
@@ -153,10 +169,10 @@ void BandEditor::setConfig(const Config& config, const QString& modelName,
     config_ = config;
     modelName_ = modelName;
     strip_->setAvailableFormats(std::move(availableFormats));
-    title_->setText(tr("<b>%1</b>, %2 layers. Drag a boundary, arrows nudge it, right-click a "
-                       "band to edit")
-                        .arg(modelName.toHtmlEscaped())
-                        .arg(config.recipe.numLayers()));
+    title_->setText(
+        tr("%1, %2 layers. Drag a boundary, arrows nudge it, right-click a band to edit")
+            .arg(modelName)
+            .arg(config.recipe.numLayers()));
     strip_->setRecipe(config.recipe);
     showSettings();
 }
@@ -172,13 +188,14 @@ void BandEditor::editSettings(const Settings& s)
         showSettings(); // e.g. a control set back to what is shown
         return;
     }
-    QString what = tr("change the batch");
+    // The undo step says what it sets, e.g. "KV format fp8".
+    QString what = tr("batch %1").arg(s.batch);
     if (s.kv != config_.kv)
-        what = tr("change the KV format");
+        what = tr("KV format %1").arg(fromView(toString(s.kv)));
     else if (s.algorithm != config_.algorithm)
-        what = tr("change the calibration algorithm");
+        what = tr("calibration algorithm %1").arg(fromView(toString(s.algorithm)));
     else if (s.lmHeadQuantized != config_.lmHeadQuantized)
-        what = tr("quantize lm_head or not");
+        what = s.lmHeadQuantized ? tr("lm_head quantized") : tr("lm_head in bf16");
     strip_->undoStack()->push(new SettingsCommand(
         settings(), s, [this](const Settings& x) { applySettings(x); }, what));
 }
@@ -249,6 +266,12 @@ void BandEditor::loadOffered()
         return;
     }
     setConfig(next, offeredModel_, offeredFormats_, Origin::Recommendation);
+}
+
+void BandEditor::withdrawOffer()
+{
+    offered_.reset();
+    offerBar_->hide();
 }
 
 void BandEditor::revertEdits()

@@ -24,6 +24,7 @@ namespace acsel::gui
 {
 
 class BandStrip;
+class ElidedLabel;
 
 class BandEditor : public QWidget
 {
@@ -54,6 +55,8 @@ public:
     // from the shown configuration only in its bands.
     const std::optional<acsel::Config>& offered() const { return offered_; }
     void loadOffered();
+    // Takes the offer back (the request it answered is gone; the shown configuration stays).
+    void withdrawOffer();
     // Back to the configuration as loaded (the undo stack's start; Redo brings the edits back).
     void revertEdits();
     const acsel::Config& config() const { return config_; }
@@ -90,8 +93,8 @@ private:
     QCheckBox* lmHead_ = nullptr;
 
     BandStrip* strip_ = nullptr;
-    QLabel* title_ = nullptr;
-    QLabel* predictionLabel_ = nullptr;
+    ElidedLabel* title_ = nullptr;
+    ElidedLabel* predictionLabel_ = nullptr;
     QWidget* offerBar_ = nullptr;
     QLabel* offerText_ = nullptr;
     QToolButton* revert_ = nullptr;

@@ -222,7 +222,7 @@ void BandStrip::mouseReleaseEvent(QMouseEvent* e)
     if (moved == dragStart_)
         return;
     recipe_ = dragStart_; // the command's redo shows the moved recipe again
-    edit(moved, tr("Move boundary %1 to layer %2").arg(cut + 1).arg(moved[cut].end));
+    edit(moved, tr("move boundary %1 to layer %2").arg(cut + 1).arg(moved[cut].end));
 }
 
 void BandStrip::mouseDoubleClickEvent(QMouseEvent* e)
@@ -249,9 +249,10 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
 {
     auto* menu = new QMenu(parent);
     const Band b = recipe_[band];
-    // An action that applies `next` if it exists; disabled (with the reason) if illegal.
-    auto offer = [this](QMenu* m, const QString& text, const std::optional<BandRecipe>& next,
-                        bool checked = false) {
+    // An action that applies `next` if it exists (its undo step named `step`); disabled (with
+    // the reason) if illegal.
+    auto offer = [this](QMenu* m, const QString& text, const QString& step,
+                        const std::optional<BandRecipe>& next, bool checked = false) {
         QAction* a = m->addAction(text);
         a->setCheckable(checked);
         a->setChecked(checked);
@@ -259,33 +260,42 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
         if (!next)
             a->setToolTip(tr("Not legal: no calibration algorithm fits every band"));
         if (next)
-            connect(a, &QAction::triggered, this, [this, text, r = *next] { edit(r, text); });
+            connect(a, &QAction::triggered, this, [this, step, r = *next] { edit(r, step); });
     };
+    const int number = band + 1; // as the user counts bands
     QMenu* fmt = menu->addMenu(tr("Format"));
     for (Format f : formats_)
-        offer(fmt, qs(toString(f)),
+        offer(fmt, qs(toString(f)), tr("band %1 format %2").arg(number).arg(qs(toString(f))),
               setBand(recipe_, band, f, f == Format::Bf16 ? Scope::Full : b.scope), f == b.format);
     QMenu* scope = menu->addMenu(tr("Scope"));
     scope->setEnabled(b.format != Format::Bf16);
     for (Scope s : kAllScopes)
-        offer(scope, qs(toString(s)), setBand(recipe_, band, b.format, s), s == b.scope);
+        offer(scope, qs(toString(s)), tr("band %1 scope %2").arg(number).arg(qs(toString(s))),
+              setBand(recipe_, band, b.format, s), s == b.scope);
     if (recipe_.size() < BandRecipe::kMaxBands && atLayer > b.begin && atLayer < b.end) {
         QMenu* split = menu->addMenu(tr("Split at layer %1, right part as").arg(atLayer));
         for (Format f : formats_)
             for (Scope s : kAllScopes) {
                 if (f == Format::Bf16 && s != Scope::Full)
                     continue;
-                const QString name = f == Format::Bf16
-                                         ? QStringLiteral("bf16")
-                                         : qs(toString(f)) + QLatin1Char('/') + qs(toString(s));
+                const QString name = bandLabel({0, 1, f, s});
                 if (const auto next = splitBand(recipe_, band, atLayer, f, s))
-                    offer(split, name, next);
+                    offer(split, name,
+                          tr("split band %1 at layer %2, right part %3")
+                              .arg(number)
+                              .arg(atLayer)
+                              .arg(name),
+                          next);
             }
     }
     if (band > 0)
-        offer(menu, tr("Merge into the left band"), mergeWithNext(recipe_, band - 1));
+        offer(menu, tr("Merge into the left band"),
+              tr("merge band %1 into band %2").arg(number).arg(number - 1),
+              mergeWithNext(recipe_, band - 1));
     if (band + 1 < recipe_.size())
-        offer(menu, tr("Merge into the right band"), mergeIntoNext(recipe_, band));
+        offer(menu, tr("Merge into the right band"),
+              tr("merge band %1 into band %2").arg(number).arg(number + 1),
+              mergeIntoNext(recipe_, band));
     return menu;
 }
 
@@ -304,7 +314,7 @@ void BandStrip::keyPressEvent(QKeyEvent* e)
         const int c = std::max(0, focusedCut_);
         const int to = recipe_[c].end + (e->key() == Qt::Key_Right ? 1 : -1);
         if (const auto moved = moveCut(recipe_, c, to))
-            edit(*moved, tr("Move boundary %1 to layer %2").arg(c + 1).arg((*moved)[c].end));
+            edit(*moved, tr("move boundary %1 to layer %2").arg(c + 1).arg((*moved)[c].end));
         return;
     }
     default:

@@ -32,6 +32,7 @@ namespace
 // Log axes cannot show 0 (bf16 matches the oracle exactly): such points sit on this floor.
 constexpr double kLogFloor = 1e-5;
 constexpr int kFadedAlpha = 45;
+constexpr int kMinPngWidth = 1600; // pixels of a PNG saved at the plot's size
 constexpr int kCaptionMargin = 6;
 
 QString qs(std::string_view s)
@@ -663,7 +664,12 @@ QByteArray ParetoPlot::encodeImage(const QString& suffix, int width, int height)
     if (!buffer.open(QIODevice::WriteOnly))
         return {};
     if (suffix == QLatin1String("png")) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        // At the plot's own size a PNG is too coarse for a slide or a paper: drawn at that
+        // size, scaled to kMinPngWidth pixels (text and marks grow with it).
+        const double scale =
+            width > 0 ? 1.0 : std::max(1.0, static_cast<double>(kMinPngWidth) / size.width());
+        QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
         if (!renderImage(image, size.width(), size.height(), false) || !image.save(&buffer, "PNG"))
             return {};
         return bytes;

@@ -72,7 +72,8 @@ public:
     std::optional<std::uint32_t> configAt(QPoint pos, int radius = 6) const;
     QString describe(std::uint32_t configId) const;
     // PNG, SVG or PDF by suffix; width/height 0 = current size of the plot, which the
-    // provenance caption is added under. False on failure.
+    // provenance caption is added under (a PNG of that size is scaled to at least 1600 pixels
+    // wide). False on failure.
     bool saveImage(const QString& fileName, int width = 0, int height = 0);
     // The same image as bytes: "png" or "svg"; empty on failure.
     QByteArray encodeImage(const QString& suffix, int width = 0, int height = 0);

@@ -176,10 +176,12 @@ void RecipeCard::setContent(const CardContent& c)
         const Row& r = rows[i];
         QString delta = QStringLiteral("-");
         if (hasUniform) {
+            // The share of the best uniform's value (its value is the column beside): short
+            // enough for the card's width on a laptop, and never an exponent.
             const double d = r.a - r.b;
-            delta = (d > 0 ? QStringLiteral("+") : QString()) + QString::number(d, 'g', 3);
-            if (r.b != 0)
-                delta += QStringLiteral(" (%1%)").arg(100.0 * d / r.b, 0, 'f', 1);
+            const QString sign = d > 0 ? QStringLiteral("+") : QString();
+            delta = r.b != 0 ? sign + QStringLiteral("%1%").arg(100.0 * d / r.b, 0, 'f', 1)
+                             : sign + r.fmt(d);
         }
         setRow(metrics_, i,
                {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});

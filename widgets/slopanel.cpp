@@ -167,12 +167,17 @@ void SloPanel::setWorkspace(const Workspace& ws)
         const QSignalBlocker b1(stack_);
         const QSignalBlocker b2(family_);
         stack_->clear();
-        for (const Stack& s : ws.stacks)
-            stack_->addItem(QStringLiteral("%1 (%2 %3)")
-                                .arg(QString::fromStdString(s.id),
-                                     QString::fromStdString(ws.platformOf(s).name),
-                                     QString::fromStdString(s.version)),
-                            QString::fromStdString(s.id));
+        // The id alone fits the panel's width on a laptop; the device and version are in the
+        // item's tooltip.
+        for (const Stack& s : ws.stacks) {
+            const QString id = QString::fromStdString(s.id);
+            stack_->addItem(id, id);
+            stack_->setItemData(stack_->count() - 1,
+                                QStringLiteral("%1 (%2 %3)")
+                                    .arg(id, QString::fromStdString(ws.platformOf(s).name),
+                                         QString::fromStdString(s.version)),
+                                Qt::ToolTipRole);
+        }
         std::set<std::string> families;
         family_->clear();
         family_->addItem(tr("All families"), QString()); // as the CLI searches by default

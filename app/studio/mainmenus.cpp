@@ -1,14 +1,18 @@
 // The window's menus and the actions that open dialogs: session files (the session logic is
 // SessionController's) and the export.
+#include "filedialogs.h"
+#include "guidewindow.h"
 #include "mainwindow.h"
 #include "recentsessionsmenu.h"
 #include "sessionnotes.h"
 #include "theme.h"
+#include "undokeys.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
 #include "widgets/exportdialog.h"
 #include "widgets/paretoplot.h"
+#include "widgets/undoactions.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -19,12 +23,14 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTextBrowser>
 #include <QUndoStack>
 #include <functional>
 
 using namespace acsel;
 using namespace acsel::gui;
+using acsel::studio::dialogFolder;
+using acsel::studio::rememberFolder;
+using acsel::studio::withFilterSuffix;
 
 void MainWindow::buildMenus()
 {
@@ -52,41 +58,60 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &workspace..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         if (!sessions_->maybeSave())
             return;
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), workspaceFile_,
-                                                       tr("Workspace (*.json)"));
-        if (!f.isEmpty())
-            openWorkspace(f, tablesDir_, fmcFile_);
+        QSettings settings;
+        const QString f = QFileDialog::getOpenFileName(
+            this, tr("Open workspace"), dialogFolder(settings), tr("Workspace (*.json)"));
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        openWorkspace(f, tablesDir_, fmcFile_);
     });
+    file->actions().constLast()->setObjectName(QStringLiteral("openWorkspaceAction"));
     file->addAction(tr("Open &tables folder..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this] {
         if (!sessions_->maybeSave())
             return;
-        const QString d =
-            QFileDialog::getExistingDirectory(this, tr("Operator tables folder"), tablesDir_);
-        if (!d.isEmpty())
-            openWorkspace(workspaceFile_, d, fmcFile_);
+        QSettings settings;
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Operator tables folder"),
+                                                            dialogFolder(settings));
+        if (d.isEmpty())
+            return;
+        rememberFolder(settings, d, true);
+        openWorkspace(workspaceFile_, d, fmcFile_);
     });
     file->addAction(tr("Open &FMC calibration..."), this, [this] {
         if (!sessions_->maybeSave())
             return;
-        const QString f = QFileDialog::getOpenFileName(this, tr("FMC coefficients"), fmcFile_,
-                                                       tr("FMC coefficients (*.json)"));
-        if (!f.isEmpty())
-            openWorkspace(workspaceFile_, tablesDir_, f);
+        QSettings settings;
+        const QString f = QFileDialog::getOpenFileName(
+            this, tr("FMC coefficients"), dialogFolder(settings), tr("FMC coefficients (*.json)"));
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        openWorkspace(workspaceFile_, tablesDir_, f);
     });
     file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportShown);
     file->addAction(tr("Save &plot as..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
-        const QString f =
-            QFileDialog::getSaveFileName(this, tr("Save plot"), QStringLiteral("frontier.png"),
-                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
-        if (!f.isEmpty() && !plot_->saveImage(f))
+        QSettings settings;
+        QString filter;
+        const QString f = withFilterSuffix(
+            QFileDialog::getSaveFileName(this, tr("Save plot"),
+                                         dialogFolder(settings) + QStringLiteral("/frontier.png"),
+                                         tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"), &filter),
+            filter);
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        if (!plot_->saveImage(f))
             QMessageBox::warning(this, tr("Save plot"),
                                  tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
     });
+    file->actions().constLast()->setObjectName(QStringLiteral("savePlotAction"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = editor_->strip()->undoStack()->createUndoAction(this, tr("&Undo band edit"));
-    QAction* redo = editor_->strip()->undoStack()->createRedoAction(this, tr("&Redo band edit"));
+    QAction* undo = createUndoAction(editor_->strip()->undoStack(), this);
+    QAction* redo = createRedoAction(editor_->strip()->undoStack(), this);
+    undo->setObjectName(QStringLiteral("undoAction"));
     undo->setShortcuts(QKeySequence::Undo);
     // QKeySequence::Redo is Ctrl+Shift+Z on Linux; Ctrl+Y is what GUI.md promises everywhere.
     QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
@@ -96,6 +121,7 @@ void MainWindow::buildMenus()
     redo->setObjectName(QStringLiteral("redoAction"));
     edit->addAction(undo);
     edit->addAction(redo);
+    new acsel::studio::UndoKeys(this, undo, redo); // also while a spin box has focus
     edit->addAction(tr("&Pin the recommendation"), QKeySequence(tr("Ctrl+P")), this,
                     &MainWindow::pinCurrentCard)
         ->setObjectName(QStringLiteral("pinRecommendationAction"));
@@ -204,16 +230,11 @@ void MainWindow::showGuide()
     const QString candidates[] = {dir + QStringLiteral("/../../../../docs/GUIDE.md"),
                                   dir + QStringLiteral("/../share/doc/acsel/GUIDE.md")};
     for (const QString& c : candidates) {
-        QFile f(c);
-        if (!f.open(QIODevice::ReadOnly))
+        if (!QFileInfo(c).isReadable())
             continue;
-        auto* browser = new QTextBrowser;
-        browser->setAttribute(Qt::WA_DeleteOnClose);
-        browser->setWindowTitle(tr("ACSeL user guide"));
-        browser->setOpenExternalLinks(true);
-        browser->setMarkdown(QString::fromUtf8(f.readAll()));
-        browser->resize(820, 640);
-        browser->show();
+        auto* guide = new acsel::studio::GuideWindow(c);
+        guide->setAttribute(Qt::WA_DeleteOnClose);
+        guide->show();
         return;
     }
     QMessageBox::information(this, tr("User guide"),
@@ -226,13 +247,15 @@ void MainWindow::saveSession(bool askForFile)
 {
     QString file = sessions_->currentFile();
     if (askForFile || file.isEmpty()) {
-        const QString start = file.isEmpty() ? QFileInfo(workspaceFile_).absolutePath() +
-                                                   QStringLiteral("/session.acsel-session")
-                                             : file;
+        QSettings settings;
+        const QString start =
+            file.isEmpty() ? dialogFolder(settings) + QStringLiteral("/session.acsel-session")
+                           : file;
         file = QFileDialog::getSaveFileName(this, tr("Save session"), start,
                                             tr("ACSeL session (*.acsel-session)"));
         if (file.isEmpty())
             return;
+        rememberFolder(settings, file);
         if (!file.endsWith(QStringLiteral(".acsel-session")))
             file += QStringLiteral(".acsel-session");
     }
@@ -245,11 +268,13 @@ void MainWindow::openSessionDialog()
 {
     if (!sessions_->maybeSave())
         return;
-    const QString f = QFileDialog::getOpenFileName(
-        this, tr("Open session"), QFileInfo(sessions_->currentFile()).absolutePath(),
-        tr("ACSeL session (*.acsel-session)"));
-    if (!f.isEmpty())
-        sessions_->open(f);
+    QSettings settings;
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open session"), dialogFolder(settings),
+                                                   tr("ACSeL session (*.acsel-session)"));
+    if (f.isEmpty())
+        return;
+    rememberFolder(settings, f);
+    sessions_->open(f);
 }
 
 void MainWindow::exportShown()

@@ -3,6 +3,7 @@
 #include "engineloading.h"
 #include "mainwindow.h"
 #include "sessionnotes.h"
+#include "widgets/elidedlabel.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/recipecard.h"

@@ -12,6 +12,7 @@
 #include "widgets/budgetgauges.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
+#include "widgets/elidedlabel.h"
 #include "widgets/fitqualityplot.h"
 #include "widgets/paretoplot.h"
 #include "widgets/recipecard.h"
@@ -122,7 +123,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
             &QWidget::setWindowModified);
     buildMenus();
     wire();
-    counts_ = new QLabel(this);
+    counts_ = new ElidedLabel(this); // a long line must not widen the window
     counts_->setObjectName(QStringLiteral("statusCounts"));
     statusBar()->addWidget(counts_, 1);
     editorCaveat_ = new QLabel(this);
@@ -292,7 +293,16 @@ void MainWindow::wire()
 bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tablesDir,
                                const QString& fmcFile)
 {
-    return openWorkspace({workspaceFile, tablesDir, fmcFile}, tr("Cannot open workspace"), {});
+    // The dialog names what the user opened: the tables folder or the FMC file when it is all
+    // that differs from the open session (File > Open tables folder / FMC calibration).
+    QString title = tr("Cannot open workspace");
+    if (opened_ && workspaceFile == workspaceFile_) {
+        if (tablesDir != tablesDir_)
+            title = tr("Cannot open tables folder");
+        else if (fmcFile != fmcFile_)
+            title = tr("Cannot open FMC calibration");
+    }
+    return openWorkspace({workspaceFile, tablesDir, fmcFile}, title, {});
 }
 
 bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
@@ -433,6 +443,10 @@ void MainWindow::updateStaleness()
 {
     const bool stale = !(cardKey_ && state_->isCurrent(*cardKey_));
     card_->setStale(stale);
+    // An offered recommendation answers the card's request: gone with it (a later answer
+    // offers its own), and never beside "No configuration meets this request".
+    if (stale || !card_->content())
+        editor_->withdrawOffer();
     gauges_->setEnabled(!stale); // greyed with the card: an answer for an older request
 }
 

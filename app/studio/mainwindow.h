@@ -34,6 +34,7 @@ class BandEditor;
 class BudgetGauges;
 class CompareModel;
 class CompareTable;
+class ElidedLabel;
 class FitQualityPlot;
 class ParetoPlot;
 class RecipeCard;
@@ -136,7 +137,7 @@ private:
     QStringList bannerLines_;
     QLabel* servingWarning_ = nullptr; // the FMC line fits the other serving model
     acsel::studio::RecentSessionsMenu* recent_ = nullptr;
-    QLabel* counts_ = nullptr;
+    acsel::gui::ElidedLabel* counts_ = nullptr;
     QLabel* editorCaveat_ = nullptr; // the band editor's model has no quality rows
     double rescoreMs_ = 0;
     std::optional<double> qualityMdape_; // of the open workspace's surrogate

@@ -4,6 +4,8 @@
 #include "app/studio/mainwindow.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QMessageBox>
 #include <QStandardPaths>
@@ -42,6 +44,34 @@ private slots:
         QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
         QVERIFY2(!banner->text().contains(QStringLiteral("Nothing is loaded")),
                  qPrintable(banner->text()));
+    }
+
+    void theTitleNamesWhatWasOpened()
+    {
+        // File > Open tables folder and Open FMC calibration keep the workspace: a failure
+        // there is the folder's or the file's, not the workspace's.
+        QTemporaryDir dir;
+        const QString ws = QStringLiteral(ACSEL_DATASETS "/workspace.json");
+        MainWindow w(false);
+        QVERIFY(w.openWorkspace(ws, QString()));
+        auto title = [&w] {
+            auto* box = w.findChild<QMessageBox*>();
+            const QString t = box ? box->windowTitle() : QString();
+            delete box;
+            return t;
+        };
+        const QString empty = dir.filePath(QStringLiteral("tables"));
+        QVERIFY(QDir().mkdir(empty)); // no operator tables in it
+        QVERIFY(!w.openWorkspace(ws, empty));
+        QCOMPARE(title(), QStringLiteral("Cannot open tables folder"));
+        QFile fmc(dir.filePath(QStringLiteral("fmc.json")));
+        QVERIFY(fmc.open(QIODevice::WriteOnly));
+        fmc.write("{\"not\": \"coefficients\"}");
+        fmc.close();
+        QVERIFY(!w.openWorkspace(ws, QString(), fmc.fileName()));
+        QCOMPARE(title(), QStringLiteral("Cannot open FMC calibration"));
+        QVERIFY(!w.openWorkspace(dir.filePath(QStringLiteral("none.json")), QString()));
+        QCOMPARE(title(), QStringLiteral("Cannot open workspace"));
     }
 };
 

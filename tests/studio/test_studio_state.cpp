@@ -18,6 +18,7 @@
 #include "widgets/bandstrip.h"
 #include "widgets/budgetgauges.h"
 #include "widgets/comparemodel.h"
+#include "widgets/elidedlabel.h"
 #include "widgets/paretoplot.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
@@ -27,11 +28,13 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTest>
@@ -73,11 +76,18 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 
-    void fitsALaptopScreen()
+    // Empty when the window is still 1280x720 with its four docks and status bar inside it
+    // and at least 80x50 each; otherwise what is wrong, after `step`.
+    QString fitsAt1280x720(const QString& step) const
     {
-        w_->resize(1280, 720);
         QApplication::processEvents();
-        QCOMPARE(w_->size(), QSize(1280, 720)); // no minimum size above it (it was 860 high)
+        const QString where = step + QStringLiteral(": ");
+        if (w_->size() != QSize(1280, 720))
+            return where + QStringLiteral("the window is %1x%2").arg(w_->width()).arg(w_->height());
+        const QSize min = w_->minimumSizeHint();
+        if (min.width() > 1280 || min.height() > 720)
+            return where +
+                   QStringLiteral("the minimum size is %1x%2").arg(min.width()).arg(min.height());
         const QRect inside = w_->rect();
         int shown = 0;
         for (QDockWidget* d : w_->findChildren<QDockWidget*>()) {
@@ -85,15 +95,28 @@ private slots:
                 continue; // a tab behind another (the surrogate fit): one click away
             ++shown;
             const QRect g(d->mapTo(w_.get(), QPoint(0, 0)), d->size());
-            QVERIFY2(inside.contains(g), qPrintable(d->objectName()));
-            QVERIFY2(g.height() >= 80 && g.width() >= 50, qPrintable(QStringLiteral("%1: %2x%3")
-                                                                         .arg(d->objectName())
-                                                                         .arg(g.width())
-                                                                         .arg(g.height())));
+            if (!inside.contains(g) || g.height() < 80 || g.width() < 50)
+                return where + QStringLiteral("%1 at %2,%3 %4x%5")
+                                   .arg(d->objectName())
+                                   .arg(g.x())
+                                   .arg(g.y())
+                                   .arg(g.width())
+                                   .arg(g.height());
         }
-        QCOMPARE(shown, 4); // Request, Recommendation, Band editor, Compare
+        if (shown != 4) // Request, Recommendation, Band editor, Compare
+            return where + QStringLiteral("%1 docks shown").arg(shown);
         const QRect status(w_->statusBar()->mapTo(w_.get(), QPoint(0, 0)), w_->statusBar()->size());
-        QVERIFY(w_->statusBar()->isVisible() && inside.contains(status));
+        if (!w_->statusBar()->isVisible() || !inside.contains(status))
+            return where + QStringLiteral("the status bar is off the window");
+        return {};
+    }
+
+    void fitsALaptopScreen()
+    {
+        w_->resize(1280, 720);
+        QApplication::processEvents();
+        QCOMPARE(w_->size(), QSize(1280, 720)); // no minimum size above it (it was 860 high)
+        QCOMPARE(fitsAt1280x720(QStringLiteral("start")), QString());
         // The Request panel and the card scroll instead of forcing the window taller.
         for (QWidget* w : std::initializer_list<QWidget*>{w_->findChild<SloPanel*>(), card()})
             QVERIFY(qobject_cast<QScrollArea*>(w->parentWidget()->parentWidget()));
@@ -107,6 +130,63 @@ private slots:
         QVERIFY(banner->text().contains(QLatin1Char('\n')));
         toggle->click();
         QVERIFY(!banner->text().contains(QLatin1Char('\n')));
+    }
+
+    void staysOnALaptopScreenThroughEdits()
+    {
+        // Every edit changes labels (Undo's names the edit, the prediction line, the pins):
+        // none may widen the window past the laptop's screen or push a dock off it.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        w_->resize(1280, 720);
+        QCOMPARE(fitsAt1280x720(QStringLiteral("start")), QString());
+        BandEditor* ed = editor();
+        BandStrip* strip = ed->strip();
+        if (ed->config().recipe.size() == 1) // a boundary to drag
+            strip->edit(nudged(ed->config().recipe), QStringLiteral("split"));
+        // A drag of the first boundary by the mouse, as far right as the strip goes.
+        const BandRecipe before = strip->recipe();
+        const int y = strip->stripRect().center().y();
+        QTest::mousePress(strip, Qt::LeftButton, {}, QPoint(strip->layerX(before[0].end), y));
+        QTest::mouseMove(strip, QPoint(strip->layerX(before.numLayers()) - 1, y));
+        QTest::mouseRelease(strip, Qt::LeftButton, {},
+                            QPoint(strip->layerX(before.numLayers()) - 1, y));
+        QVERIFY(!(strip->recipe() == before));
+        QVERIFY2(strip->undoStack()->undoText().startsWith(QStringLiteral("move boundary 1")),
+                 qPrintable(strip->undoStack()->undoText()));
+        QCOMPARE(fitsAt1280x720(QStringLiteral("a drag")), QString());
+        // A format change from the band's menu.
+        QMenu* menu = strip->bandMenu(0, strip->recipe()[0].begin, w_.get());
+        QAction* format = nullptr;
+        for (QAction* a : menu->actions()[0]->menu()->actions())
+            if (a->isEnabled() && !format)
+                format = a;
+        QVERIFY(format);
+        format->trigger();
+        delete menu;
+        QCOMPARE(fitsAt1280x720(QStringLiteral("a format change")), QString());
+        // The longest label an edit may have.
+        strip->edit(nudged(strip->recipe()),
+                    QStringLiteral("Move boundary 1 to layer 37 and every other boundary too, "
+                                   "with a name far longer than any the editor gives"));
+        QCOMPARE(fitsAt1280x720(QStringLiteral("a long undo label")), QString());
+        // Three pins: the recommendation, the editor's configuration, the best uniform.
+        compare()->clear();
+        action("pinRecommendationAction")->trigger();
+        action("pinEditorAction")->trigger();
+        for (QPushButton* b : card()->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Pin best uniform"))
+                b->click();
+        QCOMPARE(compare()->rowCount(), 3);
+        QCOMPARE(fitsAt1280x720(QStringLiteral("three pins")), QString());
+        // The Compare dock closed and opened again from the View menu.
+        auto* compareDock = w_->findChild<QDockWidget*>(QStringLiteral("compare"));
+        compareDock->toggleViewAction()->trigger();
+        QApplication::processEvents();
+        QVERIFY(!compareDock->isVisible());
+        compareDock->toggleViewAction()->trigger();
+        QCOMPARE(fitsAt1280x720(QStringLiteral("Compare open")), QString());
+        compare()->clear();
+        strip->undoStack()->setIndex(0);
     }
 
     void automaticSearchesAsTheCliDoes()
@@ -134,7 +214,8 @@ private slots:
             QVERIFY(state()->algorithm() == expected);
             QVERIFY(card()->content()->stats->algorithm == expected);
             // The status line says how long the answer took (the search's wall time).
-            const QString status = w_->findChild<QLabel*>(QStringLiteral("statusCounts"))->text();
+            const QString status =
+                w_->findChild<ElidedLabel*>(QStringLiteral("statusCounts"))->text();
             const QRegularExpressionMatch shown =
                 QRegularExpression(QStringLiteral(" · answer ([0-9.]+) ms")).match(status);
             QVERIFY2(shown.hasMatch(), qPrintable(status));
@@ -315,6 +396,38 @@ private slots:
         }
     }
 
+    void noAnswerWithdrawsTheOffer()
+    {
+        // An edit, then a new answer: offered. Then a request nothing meets: the card says so,
+        // and the editor no longer offers the earlier request's answer.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        BandEditor* ed = editor();
+        ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("offer test"));
+        const Request initial = state()->request();
+        Request r = initial;
+        r.tpotBudgetMs *= 1.5;
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        auto* offer = ed->findChild<QWidget*>(QStringLiteral("recommendationOffer"));
+        if (!ed->offered()) // the edit happened to be the new answer: edit again
+            ed->strip()->edit(nudged(ed->config().recipe), QStringLiteral("offer test"));
+        r.tpotBudgetMs = initial.tpotBudgetMs * 1.25;
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        QVERIFY(ed->offered() && offer->isVisibleTo(ed));
+        const BandRecipe edit = ed->config().recipe;
+        r.ttftBudgetMs = 1; // nothing meets it
+        state()->setRequest(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->isBusy() && !card()->content(), kSlowMs);
+        QVERIFY(!ed->offered());
+        QVERIFY(!offer->isVisibleTo(ed));
+        QVERIFY(ed->config().recipe == edit); // the edit stays, with its undo steps
+        QVERIFY(ed->strip()->undoStack()->count() >= 1);
+        ed->strip()->undoStack()->setIndex(0);
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+    }
+
     void pinPinsTheRecommendationAndFollowsTheRequest()
     {
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
@@ -387,6 +500,36 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(w_.get()));
         QTest::keySequence(w_.get(), QKeySequence(QStringLiteral("Ctrl+Y")));
         QVERIFY(ed->config().recipe == edit);
+    }
+
+    void undoKeysWorkWhileASpinBoxHasFocus()
+    {
+        // Right after typing a value the spin box has focus; it used to take Ctrl+Z and
+        // Ctrl+Y for its own text, so the keys did nothing. The Edit menu names the step.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        BandEditor* ed = editor();
+        auto* batch = ed->findChild<QSpinBox*>(QStringLiteral("editorBatch"));
+        QVERIFY(batch);
+        const int start = ed->config().batch;
+        batch->setFocus();
+        QVERIFY(batch->hasFocus());
+        QTest::keyClick(batch, Qt::Key_Up);
+        QCOMPARE(ed->config().batch, start + 1);
+        QCOMPARE(action("undoAction")->text(), QStringLiteral("&Undo: batch %1").arg(start + 1));
+        QTest::keySequence(batch, QKeySequence(QStringLiteral("Ctrl+Z")));
+        QCOMPARE(ed->config().batch, start);
+        QCOMPARE(batch->value(), start);
+        QTest::keySequence(batch, QKeySequence(QStringLiteral("Ctrl+Y")));
+        QCOMPARE(ed->config().batch, start + 1);
+        // The request panel's spin boxes too: the keys undo the band editor's last step.
+        auto* panelBox = w_->findChild<SloPanel*>()->findChild<QAbstractSpinBox*>();
+        QVERIFY(panelBox);
+        panelBox->setFocus();
+        QTest::keySequence(panelBox, QKeySequence(QStringLiteral("Ctrl+Z")));
+        QCOMPARE(ed->config().batch, start);
+        ed->strip()->undoStack()->clear();
     }
 
     void markingModifiedWithoutAFileWarnsNothing()

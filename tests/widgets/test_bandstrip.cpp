@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QToolButton>
 #include <QUndoStack>
 
 using namespace acsel;
@@ -113,6 +114,11 @@ void TestBandStrip::dragSnapsAndUndoRestores()
     QCOMPARE(editor_->prediction()->tpotMs, 16.0); // 14/28 * 12 + 14/28 * 20
     QVERIFY(predicted.count() >= 1);
     QCOMPARE(strip()->undoStack()->count(), 1); // the whole drag is one step
+    // The undo step and the editor's Undo button say what the edit was.
+    QCOMPARE(strip()->undoStack()->undoText(), QStringLiteral("move boundary 1 to layer 14"));
+    auto* undoButton = editor_->findChild<QToolButton*>(QStringLiteral("editorUndo"));
+    QCOMPARE(undoButton->text(), QStringLiteral("Undo")); // one word, whatever the edit
+    QCOMPARE(undoButton->toolTip(), QStringLiteral("Undo: move boundary 1 to layer 14"));
 
     strip()->undoStack()->undo();
     QVERIFY(strip()->recipe() == fp8ThenBf16(10));
@@ -173,9 +179,11 @@ void TestBandStrip::menuOffersOnlyLegalEdits()
     QVERIFY(toInt8 && toInt8->isEnabled());
     toInt8->trigger();
     QVERIFY(strip()->recipe()[0].format == Format::Int8);
+    QCOMPARE(strip()->undoStack()->undoText(), QStringLiteral("band 1 format int8"));
     // Merge band 0 into the right band: uniform bf16.
     std::unique_ptr<QMenu> again(strip()->bandMenu(0, 5, nullptr));
     findAction(again.get(), QStringLiteral("Merge into the right band"))->trigger();
+    QCOMPARE(strip()->undoStack()->undoText(), QStringLiteral("merge band 1 into band 2"));
     QVERIFY(strip()->recipe() == BandRecipe::uniform(28, Format::Bf16));
     QCOMPARE(editor_->prediction()->tpotMs, 20.0);
     // Split the uniform band at 7 with an fp8/mlp right part.
@@ -183,6 +191,8 @@ void TestBandStrip::menuOffersOnlyLegalEdits()
     findAction(third.get(), QStringLiteral("fp8/mlp"))->trigger();
     QCOMPARE(strip()->recipe().size(), 2);
     QVERIFY(strip()->recipe()[1].format == Format::Fp8 && strip()->recipe()[1].scope == Scope::Mlp);
+    QCOMPARE(strip()->undoStack()->undoText(),
+             QStringLiteral("split band 1 at layer 7, right part fp8/mlp"));
     QCOMPARE(strip()->undoStack()->count(), 3);
     for (int i = 0; i < 3; ++i)
         strip()->undoStack()->undo();
@@ -270,10 +280,12 @@ void TestBandStrip::settingsAreEditedInUndoSteps()
     kv->setCurrentIndex(kv->findData(static_cast<int>(KvFormat::Fp8)));
     QVERIFY(editor_->config().kv == KvFormat::Fp8);
     QCOMPARE(strip()->undoStack()->count(), 2);
+    QCOMPARE(strip()->undoStack()->undoText(), QStringLiteral("KV format fp8"));
     strip()->undoStack()->undo(); // the KV change
     QVERIFY(editor_->config().kv == KvFormat::Bf16);
     QCOMPARE(kv->currentData().toInt(), static_cast<int>(KvFormat::Bf16)); // the control follows
-    strip()->undoStack()->undo();                                          // the batch
+    QCOMPARE(strip()->undoStack()->undoText(), QStringLiteral("batch 8"));
+    strip()->undoStack()->undo(); // the batch
     QCOMPARE(editor_->config().batch, 1);
     QCOMPARE(batch->value(), 1);
     strip()->undoStack()->redo();

@@ -1,5 +1,6 @@
 // RecipeCard: the uniform-vs-band comparison shows the deltas worked out by hand, breakdowns
 // list every operator class of either prediction, and Pin/Export follow the content.
+#include "viewmodel/predictiontext.h"
 #include "widgets/recipecard.h"
 
 #include <QLabel>
@@ -46,10 +47,17 @@ void TestRecipeCard::showsDeltasAgainstBestUniform()
     card.setContent(c);
     QTableWidget* m = card.metricsTable();
     QCOMPARE(m->rowCount(), 4);
-    QCOMPARE(m->item(0, 3)->text(), QStringLiteral("+80 (25.0%)"));    // TTFT 400 vs 320
-    QCOMPARE(m->item(1, 3)->text(), QStringLiteral("+4 (25.0%)"));     // TPOT 20 vs 16
-    QCOMPARE(m->item(2, 3)->text(), QStringLiteral("+3 (33.3%)"));     // memory 12 vs 9
-    QCOMPARE(m->item(3, 3)->text(), QStringLiteral("-0.01 (-25.0%)")); // RMQD 0.030 vs 0.040
+    // The share of the best uniform's value, short enough for the card at 1280x720.
+    QCOMPARE(m->item(0, 3)->text(), QStringLiteral("+25.0%")); // TTFT 400 vs 320
+    QCOMPARE(m->item(1, 3)->text(), QStringLiteral("+25.0%")); // TPOT 20 vs 16
+    QCOMPARE(m->item(2, 3)->text(), QStringLiteral("+33.3%")); // memory 12 vs 9
+    QCOMPARE(m->item(3, 3)->text(), QStringLiteral("-25.0%")); // RMQD 0.030 vs 0.040
+    QCOMPARE(m->item(3, 1)->text(), QStringLiteral("0.0300"));
+    // RMQD in fixed point with three significant digits, never an exponent.
+    QCOMPARE(formatRmqd(-4.6e-05), QStringLiteral("-0.0000460")); // it read "-4.6e-05"
+    QCOMPARE(formatRmqd(0.0352), QStringLiteral("0.0352"));
+    QCOMPARE(formatRmqd(0.4896), QStringLiteral("0.490"));
+    QCOMPARE(formatRmqd(0), QStringLiteral("0"));
     auto* ops = card.findChildren<QTableWidget*>().at(1);
     QCOMPARE(ops->rowCount(), 2); // gemm and attention, from either breakdown
     QSignalSpy pin(&card, &RecipeCard::pinRequested);

@@ -193,6 +193,13 @@ void TestSloPanel::memoryBudgetKeptOnASmallerDevice()
     panel.memorySlider()->spinBox()->setValue(60);
     QCOMPARE(panel.request().memBudgetGiB, 60.0);
     QVERIFY(panel.memoryCapNote()->isHidden());
+    // The closed box shows the id alone (the device's name made it too wide for a laptop),
+    // the item's tooltip the device.
+    QCOMPARE(panel.stackBox()->itemText(1), QStringLiteral("small_gpu/trtllm"));
+    QVERIFY(panel.stackBox()
+                ->itemData(1, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Small GPU 48GB")));
     panel.stackBox()->setCurrentIndex(1);
     QCOMPARE(panel.request().stack, std::string("small_gpu/trtllm"));
     QCOMPARE(panel.request().memBudgetGiB, 60.0);
