@@ -6,6 +6,7 @@
 #include "app/cli/command.h"
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
+#include "core/eval/calibrationstudy.h"
 #include "core/latency/siliconstudy.h"
 #include "core/model/backend.h"
 
@@ -90,6 +91,80 @@ std::string quantArgs(Backend backend, Format f)
     return "--quantization modelopt";
 }
 
+std::string pct(double v)
+{
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s << std::fixed << std::setprecision(1) << v;
+    return s.str();
+}
+
+// --study: per draw kind and K, over every stack and seed, the mean held-out MdAPE raw and
+// calibrated, how many draws FMC made worse than raw by more than 5 % (relative), the worst
+// ratio, and the forms kept.
+int study(const app::Args& args, const Workspace& ws, ServingMode mode, CommandIo& io)
+{
+    const std::string file = *args.value("study");
+    CalibrationStudyOptions o;
+    o.seeds = args.integer("seeds", 20, 1, 10000);
+    o.rule.lineMinIndependent = args.integer("line-from", o.rule.lineMinIndependent, 2, 1000);
+    o.rule.level = args.number("level", o.rule.level, 0.5, 0.999);
+    o.rule.offsetConfidence = args.number("offset-level", o.rule.offsetConfidence, 0.01, 0.99);
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(file), mode);
+    const std::vector<CalibrationDraw> draws = runCalibrationStudy(p, ws, o);
+    io.out << "FMC on draws of K profiles per stack of " << file << " (" << toString(mode)
+           << " model, " << o.seeds << " seeds per stack, kind and K; line from "
+           << o.rule.lineMinIndependent << " independent profiles, test level " << o.rule.level
+           << ", offset confidence " << o.rule.offsetConfidence
+           << "), MdAPE (%) on the stack's other rows, mean over draws\n\n"
+           << "| draw | K | draws | independent | TTFT raw | TTFT FMC | TTFT worse | TTFT worst "
+              "| TTFT forms i/o/l | TPOT raw | TPOT FMC | TPOT worse | TPOT worst | TPOT forms "
+              "i/o/l |\n|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n";
+    for (ProfileDraw how : o.draws)
+        for (int k : o.profileCounts) {
+            int n = 0;
+            double independent = 0;
+            std::array<double, 2> raw{}, fmc{}, worst{};
+            std::array<int, 2> worse{};
+            std::array<std::array<int, 3>, 2> forms{};
+            for (const CalibrationDraw& d : draws) {
+                if (d.draw != how || d.profiles != k)
+                    continue;
+                ++n;
+                independent += d.independent;
+                for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
+                    const auto i = static_cast<std::size_t>(m);
+                    raw[i] += d.raw[i];
+                    fmc[i] += d.fmc[i];
+                    worst[i] = std::max(worst[i], d.fmc[i] / d.raw[i]);
+                    worse[i] += hurts(d, m, 0.05) ? 1 : 0;
+                    ++forms[i][static_cast<std::size_t>(d.form[i])];
+                }
+            }
+            if (n == 0)
+                continue;
+            io.out << "| " << toString(how) << " | " << k << " | " << n << " | "
+                   << pct(independent / n);
+            for (std::size_t i = 0; i < 2; ++i)
+                io.out << " | " << pct(raw[i] / n) << " | " << pct(fmc[i] / n) << " | " << worse[i]
+                       << " | " << num(worst[i]) << " | " << forms[i][0] << "/" << forms[i][1]
+                       << "/" << forms[i][2];
+            io.out << " |\n";
+        }
+    io.out << "\nworse: draws whose FMC MdAPE exceeds raw by more than 5 % (relative); worst: "
+              "the largest FMC / raw MdAPE ratio; forms: identity/offset/line kept\n";
+    for (const CalibrationDraw& d : draws)
+        for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot})
+            if (hurts(d, m, 0.05)) {
+                const auto i = static_cast<std::size_t>(m);
+                io.out << "worse: " << d.stack << " " << toString(d.draw) << " K " << d.profiles
+                       << " seed " << d.seed << " " << (i == 0 ? "TTFT" : "TPOT") << " raw "
+                       << pct(d.raw[i]) << " FMC " << pct(d.fmc[i]) << " (" << toString(d.form[i])
+                       << ", " << d.independent << " independent)\n";
+            }
+    return 0;
+}
+
 int run(const std::vector<std::string>& argvIn, CommandIo& io)
 {
     const std::vector<std::string> argv = expandOutputShortOption(argvIn);
@@ -103,10 +178,28 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                      "serving model of the estimates: continuous (default, as "
                      "acsel calibrate) or static"});
     specs.push_back({"force", "", "overwrite an existing plan's files"});
+    specs.push_back({"study", "FILE",
+                     "instead of a plan: how FMC does on draws of 3-8 profiles (one sweep, one "
+                     "concurrency, spread) of each stack of these measurements, judged on the "
+                     "stack's other rows"});
+    specs.push_back({"seeds", "N", "with --study: draws per stack, kind and K (default 20)"});
+    specs.push_back({"line-from", "K",
+                     "with --study: independent profiles from which a line is tried (default "
+                     "6, as acsel calibrate)"});
+    specs.push_back(
+        {"level", "P", "with --study: level of the form test (default 0.975, as acsel calibrate)"});
     const app::Args args(kName, argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
         return 0;
+    }
+    if (args.value("study")) {
+        const std::string name = args.valueOr("mode", "continuous");
+        const auto m = parseServingMode(name);
+        if (!m)
+            throw app::UsageError("acsel plan latency: --mode '" + name +
+                                  "': expected static or continuous");
+        return study(args, loadWorkspaceFromArgs(args), *m, io);
     }
     const std::string stackId = args.require("stack");
     const std::string dir = args.require("output");
