@@ -30,7 +30,7 @@ std::string rowKey(const SiliconRow& r)
 }
 
 // "offset: gamma 1 delta 0.4; 90% interval: estimate x/ 1.31
-//      offset kept (leave-out loss on 5 of 5 profiles, 3 independent): ..."
+//      offset kept (leave-out loss on 5 of 5 profiles, 3 independent): ...; validation ..."
 std::string describe(const FmcLine& l, const FmcFitInfo& info)
 {
     std::ostringstream s;
@@ -40,7 +40,7 @@ std::string describe(const FmcLine& l, const FmcFitInfo& info)
           << std::exp(info.spread.quantileOffset(0.95));
     else
         s << "no interval (fewer than 3 profiles)";
-    s << "\n      " << info.why << " (" << toString(info.validation) << ")";
+    s << "\n      " << info.why << "; validation " << toString(info.validation);
     return s.str();
 }
 
@@ -149,11 +149,11 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
             stacks += (stacks.empty() ? "" : "; ") + t;
         throw LoadError(measurements, "",
                         "too few rows to calibrate (" + stacks + "): " + minimum +
-                            " (--allow-few fits them anyway, unvalidated)");
+                            " (--allow-few writes them with the raw estimate and its interval)");
     }
     for (const std::string& t : tooFew)
         warnings.push_back(t + ": not calibrated (raw estimates): " + minimum +
-                           " (--allow-few fits it anyway)");
+                           " (--allow-few writes it with the raw estimate and its interval)");
     if (set.entries.empty())
         throw app::UsageError("acsel calibrate: no row of " + measurements +
                               " could be predicted (see acsel predict for the reasons)");

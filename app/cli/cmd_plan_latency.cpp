@@ -1,8 +1,8 @@
-// acsel plan latency: the few end-to-end profiles FMC needs on one stack (docs/METHOD.md 3, the
-// selection `acsel calibrate` and `acsel report latency` use: candidate runs sorted by their
-// raw TTFT estimate, cut into K equal-count strata, one seeded draw per stratum), the
-// serving-benchmark commands for the stack's backend, and the silicon CSV template
-// `acsel calibrate --measurements` reads once the two measured columns are filled in.
+// acsel plan latency: the few end-to-end profiles FMC needs on one stack (docs/METHOD.md 3:
+// candidate runs sorted by their raw TTFT estimate, cut into K equal-count strata, one seeded
+// draw per stratum, among the runs of a sweep and a concurrency not yet picked: selectIndependent),
+// the serving-benchmark commands for the stack's backend, and the silicon CSV template `acsel
+// calibrate --measurements` reads once the two measured columns are filled in.
 #include "app/cli/command.h"
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
@@ -26,10 +26,11 @@ namespace
 constexpr const char* kName = "plan latency";
 
 // The grid the profiles are drawn from: short and long prompts and generations, single
-// requests to a loaded server (AIC's silicon rows span the same ranges).
+// requests to a loaded server (AIC's silicon rows span the same ranges), at seven concurrencies
+// so that up to seven profiles can be independent (fmcchoice.h).
 constexpr int kIsl[] = {256, 1024, 4096};
 constexpr int kOsl[] = {128, 512};
-constexpr int kConcurrency[] = {1, 4, 16, 64};
+constexpr int kConcurrency[] = {1, 2, 4, 8, 16, 32, 64};
 
 std::string num(double v)
 {
@@ -275,17 +276,19 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     const SiliconPrediction p = predictSiliconRows(ws, grid, *mode);
     std::vector<const PredictedSiliconRow*> eligible;
     std::vector<double> est;
+    std::vector<FmcProfileKey> keys;
     for (const PredictedSiliconRow& r : p.rows)
         if (r.stack == *s && profileExclusion(r, *mode).empty() &&
             r.memory.fits(r.memory.capacityBytes)) {
             eligible.push_back(&r);
             est.push_back(r.estimate(LatencyMetric::Ttft, *mode));
+            keys.push_back({sweepKey(r.row), loadKey(r.row)});
         }
     if (eligible.empty())
         throw app::UsageError("acsel plan latency: no candidate run of " + stack.id +
                               " fits in memory and can be estimated");
     const std::vector<int> chosen =
-        selectStratified(est, profiles, static_cast<std::uint64_t>(seed));
+        selectIndependent(est, keys, profiles, static_cast<std::uint64_t>(seed));
 
     std::string csv = "id,system,backend,backend_version,model_path,mode,isl,osl,gemm_quant_mode,"
                       "batch_size,tp_size,pp_size,silicon_ttft_ms,silicon_tpot_ms,"
@@ -314,9 +317,13 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         "of the\n# uniform configuration (acsel export --as modelopt-yaml, then hf_ptq.py "
         "--recipe).\nset -euo pipefail\n";
     std::vector<std::string> vars;
+    std::vector<FmcProfileKey> pickedKeys;
+    for (int i : chosen)
+        pickedKeys.push_back(keys[static_cast<std::size_t>(i)]);
     io.out << "FMC profiles of " << stack.id << " (" << stack.version << "): " << chosen.size()
            << " of " << eligible.size() << " candidate runs, stratified over the raw TTFT "
-           << "estimate (" << toString(*mode) << " serving model)\n";
+           << "estimate (" << toString(*mode) << " serving model), "
+           << independentProfiles(pickedKeys, pickedKeys.size()) << " independent\n";
     for (int i : chosen) {
         const PredictedSiliconRow& r = *eligible[static_cast<std::size_t>(i)];
         const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config.model)];

@@ -8,6 +8,8 @@
 #include <limits>
 #include <locale>
 #include <map>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -269,6 +271,47 @@ int independentProfiles(std::span<const FmcProfileKey> keys, std::size_t profile
         matched += augment(s, loadsOf, sweepOfLoad, visited) ? 1 : 0;
     }
     return matched;
+}
+
+std::vector<int> selectIndependent(std::span<const double> estimateMs,
+                                   std::span<const FmcProfileKey> keys, int k, std::uint64_t seed)
+{
+    if (keys.size() != estimateMs.size())
+        throw std::invalid_argument("profile selection needs one sweep and load key per candidate");
+    const auto n = static_cast<int>(estimateMs.size());
+    std::vector<int> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    if (k >= n)
+        return order;
+    if (k < 1)
+        return {};
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return estimateMs[static_cast<std::size_t>(a)] < estimateMs[static_cast<std::size_t>(b)];
+    });
+    const std::vector<int> sweep = ids(keys, &FmcProfileKey::sweep);
+    const std::vector<int> load = ids(keys, &FmcProfileKey::load);
+    std::vector<char> sweepUsed(static_cast<std::size_t>(n), 0), loadUsed(sweepUsed);
+    std::mt19937_64 rng(seed);
+    std::vector<int> picked, fresh;
+    for (int s = 0; s < k; ++s) {
+        const int lo = s * n / k, hi = (s + 1) * n / k; // stratum [lo, hi), never empty
+        fresh.clear();
+        for (int i = lo; i < hi; ++i) {
+            const auto c = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
+            if (!sweepUsed[static_cast<std::size_t>(sweep[c])] &&
+                !loadUsed[static_cast<std::size_t>(load[c])])
+                fresh.push_back(order[static_cast<std::size_t>(i)]);
+        }
+        if (fresh.empty())
+            for (int i = lo; i < hi; ++i)
+                fresh.push_back(order[static_cast<std::size_t>(i)]);
+        const int p = fresh[static_cast<std::size_t>(rng() % fresh.size())];
+        sweepUsed[static_cast<std::size_t>(sweep[static_cast<std::size_t>(p)])] = 1;
+        loadUsed[static_cast<std::size_t>(load[static_cast<std::size_t>(p)])] = 1;
+        picked.push_back(p);
+    }
+    std::sort(picked.begin(), picked.end());
+    return picked;
 }
 
 FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> measuredMs,

@@ -28,6 +28,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace acsel
 {
@@ -90,6 +91,14 @@ struct FmcProfileKey {
 // The most profiles no two of which share a sweep or a load: a maximum matching between the
 // sweeps and the loads (each profile an edge). Every profile counts when keys is empty.
 int independentProfiles(std::span<const FmcProfileKey> keys, std::size_t profiles);
+
+// Profiles to measure: as selectStratified (fmc.h: the candidates sorted by estimate, cut into
+// k strata of nearly equal count, one seeded draw per stratum), each draw among the stratum's
+// candidates that share neither a sweep nor a load with an earlier pick when there are any, so
+// the k profiles are as independent as the candidates allow. Returns k indices in increasing
+// order (all when k >= n); throws std::invalid_argument when keys has another size.
+std::vector<int> selectIndependent(std::span<const double> estimateMs,
+                                   std::span<const FmcProfileKey> keys, int k, std::uint64_t seed);
 
 // The choice rule's settings, chosen by `acsel plan latency --study` on every stack of
 // AIConfigurator's dense_tp1 and agg_tp rows (docs/LATENCY.md, "How many profiles").

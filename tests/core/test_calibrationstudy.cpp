@@ -81,7 +81,7 @@ void TestCalibrationStudy::calibrationNeverHurtsOnMeasuredStacks()
         }
     }
     // 13 stacks of the two files give spread draws; per metric at most 1 in 100 ends worse
-    // than raw by more than 5 % (docs/LATENCY.md, "How many profiles": 13 of 2,840 with 20
+    // than raw by more than 5 % (docs/LATENCY.md, "How many profiles": 13 of 2,760 with 20
     // seeds, every one an offset or line fitted on profiles that miss a model or a regime).
     QVERIFY(spreadDraws >= 360);
     QVERIFY2(worse * 100 <= 2 * spreadDraws, std::to_string(worse).c_str());

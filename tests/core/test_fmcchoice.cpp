@@ -46,6 +46,7 @@ private slots:
     void independentProfilesAreAMatching();
     void aConcurrencyIsLeftOutWithItsProfile();
     void theCautiousOffsetIsASignTestBound();
+    void selectionAvoidsSharedSweepsAndLoads();
 };
 
 void TestFmcChoice::studentTMatchesTables()
@@ -339,6 +340,24 @@ void TestFmcChoice::theCautiousOffsetIsASignTestBound()
         mixed.push_back(100.0 * std::exp(r));
     QCOMPARE(fitFmcCautiousOffset(x, mixed, 0.5, 0.8).delta, 0.0);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitFmcCautiousOffset(x, y, 0.5, 1.0));
+}
+
+void TestFmcChoice::selectionAvoidsSharedSweepsAndLoads()
+{
+    // Six candidates in two strata of three (by estimate): the first stratum all at load c1,
+    // the second c1, c1, c8. Whatever the first pick (a c1 run), the second stratum has one run
+    // at another load and sweep: c8's. Every seed gives 2 independent profiles.
+    const std::vector<double> est{1, 2, 3, 4, 5, 6};
+    const std::vector<FmcProfileKey> k{{"a", "c1"}, {"b", "c1"}, {"c", "c1"},
+                                       {"d", "c1"}, {"e", "c1"}, {"f", "c8"}};
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const std::vector<int> p = selectIndependent(est, k, 2, seed);
+        QCOMPARE(p.size(), std::size_t{2});
+        QVERIFY(p[0] <= 2 && p[1] == 5);
+    }
+    QCOMPARE(selectIndependent(est, k, 9, 1).size(), std::size_t{6}); // k >= n: all
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             selectIndependent(est, std::vector<FmcProfileKey>(2), 2, 1));
 }
 
 QTEST_APPLESS_MAIN(TestFmcChoice)
