@@ -1,9 +1,8 @@
 // FMC that cannot hurt: per stack and metric, the form of the calibration is chosen among
 // identity (the raw estimate), a cautious offset (gamma = 1, fitFmcCautiousOffset) and the full
-// line by cross-validated
-// pinball loss on the profiles themselves, so that with few, alike or noisy profiles the
-// calibration falls back toward the raw estimate instead of overcorrecting: a more complex form
-// replaces a simpler one only when its held-out loss is lower by more than
+// line by cross-validated pinball loss on the profiles themselves, so that with few, alike or
+// noisy profiles the calibration falls back toward the raw estimate instead of overcorrecting:
+// a more complex form replaces a simpler one only when its held-out loss is lower by more than
 // t_{n-1}(FmcRule::level) standard errors of the paired per-profile loss differences. The
 // held-out residuals of the chosen form give a small-sample predictive interval (Student t in
 // log space) and the confidence-shifted line the gate uses for "latency <= limit with
@@ -11,14 +10,15 @@
 //
 // Profiles share most of their error with the profiles of their concurrency sweep (same model,
 // format, isl and osl) and with those run at their concurrency (the serving regime: on
-// h100_sxm/trtllm the TTFT ratio measured / estimate is 2-3x at concurrency 8 and 1.2-1.5x at 64
-// for every model and length). Leaving one profile out while such a neighbour stays in judges a
-// form on rows it has nearly seen: six profiles of one concurrency validate a line that doubles
-// the error on every other concurrency. So a held-out profile is predicted from the profiles
-// that share neither its sweep nor its concurrency, and the profiles that have none such cannot
-// be validated at all. The independent profiles (the most profiles no two of which share a
-// sweep or a concurrency) say what a stack's profiles can support: below 2 nothing is fitted,
-// below FmcRule::lineMinIndependent at most an offset (docs/LATENCY.md, "The form").
+// h100_sxm/trtllm the TTFT ratio measured / estimate is 1.8-10x at concurrency 8 and mostly
+// 1.2-1.8x at 64, for every model and length). Leaving one profile out while such a neighbour
+// stays in judges a form on rows it has nearly seen: six profiles of one concurrency validated a
+// line that took the other concurrencies' TTFT error from 41 to 62 %. So a held-out profile is
+// predicted from the profiles that share neither its sweep nor its concurrency, and the
+// profiles that have none such cannot be validated at all. The independent profiles (the most
+// profiles no two of which share a sweep or a concurrency) say what a stack's profiles can
+// support: below 2 nothing is fitted, below FmcRule::lineMinIndependent at most an offset
+// (docs/LATENCY.md, "FMC and the baselines").
 #pragma once
 
 #include "core/latency/fmc.h"
