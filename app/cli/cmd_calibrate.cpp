@@ -15,7 +15,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <set>
 #include <sstream>
 
 namespace acsel::cli
@@ -30,28 +29,18 @@ std::string rowKey(const SiliconRow& r)
     return sweepKey(r) + "|" + std::to_string(r.batch);
 }
 
-std::string loss(double v)
-{
-    if (!std::isfinite(v))
-        return "n/a";
-    std::ostringstream s;
-    s << std::setprecision(4) << v;
-    return s.str();
-}
-
-// "line gamma 0.91 delta 0.4 (cv loss identity 0.21, offset 0.12, line 0.10; leave-one-out);
-// 90% interval x/ 1.31"
+// "offset: gamma 1 delta 0.4; 90% interval: estimate x/ 1.31
+//      offset kept (leave-out loss on 5 of 5 profiles, 3 independent): ...; validation ..."
 std::string describe(const FmcLine& l, const FmcFitInfo& info)
 {
     std::ostringstream s;
-    s << toString(info.form) << ": gamma " << l.gamma << " delta " << l.delta << " (cv loss "
-      << toString(info.validation) << ": identity " << loss(info.cvLoss[0]) << ", offset "
-      << loss(info.cvLoss[1]) << ", line " << loss(info.cvLoss[2]) << "); ";
+    s << toString(info.form) << ": gamma " << l.gamma << " delta " << l.delta << "; ";
     if (info.spread.known())
         s << "90% interval: estimate x/ " << std::setprecision(3)
           << std::exp(info.spread.quantileOffset(0.95));
     else
         s << "no interval (fewer than 3 profiles)";
+    s << "\n      " << info.why << "; validation " << toString(info.validation);
     return s.str();
 }
 
@@ -66,8 +55,8 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
         {"output", "FILE", "FMC coefficients JSON to write (also -o; '-' for standard output)"});
     specs.push_back({"force", "", "overwrite an existing output file"});
     specs.push_back({"allow-few", "",
-                     "also calibrate stacks with fewer than 3 rows or 1 concurrency sweep "
-                     "(their forms are not validated)"});
+                     "also calibrate stacks with fewer than 3 rows or 2 independent ones (no "
+                     "two of one sweep or concurrency): they keep the raw estimate"});
     specs.push_back({"mode", "MODE",
                      "serving model of the raw estimates: continuous (default: AIC silicon "
                      "rows are continuous-batching benchmarks) or static"});
@@ -100,7 +89,7 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
     const bool allowFew = args.flag("allow-few");
     for (std::size_t s = 0; s < ws.stacks.size(); ++s) {
         std::vector<double> est[2], meas[2];
-        std::vector<std::string> sweeps;
+        std::vector<FmcProfileKey> keys;
         FmcEntry e;
         std::vector<std::string> held;
         std::map<std::string, std::string> seen; // row key -> first id
@@ -121,49 +110,50 @@ int run(const std::vector<std::string>& rawArgv, CommandIo& io)
                 est[static_cast<int>(m)].push_back(r.estimate(m));
                 meas[static_cast<int>(m)].push_back(r.measured(m));
             }
-            sweeps.push_back(sweepKey(r.row));
+            keys.push_back({sweepKey(r.row), loadKey(r.row)});
             e.rowsUsed.push_back(r.row.id);
         }
         if (e.rowsUsed.empty())
             continue;
         for (const std::string& h : held)
             notes.push_back(ws.stacks[s].id + " row " + h);
-        const auto nSweeps = std::set<std::string>(sweeps.begin(), sweeps.end()).size();
+        const int independent = independentProfiles(keys, keys.size());
         if (static_cast<int>(e.rowsUsed.size()) < kFmcMinProfiles ||
-            static_cast<int>(nSweeps) < kFmcMinSweeps) {
+            independent < kFmcMinIndependent) {
             const std::string what = ws.stacks[s].id + ": " + std::to_string(e.rowsUsed.size()) +
-                                     " row(s) from " + std::to_string(nSweeps) +
-                                     " concurrency sweep(s)";
+                                     " row(s), " + std::to_string(independent) + " independent";
             if (!allowFew) {
                 tooFew.push_back(what);
                 continue;
             }
             warnings.push_back(what + " (--allow-few): below " + std::to_string(kFmcMinProfiles) +
-                               " rows from " + std::to_string(kFmcMinSweeps) +
-                               " sweeps the forms cannot be validated and there may be no "
-                               "interval");
+                               " rows, " + std::to_string(kFmcMinIndependent) +
+                               " of them independent, the raw estimate is kept and there may "
+                               "be no interval");
         }
         e.stack = ws.stacks[s].id;
         e.mode = set.servingMode;
         e.tableVersion = ws.stacks[s].version;
-        e.set(LatencyMetric::Ttft, chooseFmc(est[0], meas[0], tau, sweeps));
-        e.set(LatencyMetric::Tpot, chooseFmc(est[1], meas[1], tau, sweeps));
+        e.set(LatencyMetric::Ttft, chooseFmc(est[0], meas[0], tau, keys));
+        e.set(LatencyMetric::Tpot, chooseFmc(est[1], meas[1], tau, keys));
         set.entries.push_back(std::move(e));
     }
-    const std::string minimum = "FMC needs at least " + std::to_string(kFmcMinProfiles) +
-                                " rows from " + std::to_string(kFmcMinSweeps) +
-                                " concurrency sweeps (model, format, isl, osl) per stack";
+    const std::string minimum =
+        "FMC needs at least " + std::to_string(kFmcMinProfiles) + " rows per stack, " +
+        std::to_string(kFmcMinIndependent) +
+        " of them independent (neither of one concurrency sweep, i.e. model, format, isl and "
+        "osl, nor of one concurrency)";
     if (set.entries.empty() && !tooFew.empty()) {
         std::string stacks;
         for (const std::string& t : tooFew)
             stacks += (stacks.empty() ? "" : "; ") + t;
         throw LoadError(measurements, "",
                         "too few rows to calibrate (" + stacks + "): " + minimum +
-                            " (--allow-few fits them anyway, unvalidated)");
+                            " (--allow-few writes them with the raw estimate and its interval)");
     }
     for (const std::string& t : tooFew)
         warnings.push_back(t + ": not calibrated (raw estimates): " + minimum +
-                           " (--allow-few fits it anyway)");
+                           " (--allow-few writes it with the raw estimate and its interval)");
     if (set.entries.empty())
         throw app::UsageError("acsel calibrate: no row of " + measurements +
                               " could be predicted (see acsel predict for the reasons)");

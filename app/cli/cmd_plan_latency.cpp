@@ -1,11 +1,12 @@
-// acsel plan latency: the few end-to-end profiles FMC needs on one stack (docs/METHOD.md 3, the
-// selection `acsel calibrate` and `acsel report latency` use: candidate runs sorted by their
-// raw TTFT estimate, cut into K equal-count strata, one seeded draw per stratum), the
-// serving-benchmark commands for the stack's backend, and the silicon CSV template
-// `acsel calibrate --measurements` reads once the two measured columns are filled in.
+// acsel plan latency: the few end-to-end profiles FMC needs on one stack (docs/METHOD.md 3:
+// candidate runs sorted by their raw TTFT estimate, cut into K equal-count strata, one seeded
+// draw per stratum, among the runs of a sweep and a concurrency not yet picked: selectIndependent),
+// the serving-benchmark commands for the stack's backend, and the silicon CSV template `acsel
+// calibrate --measurements` reads once the two measured columns are filled in.
 #include "app/cli/command.h"
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
+#include "core/eval/calibrationstudy.h"
 #include "core/latency/siliconstudy.h"
 #include "core/model/backend.h"
 
@@ -25,10 +26,11 @@ namespace
 constexpr const char* kName = "plan latency";
 
 // The grid the profiles are drawn from: short and long prompts and generations, single
-// requests to a loaded server (AIC's silicon rows span the same ranges).
+// requests to a loaded server (AIC's silicon rows span the same ranges), at seven concurrencies
+// so that up to seven profiles can be independent (fmcchoice.h).
 constexpr int kIsl[] = {256, 1024, 4096};
 constexpr int kOsl[] = {128, 512};
-constexpr int kConcurrency[] = {1, 4, 16, 64};
+constexpr int kConcurrency[] = {1, 2, 4, 8, 16, 32, 64};
 
 std::string num(double v)
 {
@@ -90,6 +92,80 @@ std::string quantArgs(Backend backend, Format f)
     return "--quantization modelopt";
 }
 
+std::string pct(double v)
+{
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s << std::fixed << std::setprecision(1) << v;
+    return s.str();
+}
+
+// --study: per draw kind and K, over every stack and seed, the mean held-out MdAPE raw and
+// calibrated, how many draws FMC made worse than raw by more than 5 % (relative), the worst
+// ratio, and the forms kept.
+int study(const app::Args& args, const Workspace& ws, ServingMode mode, CommandIo& io)
+{
+    const std::string file = *args.value("study");
+    CalibrationStudyOptions o;
+    o.seeds = args.integer("seeds", 20, 1, 10000);
+    o.rule.lineMinIndependent = args.integer("line-from", o.rule.lineMinIndependent, 2, 1000);
+    o.rule.level = args.number("level", o.rule.level, 0.5, 0.999);
+    o.rule.offsetConfidence = args.number("offset-level", o.rule.offsetConfidence, 0.01, 0.99);
+    const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(file), mode);
+    const std::vector<CalibrationDraw> draws = runCalibrationStudy(p, ws, o);
+    io.out << "FMC on draws of K profiles per stack of " << file << " (" << toString(mode)
+           << " model, " << o.seeds << " seeds per stack, kind and K; line from "
+           << o.rule.lineMinIndependent << " independent profiles, test level " << o.rule.level
+           << ", offset confidence " << o.rule.offsetConfidence
+           << "), MdAPE (%) on the stack's other rows, mean over draws\n\n"
+           << "| draw | K | draws | independent | TTFT raw | TTFT FMC | TTFT worse | TTFT worst "
+              "| TTFT forms i/o/l | TPOT raw | TPOT FMC | TPOT worse | TPOT worst | TPOT forms "
+              "i/o/l |\n|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n";
+    for (ProfileDraw how : o.draws)
+        for (int k : o.profileCounts) {
+            int n = 0;
+            double independent = 0;
+            std::array<double, 2> raw{}, fmc{}, worst{};
+            std::array<int, 2> worse{};
+            std::array<std::array<int, 3>, 2> forms{};
+            for (const CalibrationDraw& d : draws) {
+                if (d.draw != how || d.profiles != k)
+                    continue;
+                ++n;
+                independent += d.independent;
+                for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
+                    const auto i = static_cast<std::size_t>(m);
+                    raw[i] += d.raw[i];
+                    fmc[i] += d.fmc[i];
+                    worst[i] = std::max(worst[i], d.fmc[i] / d.raw[i]);
+                    worse[i] += hurts(d, m, 0.05) ? 1 : 0;
+                    ++forms[i][static_cast<std::size_t>(d.form[i])];
+                }
+            }
+            if (n == 0)
+                continue;
+            io.out << "| " << toString(how) << " | " << k << " | " << n << " | "
+                   << pct(independent / n);
+            for (std::size_t i = 0; i < 2; ++i)
+                io.out << " | " << pct(raw[i] / n) << " | " << pct(fmc[i] / n) << " | " << worse[i]
+                       << " | " << num(worst[i]) << " | " << forms[i][0] << "/" << forms[i][1]
+                       << "/" << forms[i][2];
+            io.out << " |\n";
+        }
+    io.out << "\nworse: draws whose FMC MdAPE exceeds raw by more than 5 % (relative); worst: "
+              "the largest FMC / raw MdAPE ratio; forms: identity/offset/line kept\n";
+    for (const CalibrationDraw& d : draws)
+        for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot})
+            if (hurts(d, m, 0.05)) {
+                const auto i = static_cast<std::size_t>(m);
+                io.out << "worse: " << d.stack << " " << toString(d.draw) << " K " << d.profiles
+                       << " seed " << d.seed << " " << (i == 0 ? "TTFT" : "TPOT") << " raw "
+                       << pct(d.raw[i]) << " FMC " << pct(d.fmc[i]) << " (" << toString(d.form[i])
+                       << ", " << d.independent << " independent)\n";
+            }
+    return 0;
+}
+
 int run(const std::vector<std::string>& argvIn, CommandIo& io)
 {
     const std::vector<std::string> argv = expandOutputShortOption(argvIn);
@@ -103,10 +179,28 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                      "serving model of the estimates: continuous (default, as "
                      "acsel calibrate) or static"});
     specs.push_back({"force", "", "overwrite an existing plan's files"});
+    specs.push_back({"study", "FILE",
+                     "instead of a plan: how FMC does on draws of 3-8 profiles (one sweep, one "
+                     "concurrency, spread) of each stack of these measurements, judged on the "
+                     "stack's other rows"});
+    specs.push_back({"seeds", "N", "with --study: draws per stack, kind and K (default 20)"});
+    specs.push_back({"line-from", "K",
+                     "with --study: independent profiles from which a line is tried (default "
+                     "6, as acsel calibrate)"});
+    specs.push_back(
+        {"level", "P", "with --study: level of the form test (default 0.975, as acsel calibrate)"});
     const app::Args args(kName, argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
         return 0;
+    }
+    if (args.value("study")) {
+        const std::string name = args.valueOr("mode", "continuous");
+        const auto m = parseServingMode(name);
+        if (!m)
+            throw app::UsageError("acsel plan latency: --mode '" + name +
+                                  "': expected static or continuous");
+        return study(args, loadWorkspaceFromArgs(args), *m, io);
     }
     const std::string stackId = args.require("stack");
     const std::string dir = args.require("output");
@@ -182,17 +276,19 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     const SiliconPrediction p = predictSiliconRows(ws, grid, *mode);
     std::vector<const PredictedSiliconRow*> eligible;
     std::vector<double> est;
+    std::vector<FmcProfileKey> keys;
     for (const PredictedSiliconRow& r : p.rows)
         if (r.stack == *s && profileExclusion(r, *mode).empty() &&
             r.memory.fits(r.memory.capacityBytes)) {
             eligible.push_back(&r);
             est.push_back(r.estimate(LatencyMetric::Ttft, *mode));
+            keys.push_back({sweepKey(r.row), loadKey(r.row)});
         }
     if (eligible.empty())
         throw app::UsageError("acsel plan latency: no candidate run of " + stack.id +
                               " fits in memory and can be estimated");
     const std::vector<int> chosen =
-        selectStratified(est, profiles, static_cast<std::uint64_t>(seed));
+        selectIndependent(est, keys, profiles, static_cast<std::uint64_t>(seed));
 
     std::string csv = "id,system,backend,backend_version,model_path,mode,isl,osl,gemm_quant_mode,"
                       "batch_size,tp_size,pp_size,silicon_ttft_ms,silicon_tpot_ms,"
@@ -221,9 +317,13 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         "of the\n# uniform configuration (acsel export --as modelopt-yaml, then hf_ptq.py "
         "--recipe).\nset -euo pipefail\n";
     std::vector<std::string> vars;
+    std::vector<FmcProfileKey> pickedKeys;
+    for (int i : chosen)
+        pickedKeys.push_back(keys[static_cast<std::size_t>(i)]);
     io.out << "FMC profiles of " << stack.id << " (" << stack.version << "): " << chosen.size()
            << " of " << eligible.size() << " candidate runs, stratified over the raw TTFT "
-           << "estimate (" << toString(*mode) << " serving model)\n";
+           << "estimate (" << toString(*mode) << " serving model), "
+           << independentProfiles(pickedKeys, pickedKeys.size()) << " independent\n";
     for (int i : chosen) {
         const PredictedSiliconRow& r = *eligible[static_cast<std::size_t>(i)];
         const ModelArch& arch = ws.models[static_cast<std::size_t>(r.config.model)];

@@ -247,7 +247,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     slopes("constrained", rep.constrained.surrogate);
     out << "  the engine's surrogate, the one the search uses: scope-aware features (each tensor "
            "group's\n  share times the format's effective-bit deficit and noise power), every "
-           "quantization\n  weight >= 0, and a log-space offset per model of the training data "
+           "quantization\n  weight >= 0.01, and a log-space offset per model of the training data "
            "(log_params alone\n  cannot tell models of one size apart)\n";
     if (rep.resplit.resplits > 0)
         printResplits(out, rep.resplit, rep.trainRows);

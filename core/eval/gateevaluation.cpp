@@ -34,14 +34,14 @@ GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m
                     bool onAic, Calibrate how, double p = 0.5)
 {
     std::vector<double> est, meas;
-    std::vector<std::string> sweeps;
+    std::vector<FmcProfileKey> keys;
     for (const GateRow* r : profiles) {
         const std::optional<double> e = onAic ? r->aic[index(m)] : r->raw[index(m)];
         if (!e)
             continue;
         est.push_back(*e);
         meas.push_back(r->measured[index(m)]);
-        sweeps.push_back(r->sweep);
+        keys.push_back({r->sweep, r->load});
     }
     const auto none = [](const GateRow&) { return std::optional<double>(); };
     if (est.empty())
@@ -50,7 +50,7 @@ GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m
     if (how == Calibrate::Line) {
         line = fitFmc(est, meas, tau);
     } else {
-        const FmcChoice choice = chooseFmc(est, meas, tau, sweeps);
+        const FmcChoice choice = chooseFmc(est, meas, tau, keys);
         if (p != 0.5 && !choice.spread.known())
             return none;
         line = confidenceLine(choice.line, choice.spread, p);

@@ -28,6 +28,7 @@ struct GateRow {
     std::string stack;
     std::string workload;         // rows sharing a non-empty key are configurations of one workload
     std::string sweep;            // rows of one concurrency sweep share it (sweepKey, silicon.h)
+    std::string load;             // rows at one concurrency share it (loadKey, silicon.h)
     bool profileCandidate = true; // false: held out always (profileExclusion)
     std::array<double, 2> measured{}, raw{};  // ms
     std::array<std::optional<double>, 2> aic; // AIC's estimate; empty when it has none

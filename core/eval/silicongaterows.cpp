@@ -21,6 +21,7 @@ SiliconGateRows siliconGateRows(const SiliconPrediction& p, const Workspace& ws,
         g.workload = r.row.system + " isl " + std::to_string(r.row.isl) + " osl " +
                      std::to_string(r.row.osl) + " concurrency " + std::to_string(r.row.batch);
         g.sweep = sweepKey(r.row);
+        g.load = loadKey(r.row);
         g.profileCandidate = profileExclusion(r, mode).empty();
         for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
             g.measured[static_cast<std::size_t>(m)] = r.measured(m);

@@ -33,15 +33,15 @@ void calibrateOne(const std::vector<CommonRow>& rows, const std::vector<int>& pi
                   ServingMode mode, double tau, double level, Draw& d)
 {
     std::vector<double> ox, ax, y;
-    std::vector<std::string> sweeps;
+    std::vector<FmcProfileKey> keys;
     for (int i : pick) {
         const CommonRow& r = rows[static_cast<std::size_t>(i)];
-        sweeps.push_back(sweepKey(r.ours->row));
+        keys.push_back({sweepKey(r.ours->row), loadKey(r.ours->row)});
         ox.push_back(r.est(m, mode));
         ax.push_back(r.aicEst(m));
         y.push_back(r.measured(m));
     }
-    const FmcChoice ours = chooseFmc(ox, y, tau, sweeps), theirs = chooseFmc(ax, y, tau, sweeps);
+    const FmcChoice ours = chooseFmc(ox, y, tau, keys), theirs = chooseFmc(ax, y, tau, keys);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (std::binary_search(pick.begin(), pick.end(), static_cast<int>(i)))
             continue;

@@ -215,6 +215,44 @@ FmcLine fitFmcOffset(std::span<const double> estimateMs, std::span<const double>
     return {1.0, pinballQuantile(r, tau)};
 }
 
+FmcLine fitFmcCautiousOffset(std::span<const double> estimateMs, std::span<const double> measuredMs,
+                             double tau, double level)
+{
+    checkInput(estimateMs, measuredMs);
+    checkTau(tau);
+    if (!(level > 0 && level < 1))
+        throw std::invalid_argument("a confidence level must be in (0, 1)");
+    std::vector<double> r(estimateMs.size());
+    for (std::size_t i = 0; i < r.size(); ++i)
+        r[i] = std::log(measuredMs[i]) - std::log(estimateMs[i]);
+    std::sort(r.begin(), r.end());
+    const std::size_t n = r.size();
+    // P(Binomial(n, p) >= j) for j = 0 .. n, by the recurrence of the point probabilities.
+    const auto tail = [n](double p) {
+        std::vector<double> pmf(n + 1), atLeast(n + 2, 0.0);
+        pmf[0] = std::pow(1 - p, static_cast<double>(n));
+        for (std::size_t j = 1; j <= n; ++j)
+            pmf[j] =
+                pmf[j - 1] * static_cast<double>(n - j + 1) / static_cast<double>(j) * p / (1 - p);
+        for (std::size_t j = n + 1; j-- > 0;)
+            atLeast[j] = atLeast[j + 1] + pmf[j];
+        return atLeast;
+    };
+    // Lower bound: r_(j) <= q_tau with probability P(Bin(n, tau) >= j); upper: r_(n+1-j) >=
+    // q_tau with probability P(Bin(n, 1 - tau) >= j).
+    const std::vector<double> low = tail(tau), high = tail(1 - tau);
+    std::size_t jl = 0, jh = 0;
+    for (std::size_t j = 1; j <= n; ++j) {
+        jl = low[j] >= level ? j : jl;
+        jh = high[j] >= level ? j : jh;
+    }
+    if (jl > 0 && r[jl - 1] > 0)
+        return {1.0, r[jl - 1]};
+    if (jh > 0 && r[n - jh] < 0)
+        return {1.0, r[n - jh]};
+    return {};
+}
+
 FmcLine fitFmc(std::span<const double> estimateMs, std::span<const double> measuredMs, double tau)
 {
     checkInput(estimateMs, measuredMs);

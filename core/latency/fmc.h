@@ -46,6 +46,16 @@ FmcLine fitFmc(std::span<const double> estimateMs, std::span<const double> measu
 FmcLine fitFmcOffset(std::span<const double> estimateMs, std::span<const double> measuredMs,
                      double tau = 0.5);
 
+// The cautious offset (gamma = 1): the shift toward the measurements the profiles support with
+// confidence `level`, i.e. the one-sided binomial (sign test) confidence bound of the
+// tau-quantile of log(measured / estimate) on the side of 0: the j-th smallest ratio, j the
+// largest with P(Binomial(n, tau) >= j) >= level, when it is above 0; the mirror bound when
+// it is below 0; else 0 (the raw estimate). It never moves further than the profiles' own
+// ratios: with 5 profiles at 0.8 it is the second nearest to 0 of those on one side. Same
+// input checks as fitFmc, and level in (0, 1).
+FmcLine fitFmcCautiousOffset(std::span<const double> estimateMs, std::span<const double> measuredMs,
+                             double tau, double level);
+
 // FMC-MSE baseline: the same line by least squares in log space (same degenerate cases, with
 // the mean instead of the quantile).
 FmcLine fitFmcMse(std::span<const double> estimateMs, std::span<const double> measuredMs);

@@ -1,20 +1,24 @@
-// FMC that never hurts (issue 18): per stack and metric, the form of the calibration is chosen
-// among identity (the raw estimate), offset only (gamma = 1) and the full line by
-// cross-validated pinball loss on the profiles themselves, so that with few or noisy profiles
-// the calibration falls back toward the raw estimate instead of overcorrecting: a more complex
-// form replaces a simpler one only when its held-out loss is lower by more than
-// t_{n-1}(kFmcSignificanceLevel) standard errors of the paired per-profile loss differences. The
+// FMC that cannot hurt: per stack and metric, the form of the calibration is chosen among
+// identity (the raw estimate), a cautious offset (gamma = 1, fitFmcCautiousOffset) and the full
+// line by cross-validated pinball loss on the profiles themselves, so that with few, alike or
+// noisy profiles the calibration falls back toward the raw estimate instead of overcorrecting:
+// a more complex form replaces a simpler one only when its held-out loss is lower by more than
+// t_{n-1}(FmcRule::level) standard errors of the paired per-profile loss differences. The
 // held-out residuals of the chosen form give a small-sample predictive interval (Student t in
 // log space) and the confidence-shifted line the gate uses for "latency <= limit with
 // probability >= p".
 //
-// Profiles of one concurrency sweep (same model, format, isl and osl) share most of their
-// error: leaving one of them out still leaves its neighbours in, so plain leave-one-out judges
-// a line on rows it has nearly seen and accepts a line that only bridges two sweeps. Given the
-// sweep of each profile, the forms are judged by leaving one sweep out: the calibration is then
-// judged as it is used, on a workload whose sweep none of the profiles measured. The test stays
-// per profile: on a stack of 3 sweeps (h200_sxm/trtllm) a per-sweep test needs 4.30 standard
-// errors and let no TPOT gain through (docs/LATENCY.md, "FMC and the baselines").
+// Profiles share most of their error with the profiles of their concurrency sweep (same model,
+// format, isl and osl) and with those run at their concurrency (the serving regime: on
+// h100_sxm/trtllm the TTFT ratio measured / estimate is 1.8-10x at concurrency 8 and mostly
+// 1.2-1.8x at 64, for every model and length). Leaving one profile out while such a neighbour
+// stays in judges a form on rows it has nearly seen: six profiles of one concurrency validated a
+// line that took the other concurrencies' TTFT error from 41 to 62 %. So a held-out profile is
+// predicted from the profiles that share neither its sweep nor its concurrency, and the
+// profiles that have none such cannot be validated at all. The independent profiles (the most
+// profiles no two of which share a sweep or a concurrency) say what a stack's profiles can
+// support: below 2 nothing is fitted, below FmcRule::lineMinIndependent at most an offset
+// (docs/LATENCY.md, "FMC and the baselines").
 #pragma once
 
 #include "core/latency/fmc.h"
@@ -24,6 +28,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace acsel
 {
@@ -32,8 +37,9 @@ enum class FmcForm : std::uint8_t { Identity, Offset, Line };
 std::string_view toString(FmcForm f);
 std::optional<FmcForm> parseFmcForm(std::string_view s);
 
-// How the forms were cross-validated: leaving one profile out, in kFmcCrossValidationFolds
-// folds (more than kFmcLeaveOneOutMax units), or leaving one concurrency sweep out.
+// How the forms were cross-validated: leaving one profile out (no sweeps given), in
+// kFmcCrossValidationFolds folds of whole sweeps (more than kFmcLeaveOneOutMax profiles), or
+// leaving out each profile with its sweep and its concurrency ("leave-one-sweep-out").
 enum class FmcValidation : std::uint8_t { LeaveOneOut, Folds, LeaveOneSweepOut };
 std::string toString(FmcValidation v); // "leave-one-out", "10-fold", "leave-one-sweep-out"
 std::optional<FmcValidation> parseFmcValidation(std::string_view s);
@@ -44,22 +50,20 @@ std::optional<FmcValidation> parseFmcValidation(std::string_view s);
 // line no longer calibrates a latency model but replaces it.
 inline constexpr double kFmcMaxAbsDelta = 10.0;
 
-// Up to this many units (profiles, or sweeps when given) the forms are compared by leaving one
-// unit out; above it by kFmcCrossValidationFolds-fold cross-validation (folds by unit index
-// modulo the fold count), so the choice stays O(n log n).
+// Up to this many profiles the forms are compared by leaving one profile out (with its sweep
+// and concurrency when given); above it by kFmcCrossValidationFolds-fold cross-validation (folds
+// by sweep index modulo the fold count, concurrency not blocked: with that many profiles the
+// folds keep every concurrency), so the choice stays O(n log n).
 inline constexpr int kFmcLeaveOneOutMax = 64;
-// One-sided level of that test: the threshold is t_{n-1}(0.975) standard errors (2.57 for 6
-// profiles, 12.7 for 2), so few profiles need a large, consistent gain.
-inline constexpr double kFmcSignificanceLevel = 0.975;
 inline constexpr int kFmcCrossValidationFolds = 10;
 
 // The least a stack's calibration is fitted on (acsel calibrate refuses less unless told
-// --allow-few): 3 profiles from 2 concurrency sweeps. Below 3 profiles no form beyond the
-// identity can be validated and there is no interval (no degree of freedom left after the
-// offset); with a single sweep, leaving a sweep out is impossible and leaving a profile out
-// judges each form on the sweep mates that share its error (docs/LATENCY.md, "The form").
+// --allow-few): 3 profiles, 2 of them independent (neither sharing a sweep nor a concurrency).
+// Below 3 profiles there is no interval (no degree of freedom left after the offset); below 2
+// independent ones no profile can be predicted from profiles that do not share its error, so
+// nothing beyond the identity can be validated.
 inline constexpr int kFmcMinProfiles = 3;
-inline constexpr int kFmcMinSweeps = 2;
+inline constexpr int kFmcMinIndependent = 2;
 
 // Predictive spread in log space: the out-of-fold residuals r_i = log meas_i - log pred_i(-i)
 // of the chosen form, scale = sqrt(mean r_i^2) (around 0, so a bias widens the interval
@@ -77,6 +81,38 @@ struct FmcSpread {
     double quantileOffset(double p) const;
 };
 
+// What one profile shares its error with (silicon.h: sweepKey, loadKey); an empty field is
+// shared with no other profile.
+struct FmcProfileKey {
+    std::string sweep; // model, format, isl, osl (and tp): one concurrency sweep
+    std::string load;  // the concurrency (and tp)
+};
+
+// The most profiles no two of which share a sweep or a load: a maximum matching between the
+// sweeps and the loads (each profile an edge). Every profile counts when keys is empty.
+int independentProfiles(std::span<const FmcProfileKey> keys, std::size_t profiles);
+
+// Profiles to measure: as selectStratified (fmc.h: the candidates sorted by estimate, cut into
+// k strata of nearly equal count, one seeded draw per stratum), each draw among the stratum's
+// candidates that share neither a sweep nor a load with an earlier pick when there are any, so
+// the k profiles are as independent as the candidates allow. Returns k indices in increasing
+// order (all when k >= n); throws std::invalid_argument when keys has another size.
+std::vector<int> selectIndependent(std::span<const double> estimateMs,
+                                   std::span<const FmcProfileKey> keys, int k, std::uint64_t seed);
+
+// The choice rule's settings, chosen by `acsel plan latency --study` on every stack of
+// AIConfigurator's dense_tp1 and agg_tp rows (docs/LATENCY.md, "How many profiles").
+struct FmcRule {
+    // The line is a candidate from this many independent profiles on: with 4-5 the lines kept
+    // made more draws worse than raw than they improved.
+    int lineMinIndependent = 6;
+    // One-sided level of the significance test (t_{n-1}(level) standard errors).
+    double level = 0.975;
+    // Confidence of the offset's shift (fitFmcCautiousOffset, fmc.h): with the median of the
+    // profiles instead, 3 times as many draws ended worse than raw.
+    double offsetConfidence = 0.8;
+};
+
 struct FmcChoice {
     FmcForm form = FmcForm::Identity;
     FmcLine line;
@@ -86,14 +122,21 @@ struct FmcChoice {
     std::array<double, 3> cvLoss{};
     FmcValidation validation = FmcValidation::LeaveOneOut;
     FmcSpread spread;
+    int independent = 0; // independentProfiles of the profiles
+    int validated = 0;   // profiles predicted from others (the losses' n; all n for identity at 0)
+    // Why the form was kept, one line: "offset kept (leave-out loss on 5 of 5 profiles, 3
+    // independent): offset 0.133 < identity 0.323: a gain of 2.9 standard errors (2.78 needed);
+    // no line from 3 independent profiles (it needs 4)".
+    std::string why;
 };
 
-// Starting from identity, offset then the line replace the current form when their gain is
-// significant (above). sweepOf: one key per profile, equal for profiles of one concurrency
-// sweep (sweepKey, silicon.h); empty, or a single sweep, validates profile by profile. Same
-// input checks as fitFmc; throws std::invalid_argument when sweepOf has another size.
+// Starting from identity, offset (from 2 independent profiles) then the line (from
+// rule.lineMinIndependent) replace the current form when their gain is significant (above).
+// keys: one per profile; empty: every profile independent of the others (left out one by one).
+// Same input checks as fitFmc; throws std::invalid_argument when keys has another size.
 FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> measuredMs,
-                    double tau = 0.5, std::span<const std::string> sweepOf = {});
+                    double tau = 0.5, std::span<const FmcProfileKey> keys = {},
+                    const FmcRule& rule = {});
 
 // The line whose calibrated value is the p-quantile of the predictive distribution: delta +
 // spread.quantileOffset(p). p = 0.5 returns the line itself. Throws std::invalid_argument when

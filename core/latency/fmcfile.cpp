@@ -21,7 +21,8 @@ const FmcEntry* FmcSet::find(const std::string& stack) const
 void FmcEntry::set(LatencyMetric m, const FmcChoice& c)
 {
     (m == LatencyMetric::Ttft ? ttft : tpot) = c.line;
-    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {c.form, c.cvLoss, c.validation, c.spread};
+    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {c.form,   c.cvLoss,      c.validation,
+                                                        c.spread, c.independent, c.why};
 }
 
 namespace
@@ -47,6 +48,8 @@ Json metricJson(const FmcLine& l, const FmcFitInfo& info)
     j["spread"] = {{"profiles", info.spread.profiles},
                    {"dof", info.spread.dof},
                    {"log_scale", info.spread.scale}};
+    j["independent_profiles"] = info.independent;
+    j["why"] = info.why;
     return j;
 }
 
@@ -92,6 +95,9 @@ void readMetric(const JsonFields& f, const Json& line, const std::string& ptr, F
         info.spread.dof = f.integer(s, "dof", ptr + "/spread", 0, info.spread.profiles);
         info.spread.scale = f.number(s, "log_scale", ptr + "/spread", 0, kFmcMaxAbsDelta);
     }
+    if (line.contains("independent_profiles"))
+        info.independent = f.integer(line, "independent_profiles", ptr, 0, 1 << 30);
+    info.why = f.stringOr(line, "why", ptr, "");
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 // The fitted FMC coefficients file (written by `acsel calibrate`, read by `acsel predict`):
 // schema_version 1, kind "acsel-fmc", tau, the measurements file, and per stack the table
 // version, per metric (gamma, delta), the chosen form with its cross-validated losses and the
-// predictive spread (fmcchoice.h), and the ids of the rows used (provenance). Files written
-// before the forms (no "form", no "spread") read as form "line" without an interval.
-// Refused on load: no stack at all, gamma <= 0 (a calibration must keep a longer estimate longer),
-// |delta| > kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
+// predictive spread (fmcchoice.h), the independent profiles and why the form was kept, and the ids
+// of the rows used (provenance). Files written before the forms (no "form", no "spread") read as
+// form "line" without an interval. Refused on load: no stack at all, gamma <= 0 (a calibration must
+// keep a longer estimate longer), |delta| > kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
 #pragma once
 
 #include "core/data/jsonfields.h"
@@ -25,7 +25,9 @@ struct FmcFitInfo {
     FmcForm form = FmcForm::Line;
     std::array<double, 3> cvLoss{}; // per form; infinity (null in the file): not validated
     FmcValidation validation = FmcValidation::LeaveOneOut;
-    FmcSpread spread; // profiles 0: no interval (old files)
+    FmcSpread spread;    // profiles 0: no interval (old files)
+    int independent = 0; // independent profiles (0: not recorded, older files)
+    std::string why;     // FmcChoice::why (empty in older files)
 };
 
 struct FmcEntry {

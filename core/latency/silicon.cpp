@@ -142,6 +142,11 @@ std::string sweepKey(const SiliconRow& r)
            (r.tp != 1 ? "|tp" + std::to_string(r.tp) : "");
 }
 
+std::string loadKey(const SiliconRow& r)
+{
+    return "c" + std::to_string(r.batch) + (r.tp != 1 ? "|tp" + std::to_string(r.tp) : "");
+}
+
 std::vector<SiliconRow> loadSiliconCsv(const std::string& path)
 {
     return read(CsvReader::fromFile(path));

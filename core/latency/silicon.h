@@ -28,6 +28,9 @@ struct SiliconRow {
 // Rows of one concurrency sweep (same system, backend, model, GEMM format, isl and osl; only
 // the concurrency differs) share one key: the unit FMC validates by (fmcchoice.h).
 std::string sweepKey(const SiliconRow& r);
+// Rows run at one concurrency (and tensor-parallel degree) share one key: the serving regime,
+// the other error FMC's validation keeps apart (fmcchoice.h).
+std::string loadKey(const SiliconRow& r);
 
 // Throws LoadError naming file, line and column on a missing column or a bad value.
 std::vector<SiliconRow> loadSiliconCsv(const std::string& path);

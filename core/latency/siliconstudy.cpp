@@ -23,7 +23,7 @@ void addDistinct(std::vector<std::string>& list, const std::string& s)
 
 struct Split {
     std::vector<double> est, meas;
-    std::vector<std::string> sweeps;
+    std::vector<FmcProfileKey> keys;
     std::vector<LrFeatures> lr;
 };
 
@@ -35,7 +35,7 @@ Split gather(const SiliconPrediction& p, const std::vector<int>& idx, LatencyMet
         const PredictedSiliconRow& r = p.rows[static_cast<std::size_t>(i)];
         s.est.push_back(r.estimate(m, mode));
         s.meas.push_back(r.measured(m));
-        s.sweeps.push_back(sweepKey(r.row));
+        s.keys.push_back({sweepKey(r.row), loadKey(r.row)});
         s.lr.push_back(m == LatencyMetric::Ttft ? r.lrTtft : r.lrTpot);
     }
     return s;
@@ -43,7 +43,7 @@ Split gather(const SiliconPrediction& p, const std::vector<int>& idx, LatencyMet
 
 MethodMdape evaluate(const Split& train, const Split& test, double tau)
 {
-    const FmcLine fmc = chooseFmc(train.est, train.meas, tau, train.sweeps).line;
+    const FmcLine fmc = chooseFmc(train.est, train.meas, tau, train.keys).line;
     const FmcLine line = fitFmc(train.est, train.meas, tau);
     const FmcLine mse = fitFmcMse(train.est, train.meas);
     const LinearBaseline lr = LinearBaseline::fit(train.lr, train.meas);

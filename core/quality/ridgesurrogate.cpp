@@ -68,6 +68,14 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
             bounded[static_cast<std::size_t>(j)] =
                 isBitDeficitFeature(options.coding, j) ||
                 (options.quantizationNeverHelps && isQuantizationFeature(j));
+    // The floor: fit v_j = w_j - floor_j >= 0 on y minus what the floors alone predict.
+    std::vector<double> floor(static_cast<std::size_t>(kFeatureCount), 0.0);
+    if (options.monotone && options.quantizationNeverHelps)
+        for (int j = 0; j < kFeatureCount; ++j)
+            if (bounded[static_cast<std::size_t>(j)]) {
+                floor[static_cast<std::size_t>(j)] = options.weightFloor;
+                y -= options.weightFloor * A.col(j);
+            }
     const LambdaChoice choice =
         chooseLambda(A, y, bounded, options.lambdas,
                      std::min<int>(options.folds, static_cast<int>(n)), options.seed);
@@ -81,7 +89,7 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     s.lambda_ = choice.lambda;
     s.intercept_ = fit.b;
     for (int j = 0; j < kFeatureCount; ++j)
-        s.weights_[static_cast<std::size_t>(j)] = fit.w(j);
+        s.weights_[static_cast<std::size_t>(j)] = fit.w(j) + floor[static_cast<std::size_t>(j)];
     std::vector<bool> seen(static_cast<std::size_t>(offsets), false);
     for (int m : rowModels)
         if (offsets > 0)
@@ -97,8 +105,8 @@ RidgeSurrogate RidgeSurrogate::fit(const std::vector<FeatureVector>& X,
     if (options.monotone) // the solver's bound is exact; rounding must not show as -0.0 noise
         for (int j = 0; j < kFeatureCount; ++j)
             if (s.constrained_[static_cast<std::size_t>(j)])
-                s.weights_[static_cast<std::size_t>(j)] =
-                    std::max(0.0, s.weights_[static_cast<std::size_t>(j)]);
+                s.weights_[static_cast<std::size_t>(j)] = std::max(
+                    floor[static_cast<std::size_t>(j)], s.weights_[static_cast<std::size_t>(j)]);
     s.trainingRows_ = static_cast<int>(n);
     s.cv_ = choice.curve;
     std::vector<double> pred;

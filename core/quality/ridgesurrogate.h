@@ -70,10 +70,22 @@ struct SurrogateOptions {
     // and Qwen3-8B differ by half in bf16 RMQD), and the search then favours the model it
     // underrates. A model without training rows keeps offset 0 (the shared trend).
     bool modelOffsets = false;
+    // With quantizationNeverHelps: the least each bounded weight may be, in log RMQD per unit of
+    // its feature (every bounded feature lies in [0, 1], 1 = the whole model in the feature's
+    // worst case). 0 lets the data price a tensor group at exactly nothing: on the demo data
+    // the middle third's attention weights sat at 0 and an int4_wo attention band in it (AWQ,
+    // whose weight was 0 too) predicted exactly the bf16 RMQD. The fit is unchanged in form:
+    // w_j = floor + v_j, v_j >= 0 ridge-penalised (shrunk toward the floor).
+    double weightFloor = 0.0;
     std::vector<double> lambdas = defaultLambdaGrid();
     int folds = 5;
     std::uint64_t seed = 1;
 };
+
+// The engine's prior (docs/QUALITY.md 3): a feature at 1 (the whole model quantized in the way
+// it measures) costs at least 1 % RMQD, well below the 12 % noise of one measured cell of the
+// demo data, so the floor binds only where the data cannot tell a group's cost from zero.
+inline constexpr double kQuantizationWeightFloor = 0.01;
 
 // The surrogate the engine searches with (core/search/workspaceengine.cpp) and `acsel report
 // quality` evaluates as such: the scope-aware features with every quantization weight >= 0 (no
@@ -85,6 +97,7 @@ inline SurrogateOptions engineSurrogateOptions()
     o.coding = FeatureCoding::ScopeAware;
     o.quantizationNeverHelps = true;
     o.modelOffsets = true;
+    o.weightFloor = kQuantizationWeightFloor;
     return o;
 }
 

@@ -171,6 +171,9 @@ void TestCliCampaign::planLatencyProfilesCalibrate()
         const Run r = run({"plan", "latency", "--workspace", kWorkspace, "--tables", kTables,
                            "--stack", stack, "-o", dir, "--profiles", "5"});
         QCOMPARE(r.code, 0);
+        // Five strata, seven concurrencies: a fresh sweep and concurrency in each.
+        QVERIFY2(contains(r.out, "estimate (continuous serving model), 5 independent"),
+                 r.out.c_str());
         const std::string script = readFile(dir + "/benchmark.sh");
         const std::string backend = std::string(stack).substr(9);
         QVERIFY(contains(script, backend == "vllm"     ? "vllm bench serve"
@@ -184,9 +187,10 @@ void TestCliCampaign::planLatencyProfilesCalibrate()
                   dir + "/profiles.csv", "-o", path("fmc0.json")})
                  .code,
              2);
-    // ... then each profile "measured" at 1.25x its TTFT and 0.8x its TPOT estimate: FMC
-    // recovers gamma 1 and delta log 1.25 (log 0.8), up to the 2-decimal rounding of the
-    // estimates in the file.
+    // ... then each profile "measured" at 1.25x its TTFT and 0.8x its TPOT estimate: the five
+    // profiles share no sweep and no concurrency (selectIndependent), so each is predicted from
+    // the four others, and FMC recovers gamma 1 and delta log 1.25 (log 0.8), up to the
+    // 2-decimal rounding of the estimates in the file.
     std::istringstream in(readFile(dir + "/profiles.csv"));
     std::string line, filled;
     std::getline(in, line);

@@ -43,6 +43,10 @@ private slots:
     void foldsAboveTheLeaveOneOutLimit();
     void aLineBridgingTwoSweepsIsNotTrusted();
     void aFactorSharedBySweepsIsStillFound();
+    void independentProfilesAreAMatching();
+    void aConcurrencyIsLeftOutWithItsProfile();
+    void theCautiousOffsetIsASignTestBound();
+    void selectionAvoidsSharedSweepsAndLoads();
 };
 
 void TestFmcChoice::studentTMatchesTables()
@@ -104,9 +108,12 @@ void TestFmcChoice::fewProfilesAndRefusedLines()
     FmcChoice c = chooseFmc(one, oneMeas); // nothing can be validated on one profile
     QVERIFY(c.form == FmcForm::Identity && !c.spread.known());
     QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Offset)]) && std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+    // Two profiles 3x under: each left out, the other alone supports no shift at confidence 0.8
+    // (P(Binomial(1, 0.5) >= 1) = 0.5), so the offset's leave-out loss is identity's: kept.
     const std::vector<double> two{100, 10}, twoMeas{300, 30};
-    c = chooseFmc(two, twoMeas); // offset validated (exact), the line needs 3
-    QVERIFY(c.form == FmcForm::Offset && std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+    c = chooseFmc(two, twoMeas);
+    QVERIFY(c.form == FmcForm::Identity && std::isinf(c.cvLoss[idx(FmcForm::Line)]));
+    QCOMPARE(c.cvLoss[idx(FmcForm::Offset)], c.cvLoss[idx(FmcForm::Identity)]);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, c.spread.quantileOffset(0.9));
     // measured = 8 / estimate: the exact line has gamma -1, refused; offset or identity remain.
     const std::vector<double> x{1, 2, 4, 8}, y{8, 4, 2, 1};
@@ -140,7 +147,7 @@ void TestFmcChoice::spreadIsTheLeaveOneOutResidualScale()
                     ty.push_back(y[j]);
                 }
             const FmcLine l = c.form == FmcForm::Identity ? FmcLine{}
-                              : c.form == FmcForm::Offset ? fitFmcOffset(tx, ty)
+                              : c.form == FmcForm::Offset ? fitFmcCautiousOffset(tx, ty, 0.5, 0.8)
                                                           : fitFmc(tx, ty);
             const double r = std::log(y[i] / l.apply(x[i]));
             ss += r * r;
@@ -225,53 +232,132 @@ void TestFmcChoice::aLineBridgingTwoSweepsIsNotTrusted()
     // stay in), so plain leave-one-out picks it: identity's loss is 0.5 log 3 on half the
     // profiles, the line's 0, t_9(0.975) = 2.26 standard errors are beaten.
     std::vector<double> x, y;
-    std::vector<std::string> sweep;
+    std::vector<FmcProfileKey> sweep; // loads unknown (empty): shared with no other profile
     for (int i = 0; i < 5; ++i) {
         x.insert(x.end(), {100.0, 1000.0});
         y.insert(y.end(), {300.0, 1000.0});
-        sweep.insert(sweep.end(), {"a", "b"});
+        sweep.insert(sweep.end(), {{"a", ""}, {"b", ""}});
     }
     const double log3 = std::log(3.0);
     FmcChoice c = chooseFmc(x, y);
     QVERIFY(c.form == FmcForm::Line && c.validation == FmcValidation::LeaveOneOut);
     QVERIFY(std::abs(c.line.gamma - std::log(10.0 / 3.0) / std::log(10.0)) < 1e-12);
-    // Leaving a sweep out, the other sweep alone fits gamma = 1 and its own ratio: every
-    // profile is then off by a factor 3 (loss 0.5 log 3) for the offset and the line alike,
-    // worse than identity (0.25 log 3).
+    // Leaving a profile out with its sweep, the other sweep alone gives the offset its own
+    // ratio: every profile is then off by a factor 3 (loss 0.5 log 3), worse than identity
+    // (0.25 log 3). Two sweeps are 2 independent profiles: no line (it needs 6).
     c = chooseFmc(x, y, 0.5, sweep);
     QVERIFY(c.form == FmcForm::Identity && c.validation == FmcValidation::LeaveOneSweepOut);
+    QCOMPARE(c.independent, 2);
     QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.25 * log3) < 1e-12);
     QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Offset)] - 0.5 * log3) < 1e-12);
-    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Line)] - 0.5 * log3) < 1e-12);
+    QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Line)]));
     // The interval is judged on the raw residuals: half log 3, half 0.
     QVERIFY(std::abs(c.spread.scale - log3 / std::sqrt(2.0)) < 1e-12 && c.spread.dof == 9);
-    // One sweep for all profiles is no sweep: validated profile by profile.
-    QVERIFY(chooseFmc(x, y, 0.5, std::vector<std::string>(x.size(), "a")).validation ==
-            FmcValidation::LeaveOneOut);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             chooseFmc(x, y, 0.5, std::vector<std::string>{"a", "b"}));
+    // One sweep for all profiles: none can be predicted from another sweep, nothing validated.
+    c = chooseFmc(x, y, 0.5, std::vector<FmcProfileKey>(x.size(), {"a", ""}));
+    QVERIFY(c.form == FmcForm::Identity && c.validated == 0 && c.independent == 1);
+    QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Offset)]));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        chooseFmc(x, y, 0.5, std::vector<FmcProfileKey>{{"a", ""}, {"b", ""}}));
 }
 
 void TestFmcChoice::aFactorSharedBySweepsIsStillFound()
 {
     // Three sweeps of three profiles, every one measured at twice its estimate: leaving a sweep
-    // out, the offset fitted on the other two is still log 2, exact on the held-out sweep
-    // (loss 0 against identity's 0.5 log 2 on every profile: a gain with zero spread), and the
-    // line (also exact) is no further gain, so the offset stands.
+    // out, the cautious offset on the other six is still log 2 (its 2nd smallest ratio:
+    // P(Binomial(6, 0.5) >= 2) = 0.89 >= 0.8), exact on the held-out sweep (loss 0 against
+    // identity's 0.5 log 2 on every profile: a gain with zero spread). Three independent
+    // profiles: no line.
     std::vector<double> x, y;
-    std::vector<std::string> sweep;
+    std::vector<FmcProfileKey> sweep;
     for (const char* s : {"a", "b", "c"})
         for (double est : {50.0, 120.0, 400.0}) {
             x.push_back(est * (s[0] - 'a' + 1));
             y.push_back(2 * x.back());
-            sweep.emplace_back(s);
+            sweep.push_back({s, ""});
         }
     const FmcChoice c = chooseFmc(x, y, 0.5, sweep);
     QVERIFY(c.validation == FmcValidation::LeaveOneSweepOut && c.form == FmcForm::Offset);
     QVERIFY(std::abs(c.line.delta - std::log(2.0)) < 1e-12);
     QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.5 * std::log(2.0)) < 1e-12);
     QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Offset)]) < 1e-12);
-    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Line)]) < 1e-9);
+    QVERIFY(std::isinf(c.cvLoss[idx(FmcForm::Line)]) && c.independent == 3);
+}
+
+void TestFmcChoice::independentProfilesAreAMatching()
+{
+    // Sweeps a, b, c and loads 1, 2: profiles a1, a2, b1, c1. No three are pairwise apart (two
+    // loads), a2 + b1 are: 2. Without keys every profile counts.
+    const std::vector<FmcProfileKey> k{{"a", "1"}, {"a", "2"}, {"b", "1"}, {"c", "1"}};
+    QCOMPARE(independentProfiles(k, k.size()), 2);
+    QCOMPARE(independentProfiles({}, 4), 4);
+    // Greedy a1 first would block both a2-less choices; the matching still finds a2 + b1 + c3.
+    const std::vector<FmcProfileKey> k3{{"a", "1"}, {"a", "2"}, {"b", "1"}, {"c", "3"}};
+    QCOMPARE(independentProfiles(k3, k3.size()), 3);
+    // Empty fields are shared with nobody.
+    const std::vector<FmcProfileKey> unknown{{"", "1"}, {"", "1"}, {"x", ""}};
+    QCOMPARE(independentProfiles(unknown, unknown.size()), 2);
+}
+
+void TestFmcChoice::aConcurrencyIsLeftOutWithItsProfile()
+{
+    // Six sweeps at two concurrencies: at c8 measured 3x the estimate, at c64 1x. Leaving a
+    // profile out with its sweep and concurrency leaves the three of the other concurrency:
+    // the offset predicts c8 from c64 (shift 0) and c64 from c8 (log 3, the smallest of three
+    // equal ratios: P(Binomial(3, .5) >= 1) = 0.875): each off by log 3, loss 0.5 log 3,
+    // worse than identity (0.25 log 3). Left out by sweep only it would look exact.
+    const std::vector<double> x{100, 200, 300, 400, 500, 600};
+    const std::vector<double> y{300, 600, 900, 400, 500, 600};
+    const std::vector<FmcProfileKey> k{{"a", "c8"},  {"b", "c8"},  {"c", "c8"},
+                                       {"d", "c64"}, {"e", "c64"}, {"f", "c64"}};
+    const FmcChoice c = chooseFmc(x, y, 0.5, k);
+    QCOMPARE(c.independent, 2);
+    QCOMPARE(c.validated, 6);
+    QVERIFY(c.form == FmcForm::Identity);
+    const double log3 = std::log(3.0);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Identity)] - 0.25 * log3) < 1e-12);
+    QVERIFY(std::abs(c.cvLoss[idx(FmcForm::Offset)] - 0.5 * log3) < 1e-12);
+    QVERIFY(c.why.rfind("identity kept", 0) == 0);
+    QVERIFY(c.why.find("offset 0.549 >= identity 0.275") != std::string::npos);
+}
+
+void TestFmcChoice::theCautiousOffsetIsASignTestBound()
+{
+    // Ratios log(y/x) = 0.1, 0.2, 0.3, 0.4, 0.5: at 0.8, P(Bin(5, .5) >= 2) = 0.8125 and
+    // P(>= 3) = 0.5: the 2nd smallest, 0.2. At 0.95: P(>= 1) = 0.969, the smallest.
+    std::vector<double> x(5, 100.0), y;
+    for (double r : {0.3, 0.1, 0.5, 0.2, 0.4})
+        y.push_back(100.0 * std::exp(r));
+    QVERIFY(std::abs(fitFmcCautiousOffset(x, y, 0.5, 0.8).delta - 0.2) < 1e-12);
+    QVERIFY(std::abs(fitFmcCautiousOffset(x, y, 0.5, 0.95).delta - 0.1) < 1e-12);
+    // Mirrored: -0.2. Both bounds (2nd smallest -0.1, 2nd largest 0.4) across 0: no shift.
+    std::vector<double> below, mixed;
+    for (double v : y)
+        below.push_back(100.0 * 100.0 / v);
+    QVERIFY(std::abs(fitFmcCautiousOffset(x, below, 0.5, 0.8).delta + 0.2) < 1e-12);
+    for (double r : {-0.3, -0.1, 0.5, 0.2, 0.4})
+        mixed.push_back(100.0 * std::exp(r));
+    QCOMPARE(fitFmcCautiousOffset(x, mixed, 0.5, 0.8).delta, 0.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitFmcCautiousOffset(x, y, 0.5, 1.0));
+}
+
+void TestFmcChoice::selectionAvoidsSharedSweepsAndLoads()
+{
+    // Six candidates in two strata of three (by estimate): the first stratum all at load c1,
+    // the second c1, c1, c8. Whatever the first pick (a c1 run), the second stratum has one run
+    // at another load and sweep: c8's. Every seed gives 2 independent profiles.
+    const std::vector<double> est{1, 2, 3, 4, 5, 6};
+    const std::vector<FmcProfileKey> k{{"a", "c1"}, {"b", "c1"}, {"c", "c1"},
+                                       {"d", "c1"}, {"e", "c1"}, {"f", "c8"}};
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const std::vector<int> p = selectIndependent(est, k, 2, seed);
+        QCOMPARE(p.size(), std::size_t{2});
+        QVERIFY(p[0] <= 2 && p[1] == 5);
+    }
+    QCOMPARE(selectIndependent(est, k, 9, 1).size(), std::size_t{6}); // k >= n: all
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             selectIndependent(est, std::vector<FmcProfileKey>(2), 2, 1));
 }
 
 QTEST_APPLESS_MAIN(TestFmcChoice)

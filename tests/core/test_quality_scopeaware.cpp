@@ -41,6 +41,7 @@ private slots:
     void featuresByHand();
     void engineNeverLowersOnFewerBits();
     void engineSeparatesScopes();
+    void quantizingAnyTensorCostsQuality();
 };
 
 void TestQualityScopeAware::codesByHand()
@@ -187,6 +188,76 @@ void TestQualityScopeAware::engineSeparatesScopes()
             rep.engine.surrogate.weights()[static_cast<std::size_t>(k)];
     }
     QVERIFY(attn > 0.0 && mlp > 0.0);
+}
+
+void TestQualityScopeAware::quantizingAnyTensorCostsQuality()
+{
+    // Every (model, format, scope) of the demo workspace, every algorithm the format takes and
+    // every single layer quantized alone: the engine's surrogate predicts strictly more RMQD
+    // than the model's bf16 configuration, by at least the floor the one layer's features
+    // carry (each weight >= kQuantizationWeightFloor, each of the layer's features > 0).
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    const RidgeSurrogate s = fitOnTrainingRows(set, ws.models, engineSurrogateOptions());
+    for (int k = 1; k < kFeatureCount; ++k)
+        QVERIFY(s.weights()[static_cast<std::size_t>(k)] >= kQuantizationWeightFloor);
+    int cases = 0;
+    for (const ModelArch& m : ws.models) {
+        const double bf16 = s.predict(m, BandRecipe::uniform(m.layers, Format::Bf16),
+                                      Algorithm::Max, false, KvFormat::Bf16);
+        for (Format f : kAllFormats) {
+            if (f == Format::Bf16)
+                continue;
+            for (Algorithm a :
+                 {Algorithm::Max, Algorithm::SmoothQuant, Algorithm::Awq, Algorithm::Gptq}) {
+                if (!algorithmFits(a, f))
+                    continue;
+                const SurrogateTerms t = s.terms(m, a, false, KvFormat::Bf16);
+                for (Scope scope : kAllScopes) {
+                    const std::string what = m.name + " " + std::string(toString(f)) + "/" +
+                                             std::string(toString(scope));
+                    QVERIFY2(s.predict(m, BandRecipe::uniform(m.layers, f, scope), a, false,
+                                       KvFormat::Bf16) > bf16,
+                             what.c_str());
+                    for (int l = 0; l < m.layers; ++l) {
+                        BandRecipe r;
+                        if (l == 0)
+                            r = BandRecipe::fromCuts(m.layers, {1},
+                                                     {{f, scope}, {Format::Bf16, Scope::Full}});
+                        else if (l == m.layers - 1)
+                            r = BandRecipe::fromCuts(m.layers, {l},
+                                                     {{Format::Bf16, Scope::Full}, {f, scope}});
+                        else
+                            r = BandRecipe::fromCuts(m.layers, {l, l + 1},
+                                                     {{Format::Bf16, Scope::Full},
+                                                      {f, scope},
+                                                      {Format::Bf16, Scope::Full}});
+                        QVERIFY2(predictRecipe(t, r) > bf16,
+                                 (what + " layer " + std::to_string(l)).c_str());
+                        ++cases;
+                    }
+                }
+            }
+        }
+    }
+    QVERIFY(cases > 5000);
+    // The answer that priced a 4-bit band at nothing: Qwen3-8B, int4_wo attention in the
+    // middle third (AWQ), predicted exactly the bf16 RMQD before the floor.
+    const ModelArch& q = ws.models[static_cast<std::size_t>(*ws.findModel("Qwen3-8B"))];
+    const BandRecipe band = BandRecipe::fromCuts(
+        36, {12, 24},
+        {{Format::Bf16, Scope::Full}, {Format::Int4Wo, Scope::Attn}, {Format::Bf16, Scope::Full}});
+    const double bf16 =
+        s.predict(q, BandRecipe::uniform(36, Format::Bf16), Algorithm::Max, false, KvFormat::Bf16);
+    const double banded = s.predict(q, band, Algorithm::Awq, false, KvFormat::Bf16);
+    // At least the floor on attn_deficit_middle + attn_noise_middle (attention share x
+    // deficit and noise codes) and algo_awq (a third of the layers quantized).
+    const auto attn = static_cast<double>(q.attnLinearParams());
+    const double share = attn / (attn + static_cast<double>(q.mlpLinearParams()));
+    const double least = kQuantizationWeightFloor *
+                         (share * (16 - 4.25) / 16 + share * std::pow(4.0, 4 - 4.25) + 1.0 / 3);
+    QVERIFY2(std::log(banded / bf16) >= least - 1e-12,
+             (std::to_string(banded) + " vs " + std::to_string(bf16)).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestQualityScopeAware)

@@ -555,9 +555,12 @@ def calibrate(f, *extra):
 
 for label, sweeps in (("one row", [(512, 128, [1])]),
                       ("three rows of one sweep", [(512, 128, [1, 2, 4])]),
-                      ("two rows of two sweeps", [(512, 128, [1]), (1024, 128, [1])])):
+                      ("two rows of two sweeps", [(512, 128, [1]), (1024, 128, [1])]),
+                      ("three rows of one concurrency",
+                       [(512, 128, [4]), (1024, 128, [4]), (2048, 128, [4])])):
     f = silicon_rows(label.replace(" ", "_"), sweeps)
-    bad("calibrate: " + label, calibrate(f), f, "needs at least 3 rows from 2 concurrency sweeps")
+    bad("calibrate: " + label, calibrate(f), f,
+        "needs at least 3 rows per stack, 2 of them independent")
 ok("calibrate: three rows of one sweep with --allow-few",
    calibrate(silicon_rows("allow_few", [(512, 128, [1, 2, 4])]), "--allow-few"))
 ok("calibrate: four rows of two sweeps",
