@@ -1,0 +1,171 @@
+// Mixture-of-experts models: config.json parsing and parameter counts worked out by hand.
+#include "core/data/hfconfig.h"
+#include "core/data/loaderror.h"
+
+#include <QTest>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+using namespace acsel;
+
+namespace
+{
+
+const std::string kModels = ACSEL_SHARED_DIR "/aic/models/";
+
+ModelArch fromFile(const std::string& name)
+{
+    const std::string path = kModels + name;
+    return parseHfConfig(parseJsonFile(path), path);
+}
+
+// The message of the LoadError parseHfConfig throws on `text`, empty when it does not throw.
+std::string refusal(const std::string& text)
+{
+    try {
+        parseHfConfig(nlohmann::json::parse(text), "config.json");
+    } catch (const LoadError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestMoe : public QObject
+{
+    Q_OBJECT
+private slots:
+    void qwen3_30b_a3b();
+    void qwen3_235b_a22b();
+    void mixtral();
+    void denseLayersBySparseStepAndMlpOnlyLayers();
+    void denseModelTypeWithExpertFieldsIsRefused();
+};
+
+// Qwen/Qwen3-30B-A3B config.json: hidden 2048, 48 layers, 32 heads, 4 KV heads, head_dim 128,
+// 128 experts of moe_intermediate_size 768, 8 per token, vocabulary 151936, untied lm_head.
+void TestMoe::qwen3_30b_a3b()
+{
+    if (!std::filesystem::exists(kModels))
+        QSKIP("../shared/aic/models not present");
+    const ModelArch m = fromFile("Qwen--Qwen3-30B-A3B_config.json");
+    QVERIFY(m.isMoe());
+    QCOMPARE(m.moe.experts, 128);
+    QCOMPARE(m.moe.topk, 8);
+    QCOMPARE(m.moe.expertIntermediate, 768);
+    QCOMPARE(m.moeLayers(), 48);
+    // attention: q 2048 x 4096 = 8,388,608; k, v 2 x 2048 x 512 = 2,097,152; o 8,388,608
+    //   -> 18,874,368
+    QCOMPARE(m.attnLinearParams(), std::int64_t{18'874'368});
+    // one expert: 3 x 2048 x 768 = 4,718,592; router 2048 x 128 = 262,144
+    QCOMPARE(m.expertParams(), std::int64_t{4'718'592});
+    QCOMPARE(m.routerParams(), std::int64_t{262'144});
+    // norms per layer: 2 x 2048 + q/k norm 2 x 128 = 4,352
+    // layer, all experts: 18,874,368 + 128 x 4,718,592 (603,979,776) + 262,144 + 4,352
+    //   = 623,120,640; x 48 = 29,909,790,720
+    // embedding and lm_head 2 x 151936 x 2048 = 622,329,856; final norm 2,048
+    // total 29,909,790,720 + 622,329,856 + 2,048 = 30,532,122,624 (the card: 30.5 B)
+    QCOMPARE(m.paramCount(), std::int64_t{30'532'122'624});
+    // layer, 8 experts: 18,874,368 + 37,748,736 + 262,144 + 4,352 = 56,889,600; x 48
+    //   = 2,730,700,800; + 622,329,856 + 2,048 = 3,353,032,704 (the card: 3.3 B activated)
+    QCOMPARE(m.activeParamCount(), std::int64_t{3'353'032'704});
+}
+
+// Qwen/Qwen3-235B-A22B: hidden 4096, 94 layers, 64 heads, 4 KV heads, 128 experts of 1536.
+void TestMoe::qwen3_235b_a22b()
+{
+    if (!std::filesystem::exists(kModels))
+        QSKIP("../shared/aic/models not present");
+    const ModelArch m = fromFile("Qwen--Qwen3-235B-A22B_config.json");
+    // attention 4096 x (64 + 8) x 128 + 64 x 128 x 4096 = 37,748,736 + 33,554,432 = 71,303,168
+    // experts 128 x 3 x 4096 x 1536 = 2,415,919,104; router 524,288; norms 8,448
+    // layer 2,487,755,008; x 94 = 233,848,970,752; + 2 x 151936 x 4096 (1,244,659,712) + 4,096
+    QCOMPARE(m.paramCount(), std::int64_t{235'093'634'560});
+    // active layer 71,303,168 + 8 x 18,874,368 + 524,288 + 8,448 = 222,830,848; x 94
+    //   = 20,946,099,712; + 1,244,663,808 = 22,190,763,520 (the card: 22 B activated)
+    QCOMPARE(m.activeParamCount(), std::int64_t{22'190'763'520});
+    // The FP8 checkpoint has the same architecture.
+    const ModelArch fp8 = fromFile("Qwen--Qwen3-235B-A22B-FP8_config.json");
+    QCOMPARE(fp8.paramCount(), m.paramCount());
+}
+
+// mistralai/Mixtral-8x7B-v0.1: intermediate_size is the experts' size; no q/k norm.
+void TestMoe::mixtral()
+{
+    if (!std::filesystem::exists(kModels))
+        QSKIP("../shared/aic/models not present");
+    const ModelArch m = fromFile("mistralai--Mixtral-8x7B-v0.1_config.json");
+    QCOMPARE(m.moe.experts, 8);
+    QCOMPARE(m.moe.topk, 2);
+    QCOMPARE(m.moe.expertIntermediate, 14336);
+    QCOMPARE(m.intermediate, 0);
+    // attention 4096 x (32 + 16) x 128 + 4096 x 4096 = 25,165,824 + 16,777,216 = 41,943,040
+    // experts 8 x 3 x 4096 x 14336 = 1,409,286,144; router 32,768; norms 8,192
+    // layer 1,451,270,144; x 32 = 46,440,644,608; + 2 x 32000 x 4096 (262,144,000) + 4,096
+    QCOMPARE(m.paramCount(), std::int64_t{46'702'792'704});
+    // active layer 41,943,040 + 2 x 176,160,768 + 32,768 + 8,192 = 394,305,536; x 32
+    //   = 12,617,777,152; + 262,148,096 = 12,879,925,248 (the card: 12.9 B active)
+    QCOMPARE(m.activeParamCount(), std::int64_t{12'879'925'248});
+}
+
+// 4 layers, decoder_sparse_step 2 (layers 1 and 3 sparse), mlp_only_layers [3]: only layer 1
+// is MoE.
+void TestMoe::denseLayersBySparseStepAndMlpOnlyLayers()
+{
+    const ModelArch m = parseHfConfig(nlohmann::json::parse(R"({
+        "model_type": "qwen3_moe", "num_hidden_layers": 4, "hidden_size": 8,
+        "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+        "intermediate_size": 16, "moe_intermediate_size": 2, "num_experts": 4,
+        "num_experts_per_tok": 2, "decoder_sparse_step": 2, "mlp_only_layers": [3],
+        "vocab_size": 10, "tie_word_embeddings": true})"),
+                                      "config.json");
+    QVERIFY(!m.isMoeLayer(0) && m.isMoeLayer(1) && !m.isMoeLayer(2) && !m.isMoeLayer(3));
+    QCOMPARE(m.moeLayers(), 1);
+    // attention 8 x (2 + 2) x 4 + 2 x 4 x 8 = 128 + 64 = 192; norms 16 + 8 = 24
+    // dense MLP 3 x 8 x 16 = 384; MoE block 4 x (3 x 8 x 2) + router 8 x 4 = 192 + 32 = 224
+    // 4 x (192 + 24) + 3 x 384 + 224 + embedding 80 (tied) + final norm 8
+    //   = 864 + 1,152 + 224 + 80 + 8 = 2,328
+    QCOMPARE(m.paramCount(), std::int64_t{2328});
+    // active: 2 experts (96) instead of 4 (192): 2,328 - 96 = 2,232
+    QCOMPARE(m.activeParamCount(), std::int64_t{2232});
+    // No dense layer: intermediate_size is not needed.
+    QVERIFY(refusal(R"({"model_type": "qwen3_moe", "num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "head_dim": 4, "moe_intermediate_size": 2,
+        "num_experts": 4, "num_experts_per_tok": 2, "vocab_size": 10})")
+                .empty());
+    // A dense layer without intermediate_size, a layer index out of range, topk > experts.
+    QVERIFY(refusal(R"({"model_type": "qwen3_moe", "num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "head_dim": 4, "moe_intermediate_size": 2,
+        "num_experts": 4, "num_experts_per_tok": 2, "vocab_size": 10, "mlp_only_layers": [0]})")
+                .find("intermediate_size") != std::string::npos);
+    QVERIFY(refusal(R"({"model_type": "qwen3_moe", "num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "head_dim": 4, "moe_intermediate_size": 2,
+        "num_experts": 4, "num_experts_per_tok": 2, "vocab_size": 10, "mlp_only_layers": [2]})")
+                .find("/mlp_only_layers/0: expected a layer index from 0 to 1") !=
+            std::string::npos);
+    QVERIFY(refusal(R"({"model_type": "qwen3_moe", "num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "head_dim": 4, "moe_intermediate_size": 2,
+        "num_experts": 4, "num_experts_per_tok": 5, "vocab_size": 10})")
+                .find("/num_experts_per_tok") != std::string::npos);
+}
+
+// Qwen3-30B-A3B's fields under model_type qwen3 were priced as a 3.3 B dense model.
+void TestMoe::denseModelTypeWithExpertFieldsIsRefused()
+{
+    const std::string base = R"("num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "head_dim": 4, "intermediate_size": 16, "vocab_size": 10)";
+    QVERIFY(refusal("{\"model_type\": \"qwen3\", " + base + "}").empty());
+    for (const char* field : {"num_experts", "num_local_experts", "moe_intermediate_size"}) {
+        for (const char* type : {"qwen3", "llama", "mistral", "qwen2"}) {
+            const std::string why = refusal(std::string("{\"model_type\": \"") + type + "\", \"" +
+                                            field + "\": 8, " + base + "}");
+            QVERIFY2(why.find(std::string("/") + field + ": model_type '" + type +
+                              "' is a dense decoder") != std::string::npos,
+                     why.c_str());
+        }
+    }
+}
+
+QTEST_APPLESS_MAIN(TestMoe)
+#include "test_moe.moc"
