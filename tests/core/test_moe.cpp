@@ -1,6 +1,9 @@
 // Mixture-of-experts models: config.json parsing and parameter counts worked out by hand.
 #include "core/data/hfconfig.h"
 #include "core/data/loaderror.h"
+#include "core/latency/memorymodel.h"
+#include "core/model/tensorparallel.h"
+#include "latencyfixtures.h"
 
 #include <QTest>
 #include <filesystem>
@@ -41,6 +44,8 @@ private slots:
     void mixtral();
     void denseLayersBySparseStepAndMlpOnlyLayers();
     void denseModelTypeWithExpertFieldsIsRefused();
+    void memoryAllExpertsResident();
+    void memoryPerGpuUnderExpertParallelism();
 };
 
 // Qwen/Qwen3-30B-A3B config.json: hidden 2048, 48 layers, 32 heads, 4 KV heads, head_dim 128,
@@ -165,6 +170,60 @@ void TestMoe::denseModelTypeWithExpertFieldsIsRefused()
                      why.c_str());
         }
     }
+}
+
+// Qwen3-30B-A3B at bf16 on one GPU, batch 1, isl 1024, osl 256, bf16 KV, 3.5 GiB runtime.
+void TestMoe::memoryAllExpertsResident()
+{
+    if (!std::filesystem::exists(kModels))
+        QSKIP("../shared/aic/models not present");
+    const ModelArch m = fromFile("Qwen--Qwen3-30B-A3B_config.json");
+    Config c;
+    c.recipe = BandRecipe::uniform(m.layers, Format::Bf16);
+    Request q;
+    q.isl = 1024;
+    q.osl = 256;
+    const double runtime = 3.5 * 1024 * 1024 * 1024; // 3,758,096,384
+    const MemoryEstimate e = estimateStaticMemory(m, c, q, test::fakeGpu(200e9, runtime));
+    // Everything is bf16, all 128 experts resident: weights, router, norms, embedding and
+    // lm_head are 2 bytes x 30,532,122,624 parameters = 61,064,245,248 bytes.
+    // KV: 1,280 tokens x 48 layers x 2 (K, V) x 4 KV heads x 128 x 2 bytes = 125,829,120
+    // activations: max(2 x 1024 tokens x 32 heads x 128 x 11, 70 MiB) = 92,274,688
+    // total 61,064,245,248 + 125,829,120 + 92,274,688 + 3,758,096,384 = 65,040,445,440
+    const double hand = 65'040'445'440.0;
+    QVERIFY2(std::abs(e.total() / hand - 1) < 0.01, std::to_string(e.total()).c_str());
+    QCOMPARE(e.kvCacheBytes, 125'829'120.0);
+    // Priced as the 3.3 B dense model its active parameters make, it would be ~10 x smaller.
+    QVERIFY(e.weightBytes + e.embeddingBytes + e.lmHeadBytes > 16.0 * static_cast<double>(m.activeParamCount()));
+}
+
+// tp 2: the same bytes per GPU with the experts split by expert parallelism (64 whole experts
+// each) or by expert TP (128 halves); the router whole on both GPUs.
+void TestMoe::memoryPerGpuUnderExpertParallelism()
+{
+    if (!std::filesystem::exists(kModels))
+        QSKIP("../shared/aic/models not present");
+    const ModelArch m = fromFile("Qwen--Qwen3-30B-A3B_config.json");
+    Config c;
+    c.recipe = BandRecipe::uniform(m.layers, Format::Bf16);
+    c.tp = 2;
+    const Platform gpu = test::fakeGpu(200e9);
+    // per GPU and layer: q 2048 x 16 x 128 = 4,194,304; k, v 2 x 2048 x 2 x 128 = 1,048,576;
+    // o 4,194,304; experts 603,979,776 / 2 = 301,989,888; router 262,144; norms 4,352
+    //   -> 2 bytes x 311,693,568 = 623,387,136; x 48 = 29,922,582,528
+    // embedding and lm_head 2 x 2 bytes x 75,968 x 2048 = 622,329,856; final norm 4,096
+    const double hand = 29'922'582'528.0 + 622'329'856.0 + 4'096.0;
+    for (int ep : {1, 2}) {
+        c.moeEp = ep;
+        QVERIFY(moeEpProblem(m, 2, ep).empty());
+        const TpShard s = shardOf(m, 2, ep);
+        QCOMPARE(s.localExperts, 128.0 / ep);
+        QCOMPARE(s.expertIntermediate, 768.0 * ep / 2);
+        const MemoryEstimate e = estimateStaticMemory(m, c, Request{}, gpu);
+        QCOMPARE(e.weightBytes + e.embeddingBytes + e.lmHeadBytes, hand);
+    }
+    QVERIFY(!moeEpProblem(m, 2, 4).empty()); // 4 does not divide tp 2
+    QVERIFY(!moeEpProblem(m, 4, 3).empty());
 }
 
 QTEST_APPLESS_MAIN(TestMoe)
