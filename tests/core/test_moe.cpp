@@ -1,13 +1,22 @@
 // Mixture-of-experts models: config.json parsing and parameter counts worked out by hand.
 #include "core/data/hfconfig.h"
 #include "core/data/loaderror.h"
+#include "core/data/moetables.h"
 #include "core/latency/memorymodel.h"
+#include "core/latency/moeexperts.h"
+#include "core/latency/moetable.h"
+#include "core/latency/opmodel.h"
 #include "core/model/tensorparallel.h"
 #include "latencyfixtures.h"
 
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+#include <vector>
 
 using namespace acsel;
 
@@ -46,6 +55,11 @@ private slots:
     void denseModelTypeWithExpertFieldsIsRefused();
     void memoryAllExpertsResident();
     void memoryPerGpuUnderExpertParallelism();
+    void distinctExpertsMatchSimulation();
+    void moeAsGemmsPerTouchedExpert();
+    void moeTableInterpolatesInTokens();
+    void moeTableBadInput();
+    void stepCountsEveryMoeOperator();
 };
 
 // Qwen/Qwen3-30B-A3B config.json: hidden 2048, 48 layers, 32 heads, 4 KV heads, head_dim 128,
@@ -194,7 +208,8 @@ void TestMoe::memoryAllExpertsResident()
     QVERIFY2(std::abs(e.total() / hand - 1) < 0.01, std::to_string(e.total()).c_str());
     QCOMPARE(e.kvCacheBytes, 125'829'120.0);
     // Priced as the 3.3 B dense model its active parameters make, it would be ~10 x smaller.
-    QVERIFY(e.weightBytes + e.embeddingBytes + e.lmHeadBytes > 16.0 * static_cast<double>(m.activeParamCount()));
+    QVERIFY(e.weightBytes + e.embeddingBytes + e.lmHeadBytes >
+            16.0 * static_cast<double>(m.activeParamCount()));
 }
 
 // tp 2: the same bytes per GPU with the experts split by expert parallelism (64 whole experts
@@ -224,6 +239,160 @@ void TestMoe::memoryPerGpuUnderExpertParallelism()
     }
     QVERIFY(!moeEpProblem(m, 2, 4).empty()); // 4 does not divide tp 2
     QVERIFY(!moeEpProblem(m, 4, 3).empty());
+}
+
+// B tokens each drawing k distinct experts of E uniformly (a partial Fisher-Yates shuffle),
+// the distinct experts counted, averaged over 20,000 draws.
+void TestMoe::distinctExpertsMatchSimulation()
+{
+    std::mt19937_64 rng(36);
+    struct Case {
+        int experts, topk, tokens;
+    };
+    for (const Case c : {Case{128, 8, 1}, Case{128, 8, 4}, Case{128, 8, 16}, Case{128, 8, 64},
+                         Case{8, 2, 3}, Case{64, 6, 10}}) {
+        constexpr int kDraws = 20000;
+        std::vector<int> ids(static_cast<std::size_t>(c.experts));
+        std::vector<char> hit(static_cast<std::size_t>(c.experts));
+        double sum = 0;
+        for (int draw = 0; draw < kDraws; ++draw) {
+            std::fill(hit.begin(), hit.end(), 0);
+            for (int t = 0; t < c.tokens; ++t) {
+                std::iota(ids.begin(), ids.end(), 0);
+                for (int j = 0; j < c.topk; ++j) {
+                    std::uniform_int_distribution<int> pick(j, c.experts - 1);
+                    std::swap(ids[static_cast<std::size_t>(j)],
+                              ids[static_cast<std::size_t>(pick(rng))]);
+                    hit[static_cast<std::size_t>(ids[static_cast<std::size_t>(j)])] = 1;
+                }
+            }
+            sum += static_cast<double>(std::count(hit.begin(), hit.end(), 1));
+        }
+        const double simulated = sum / kDraws;
+        const double formula = expectedDistinctExperts(c.experts, c.topk, c.tokens);
+        QVERIFY2(std::abs(formula / simulated - 1) < 0.01,
+                 (std::to_string(formula) + " vs " + std::to_string(simulated)).c_str());
+    }
+    // One token touches exactly topk experts; many tokens touch them all; none touch none.
+    QCOMPARE(expectedDistinctExperts(128, 8, 1), 8.0);
+    QVERIFY(std::abs(expectedDistinctExperts(128, 8, 4096) - 128) < 1e-9);
+    QCOMPARE(expectedDistinctExperts(128, 8, 0), 0.0);
+}
+
+// E = 4 experts, k = 2, hidden 8, expert columns 16, one GPU, closed-form costs (GEMM
+// 1e-9 m n k + 1e-3 ms, memory op 1e-9 ms per byte + 0.002 ms).
+void TestMoe::moeAsGemmsPerTouchedExpert()
+{
+    const test::ClosedFormCosts costs;
+    const MoeShape s{8, 16, 2, 4, 1, 1};
+    // 1 token: D = 4 (1 - (1 - 2/4)^1) = 2 experts touched, m = 1 x 2 / 2 = 1 token each;
+    // gate/up 1e-9 x 1 x 32 x 8 + 1e-3, down 1e-9 x 1 x 8 x 16 + 1e-3: 2 x (384e-9 + 2e-3);
+    // SiLU 6 x 16 x 2 routed = 192 bytes, permute/combine 8 x 8 x 2 = 128 bytes.
+    const double oneToken = 2 * (384e-9 + 2e-3) + (192e-9 + 0.002) + (128e-9 + 0.002);
+    QVERIFY(std::abs(costs.moeMs(Format::Bf16, 1, s) - oneToken) < 1e-12);
+    // Expert parallelism over 2 GPUs: half the touched experts and half the routed tokens,
+    // m unchanged: 1 x (384e-9 + 2e-3) + (96e-9 + 0.002) + (64e-9 + 0.002).
+    const MoeShape ep2{8, 16, 2, 4, 1, 2};
+    QVERIFY(std::abs(costs.moeMs(Format::Bf16, 1, ep2) -
+                     ((384e-9 + 2e-3) + (96e-9 + 0.002) + (64e-9 + 0.002))) < 1e-12);
+    // Decode reads every touched expert: 3 tokens touch 4 (1 - 1/8) = 3.5 experts, each with
+    // 6 / 3.5 tokens; more weight traffic (constants) than topk = 2 experts would pay.
+    const double m = 6.0 / 3.5;
+    const double three =
+        3.5 * (1e-9 * m * 384 + 2e-3) + (6 * 16 * 6e-9 + 0.002) + (8 * 8 * 6e-9 + 0.002);
+    QVERIFY(std::abs(costs.moeMs(Format::Bf16, 3, s) - three) < 1e-12);
+}
+
+void TestMoe::moeTableInterpolatesInTokens()
+{
+    const std::string header = "kernel_source,moe_dtype,num_tokens,hidden_size,inter_size,topk,"
+                               "num_experts,moe_tp_size,moe_ep_size,distribution,latency\n";
+    const auto t = parseMoeTable(header + "k,fp8_block,1,4096,1536,8,128,1,4,balanced,0.1\n"
+                                          "k,fp8_block,4,4096,1536,8,128,1,4,balanced,0.2\n"
+                                          "k,fp8_block,8,4096,1536,8,128,1,4,balanced,0.4\n"
+                                          "k,fp8_block,8,4096,1536,8,128,1,4,power_law_1.2,9\n"
+                                          "k,w4a16_mxfp4,8,4096,1536,8,128,1,4,balanced,9\n",
+                                 "moe_perf.csv");
+    QCOMPARE(t.info.rowsRead, 5);
+    QCOMPARE(t.info.rowsKept, 3);
+    QCOMPARE(t.info.rowsSkipped, 2);
+    const MoeTable table(t.rows);
+    const MoeShape s{4096, 1536, 8, 128, 1, 4};
+    QCOMPARE(table.lookup(Format::Fp8Block, 4, s), 0.2); // a measured count
+    // between 4 (0.2) and 8 (0.4): 6 tokens -> 0.3
+    QVERIFY(std::abs(table.lookup(Format::Fp8Block, 6, s) - 0.3) < 1e-12);
+    QCOMPARE(table.lookup(Format::Fp8Block, 0.5, s), 0.1); // below: the smallest count's
+    // above: the line through (4, 0.2) and (8, 0.4): 16 tokens -> 0.8
+    QVERIFY(std::abs(table.lookup(Format::Fp8Block, 16, s) - 0.8) < 1e-12);
+    QVERIFY(std::isnan(table.lookup(Format::Bf16, 4, s)));
+    QVERIFY(std::isnan(table.lookup(Format::Fp8Block, 4, MoeShape{4096, 1536, 8, 128, 2, 2})));
+}
+
+void TestMoe::moeTableBadInput()
+{
+    const std::string header = "kernel_source,moe_dtype,num_tokens,hidden_size,inter_size,topk,"
+                               "num_experts,moe_tp_size,moe_ep_size,distribution,latency\n";
+    auto why = [&](const std::string& text) -> std::string {
+        try {
+            parseMoeTable(text, "moe_perf.csv");
+        } catch (const LoadError& e) {
+            return e.what();
+        }
+        return {};
+    };
+    QVERIFY(why(header + "k,fp8,0,4096,1536,8,128,1,4,balanced,0.1\n").find("num_tokens") !=
+            std::string::npos);
+    QVERIFY(why(header + "k,fp8,1,4096,1536,8,128,1,4,balanced,-1\n").find("latency") !=
+            std::string::npos);
+    QVERIFY(why(header + "k,fp8,1,4096,1536,8,128,1,4,power_law_1.2,0.1\n")
+                .find("none of the 1 rows is usable") != std::string::npos);
+    QVERIFY(why("moe_dtype,num_tokens\nfp8,1\n").find("hidden_size") != std::string::npos);
+}
+
+// Costs whose GEMM is its n (ms) and whose MoE block is 100 ms: the step's GEMM sum names
+// every operator of a dense and an MoE layer.
+class CountingCosts : public test::FakeCostsBase
+{
+public:
+    bool supports(Format) const override { return true; }
+    double gemmMs(Format, double, double n, double) const override { return n; }
+    double contextAttentionMs(double, double, int, int, int, KvFormat) const override { return 0; }
+    double generationAttentionMs(double, double, int, int, int, KvFormat) const override
+    {
+        return 0;
+    }
+    double moeMs(Format, double, const MoeShape&) const override { return 100; }
+};
+
+void TestMoe::stepCountsEveryMoeOperator()
+{
+    // The 4-layer model of denseLayersBySparseStepAndMlpOnlyLayers: layer 1 MoE, 0, 2, 3 dense.
+    ModelArch m = parseHfConfig(nlohmann::json::parse(R"({
+        "model_type": "qwen3_moe", "num_hidden_layers": 4, "hidden_size": 8,
+        "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+        "intermediate_size": 16, "moe_intermediate_size": 2, "num_experts": 4,
+        "num_experts_per_tok": 2, "decoder_sparse_step": 2, "mlp_only_layers": [3],
+        "vocab_size": 10})"),
+                                "config.json");
+    const CountingCosts costs;
+    Config c;
+    c.recipe = BandRecipe::uniform(4, Format::Bf16);
+    StepBreakdown b;
+    StepModel(costs, m, c).prefillStepMs(1, 4, &b);
+    // every layer: qkv n = (2 + 2) x 4 = 16, o_proj n = 8 -> 24
+    // dense layers: gate_up n = 32, down n = 8 -> 40; MoE layer: router n = 4, block 100
+    // 4 x 24 + 3 x 40 + 104 = 320
+    QCOMPARE(b.gemm(), 320.0);
+    // moe_ep 4 does not divide tp 2.
+    c.tp = 2;
+    c.moeEp = 4;
+    std::string why;
+    try {
+        StepModel(costs, m, c);
+    } catch (const std::invalid_argument& e) {
+        why = e.what();
+    }
+    QVERIFY2(why.find("moe_ep 4 does not divide tp 2") != std::string::npos, why.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestMoe)
