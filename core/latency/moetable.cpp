@@ -1,6 +1,9 @@
 #include "core/latency/moetable.h"
 
+#include "core/latency/moeexperts.h"
+
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace acsel
@@ -32,6 +35,17 @@ double MoeTable::lookup(Format f, double tokens, const MoeShape& s) const
     const double slope = (hi->second - lo->second) / (hi->first - lo->first);
     const double ms = lo->second + slope * (tokens - lo->first);
     return tokens > c.back().first ? std::max(ms, c.back().second) : ms;
+}
+
+double MoeTable::routedLookup(Format f, double tokens, const MoeShape& s) const
+{
+    const double ms = lookup(f, tokens, s);
+    const double all = static_cast<double>(s.experts) / s.topk;
+    const double balanced = std::min(tokens, all);
+    const double uniform = expectedDistinctExperts(s.experts, s.topk, tokens) / s.topk;
+    if (std::isnan(ms) || !(uniform < balanced))
+        return ms;
+    return ms - (lookup(f, balanced, s) - lookup(f, uniform, s));
 }
 
 } // namespace acsel

@@ -25,6 +25,15 @@ public:
     bool empty() const { return curves_.empty(); }
     // NaN when the table has no curve of this format and shape.
     double lookup(Format f, double tokens, const MoeShape& s) const;
+    // The block under uniform routing, from the curve timed under balanced routing (AIC's
+    // collector spreads T tokens' T k choices evenly: min(E, T k) experts touched). Uniform
+    // routing touches D = expectedDistinctExperts(E, k, T) <= min(E, T k) of them
+    // (moeexperts.h), so the weight reads of the balanced curve's rise between
+    // T_eq = D / k tokens and T_b = min(T, E / k) tokens (where balanced routing touches D
+    // and min(E, T k) experts) are not paid:
+    //   t(T) = lookup(T) - (lookup(T_b) - lookup(T_eq)).
+    // Equal to lookup at one token and when T k >> E (every expert touched either way).
+    double routedLookup(Format f, double tokens, const MoeShape& s) const;
 
 private:
     using Key = std::tuple<Format, int, int, int, int, int, int>;

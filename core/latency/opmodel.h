@@ -21,7 +21,8 @@
 // Mixture of experts (ModelArch::moe): an MoE layer runs attention as above, then the router
 // GEMM tokens x experts x hidden in bf16 (never quantized), the fused MoE block of its routed
 // experts at the band's MLP format (OpCosts::moeMs: the stack's measured fused-MoE table of
-// the `balanced` routing, else one GEMM per touched expert) and a shared expert's GEMMs when
+// the `balanced` routing corrected to the experts uniform routing touches, else one GEMM per
+// touched expert) and a shared expert's GEMMs when
 // the model has one; no SiLU op of its own (inside the fused block) but the shared expert's.
 // The experts of one GPU follow Config::moeEp (tensorparallel.h). With tp > 1 the two
 // all-reduces per layer stay as for a dense layer (TRT-LLM, vLLM and SGLang with attention TP:

@@ -74,7 +74,7 @@ TableOpCosts TableOpCosts::load(const Stack& stack, const Platform& platform)
 
 double TableOpCosts::moeMs(Format f, double tokens, const MoeShape& s) const
 {
-    const double ms = moe_.lookup(f, tokens, s);
+    const double ms = moe_.routedLookup(f, tokens, s);
     return std::isnan(ms) ? OpCosts::moeMs(f, tokens, s) : ms;
 }
 

@@ -56,7 +56,8 @@ public:
         return (bytes / effectiveBandwidth_ + platform_.memConstantLatencyS) * 1e3;
     }
     std::string attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const override;
-    // The fused-MoE table's curve where it has the shape, else the GEMM-per-expert default.
+    // The fused-MoE table's curve where it has the shape (MoeTable::routedLookup), else the
+    // GEMM-per-expert default.
     double moeMs(Format f, double tokens, const MoeShape& s) const override;
     std::string moeNote(Format f, const MoeShape& s) const override;
     bool supportsTp(int gpus) const override { return allReduce_.has(gpus); }

@@ -325,6 +325,13 @@ void TestMoe::moeTableInterpolatesInTokens()
     // above: the line through (4, 0.2) and (8, 0.4): 16 tokens -> 0.8
     QVERIFY(std::abs(table.lookup(Format::Fp8Block, 16, s) - 0.8) < 1e-12);
     QVERIFY(std::isnan(table.lookup(Format::Bf16, 4, s)));
+    // Uniform routing: 4 tokens touch 128 (1 - (120/128)^4) = 29.123 experts, what balanced
+    // routing touches at 29.123 / 8 = 3.6404 tokens: 0.1 + 0.1 x 2.6404 / 3 = 0.18801 ms
+    // instead of 0.2 (balanced: 32 experts).
+    const double eq = 128 * (1 - std::pow(120.0 / 128, 4)) / 8;
+    QVERIFY(std::abs(table.routedLookup(Format::Fp8Block, 4, s) - (0.1 + 0.1 * (eq - 1) / 3)) <
+            1e-12);
+    QCOMPARE(table.routedLookup(Format::Fp8Block, 1, s), 0.1); // one token: 8 experts either way
     QVERIFY(std::isnan(table.lookup(Format::Fp8Block, 4, MoeShape{4096, 1536, 8, 128, 2, 2})));
 }
 
