@@ -4,7 +4,8 @@
 // moe_dtype, num_tokens (the step's tokens), hidden_size, inter_size (one expert's, whole),
 // topk, num_experts, moe_tp_size, moe_ep_size and distribution (how tokens were routed when
 // timed). Rows kept: moe_dtype a Format names, the distribution asked for (the latency model
-// reads `balanced`). A key met twice keeps its first row.
+// reads `balanced`). A key met twice keeps its first row. A table without a usable row is
+// empty (a note says why): the stack then costs MoE blocks without it.
 #pragma once
 
 #include "core/data/aictables.h"
@@ -24,7 +25,7 @@ struct MoeRow {
 };
 
 // Throws LoadError (file, line and column) on a missing column, a malformed or non-positive
-// number, or no usable row.
+// number, or no data row.
 AicTable<MoeRow> loadMoeTable(const std::string& path,
                               const std::string& distribution = kMoeDistribution);
 AicTable<MoeRow> parseMoeTable(std::string text, const std::string& name,

@@ -76,9 +76,10 @@ std::vector<SiliconRow> read(CsvReader csv)
         r.tp = positiveInt(csv, cTp);
         if (cPp && !csv.field(*cPp).empty())
             r.pp = positiveInt(csv, *cPp);
-        if (cMoeTp && !csv.field(*cMoeTp).empty())
+        // Dense rows leave them empty or write 0: not given.
+        if (cMoeTp && !csv.field(*cMoeTp).empty() && csv.field(*cMoeTp) != "0")
             r.moeTp = positiveInt(csv, *cMoeTp);
-        if (cMoeEp && !csv.field(*cMoeEp).empty())
+        if (cMoeEp && !csv.field(*cMoeEp).empty() && csv.field(*cMoeEp) != "0")
             r.moeEp = positiveInt(csv, *cMoeEp);
         r.ttftMs = csv.positiveNumber(cTtft);
         r.tpotMs = csv.positiveNumber(cTpot);

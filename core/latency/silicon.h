@@ -23,7 +23,7 @@ struct SiliconRow {
     int batch = 0; // batch_size = the benchmark concurrency
     int tp = 1, pp = 1;
     // How the experts of an MoE model were split (moe_tp_size x moe_ep_size = tp); 0 when the
-    // file does not say (the columns absent or empty).
+    // file does not say (the columns absent, empty or 0).
     int moeTp = 0, moeEp = 0;
     double ttftMs = 0, tpotMs = 0;
 };
