@@ -8,6 +8,7 @@
 #include "core/data/workspacefile.h"
 #include "core/quality/demoquality.h"
 
+#include <algorithm>
 #include <ostream>
 #include <stdexcept>
 
@@ -56,9 +57,12 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         throw app::UsageError(std::string("acsel generate quality: ") + e.what());
     }
     writeOutput(kName, out, qualitySetText(set, ws.models, out), args.flag("force"), io);
+    // The generator models dense decoders only: the MoE models get no rows.
+    const auto dense = std::count_if(ws.models.begin(), ws.models.end(),
+                                     [](const ModelArch& m) { return !m.isMoe(); });
     summaryStream(out, io) << "wrote " << set.rows.size() << " SYNTHETIC quality rows ("
-                           << opt.trainRows << " training) for " << ws.models.size()
-                           << " models to " << (isStandardOutput(out) ? "stdout" : out) << "\n";
+                           << opt.trainRows << " training) for " << dense << " models to "
+                           << (isStandardOutput(out) ? "stdout" : out) << "\n";
     return 0;
 }
 

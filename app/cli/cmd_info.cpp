@@ -87,12 +87,19 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     j["name"] = ws.name;
     j["tables_dir"] = ws.tablesDir;
     j["notes"] = ws.notes;
-    for (const ModelArch& m : ws.models)
-        j["models"].push_back({{"name", m.name},
-                               {"hf_id", m.hfId},
-                               {"layers", m.layers},
-                               {"params", m.paramCount()},
-                               {"tied_embeddings", m.tiedEmbeddings}});
+    for (const ModelArch& m : ws.models) {
+        nlohmann::json jm{{"name", m.name},
+                          {"hf_id", m.hfId},
+                          {"layers", m.layers},
+                          {"params", m.paramCount()},
+                          {"tied_embeddings", m.tiedEmbeddings}};
+        if (m.isMoe())
+            jm["moe"] = {{"active_params", m.activeParamCount()},
+                         {"experts", m.moe.experts},
+                         {"experts_per_token", m.moe.topk},
+                         {"moe_layers", m.moeLayers()}};
+        j["models"].push_back(jm);
+    }
     j["stacks"] = nlohmann::json::array();
     for (const Stack& s : ws.stacks) {
         nlohmann::json js{
@@ -132,10 +139,15 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     for (const std::string& n : ws.notes)
         io.out << "note: " << n << "\n";
     io.out << "\nmodels:\n";
-    for (const ModelArch& m : ws.models)
+    for (const ModelArch& m : ws.models) {
         io.out << "  " << std::left << std::setw(16) << m.name << std::right << std::setw(3)
                << m.layers << " layers  " << std::fixed << std::setprecision(2)
-               << static_cast<double>(m.paramCount()) / 1e9 << " B params  " << m.hfId << "\n";
+               << static_cast<double>(m.paramCount()) / 1e9 << " B params  " << m.hfId;
+        if (m.isMoe())
+            io.out << "  MoE: " << static_cast<double>(m.activeParamCount()) / 1e9 << " B active, "
+                   << m.moe.experts << " experts, " << m.moe.topk << " per token";
+        io.out << "\n";
+    }
     io.out << "\nstacks (" << ws.stacks.size() << "):\n";
     for (const Stack& s : ws.stacks) {
         io.out << "  " << std::left << std::setw(30) << s.id << std::setw(12) << s.version

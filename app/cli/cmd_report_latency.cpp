@@ -116,13 +116,14 @@ void printComparison(const AicComparison& c, const std::string& against, std::os
         << "the stacks with at least " << c.profiles + 1 << " rows (" << c.pooled.heldOut
         << " per seed), pooled per seed. Rows only we answer: " << c.oursOnly
         << "; rows only AIC answers: " << c.aicOnly << ".\n";
-    out << "\nRaw MdAPE (%) per model (as measured), stack and tensor-parallel degree, on the rows "
-           "both answer. Bold: the better tool.\n\n"
-        << "| model | stack | tp | rows | TTFT raw ours | TTFT raw AIC | TPOT raw ours | TPOT raw "
-           "AIC |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
+    out << "\nRaw MdAPE (%) per model (as measured), stack, tensor-parallel degree and expert-"
+           "parallel degree (moe_ep; 1 for dense models), on the rows both answer. Bold: the "
+           "better tool.\n\n"
+        << "| model | stack | tp | moe_ep | rows | TTFT raw ours | TTFT raw AIC | TPOT raw ours | "
+           "TPOT raw AIC |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const AicGroupComparison& g : c.groups)
-        out << "| " << g.model << " | " << g.stack << " | " << g.tp << " | " << g.rows << " | "
-            << winner(g.rawTtft) << " | " << winner(g.rawTpot) << " |\n";
+        out << "| " << g.model << " | " << g.stack << " | " << g.tp << " | " << g.moeEp << " | "
+            << g.rows << " | " << winner(g.rawTtft) << " | " << winner(g.rawTpot) << " |\n";
 }
 
 // Static and continuous raw / FMC MdAPE per stack; the stacks are those both studies kept.
@@ -254,6 +255,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                 j["groups"].push_back({{"model", g.model},
                                        {"stack", g.stack},
                                        {"tp", g.tp},
+                                       {"moe_ep", g.moeEp},
                                        {"rows", g.rows},
                                        {"raw_ttft_mdape", pairJson(g.rawTtft)},
                                        {"raw_tpot_mdape", pairJson(g.rawTpot)}});

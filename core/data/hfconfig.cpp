@@ -4,6 +4,53 @@
 
 namespace acsel
 {
+namespace
+{
+
+constexpr int kBig = 1 << 24;
+
+bool isDense(const std::string& type)
+{
+    return type == "llama" || type == "qwen3" || type == "qwen2" || type == "mistral";
+}
+
+bool given(const Json& j, const char* key)
+{
+    return j.contains(key) && !j.at(key).is_null();
+}
+
+// The MoE fields of qwen3_moe (num_experts, moe_intermediate_size, decoder_sparse_step,
+// mlp_only_layers; intermediate_size sizes the dense layers) and mixtral (num_local_experts;
+// intermediate_size is the experts' size, no dense layer).
+void parseMoe(const Json& j, const JsonFields& f, const std::string& ptr, ModelArch& m)
+{
+    const bool mixtral = m.family == "mixtral";
+    m.moe.experts = f.integer(j, mixtral ? "num_local_experts" : "num_experts", ptr, 1, 4096);
+    m.moe.topk = f.integer(j, "num_experts_per_tok", ptr, 1, m.moe.experts);
+    if (mixtral) {
+        m.moe.expertIntermediate = f.integer(j, "intermediate_size", ptr, 1, kBig);
+        return;
+    }
+    m.moe.expertIntermediate = f.integer(j, "moe_intermediate_size", ptr, 1, kBig);
+    if (given(j, "shared_expert_intermediate_size"))
+        m.moe.sharedIntermediate = f.integer(j, "shared_expert_intermediate_size", ptr, 0, kBig);
+    if (given(j, "decoder_sparse_step"))
+        m.moe.sparseStep = f.integer(j, "decoder_sparse_step", ptr, 1, m.layers);
+    if (given(j, "mlp_only_layers")) {
+        const Json& dense = f.array(j, "mlp_only_layers", ptr);
+        for (std::size_t i = 0; i < dense.size(); ++i) {
+            const std::string at = ptr + "/mlp_only_layers/" + std::to_string(i);
+            if (!dense[i].is_number_integer() || dense[i].get<long long>() < 0 ||
+                dense[i].get<long long>() >= m.layers)
+                f.fail(at, "expected a layer index from 0 to " + std::to_string(m.layers - 1));
+            m.moe.mlpOnlyLayers.push_back(dense[i].get<int>());
+        }
+    }
+    if (m.moeLayers() < m.layers)
+        m.intermediate = f.integer(j, "intermediate_size", ptr, 1, kBig);
+}
+
+} // namespace
 
 ModelArch parseHfConfig(const Json& j, const std::string& file, const std::string& ptr)
 {
@@ -12,11 +59,18 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
         f.fail(ptr, "expected a config.json object");
     ModelArch m;
     m.family = f.stringOr(j, "model_type", ptr, "");
-    if (m.family != "llama" && m.family != "qwen3" && m.family != "qwen2" && m.family != "mistral")
-        f.fail(ptr + "/model_type", "expected a dense decoder model_type (llama, qwen3, qwen2, "
-                                    "mistral), found '" +
+    const bool moe = m.family == "qwen3_moe" || m.family == "mixtral";
+    if (!isDense(m.family) && !moe)
+        f.fail(ptr + "/model_type", "expected a decoder model_type (llama, qwen3, qwen2, mistral, "
+                                    "qwen3_moe, mixtral), found '" +
                                         m.family + "'");
-    constexpr int kBig = 1 << 24;
+    if (!moe)
+        for (const char* key : {"num_experts", "num_local_experts", "moe_intermediate_size"})
+            if (given(j, key))
+                f.fail(ptr + "/" + key, "model_type '" + m.family +
+                                            "' is a dense decoder but this field describes "
+                                            "experts: expected an MoE model_type (qwen3_moe, "
+                                            "mixtral) or no expert fields");
     m.layers = f.integer(j, "num_hidden_layers", ptr, 1, 1024);
     m.hidden = f.integer(j, "hidden_size", ptr, 1, kBig);
     m.heads = f.integer(j, "num_attention_heads", ptr, 1, 4096);
@@ -34,10 +88,13 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
                                          "of num_attention_heads");
         m.headDim = m.hidden / m.heads;
     }
-    m.intermediate = f.integer(j, "intermediate_size", ptr, 1, kBig);
+    if (moe)
+        parseMoe(j, f, ptr, m);
+    else
+        m.intermediate = f.integer(j, "intermediate_size", ptr, 1, kBig);
     m.vocab = f.integer(j, "vocab_size", ptr, 1, kBig);
     m.tiedEmbeddings = f.booleanOr(j, "tie_word_embeddings", ptr, false);
-    m.qkNorm = m.family == "qwen3";
+    m.qkNorm = m.family == "qwen3" || m.family == "qwen3_moe";
     return m;
 }
 

@@ -1,4 +1,7 @@
-// Reads a Hugging Face config.json of a dense decoder (Llama, Qwen3) into a ModelArch.
+// Reads a Hugging Face config.json of a decoder into a ModelArch: dense (llama, qwen3, qwen2,
+// mistral) or mixture of experts (qwen3_moe, mixtral). A dense model_type whose fields
+// describe experts (num_experts, num_local_experts, moe_intermediate_size) is refused: pricing
+// it as dense would count a fraction of its weights.
 #pragma once
 
 #include "core/data/jsonfields.h"

@@ -101,6 +101,8 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
                                     formatChoices() + ")");
             if (present(version / "custom_allreduce_perf.csv"))
                 s.allReduceFile = (version / "custom_allreduce_perf.csv").string();
+            if (present(version / "moe_perf.csv"))
+                s.moeFile = (version / "moe_perf.csv").string();
             if (present(system / "nccl_perf.csv"))
                 s.ncclFile = (system / "nccl_perf.csv").string();
             for (const std::string& kv : distinctColumnValues(gen.string(), "kv_cache_dtype"))
@@ -122,7 +124,7 @@ std::vector<DiscoveredStack> discoverStacks(const std::string& dir)
                         std::string("operator tables directory ") +
                             (fs::exists(dir, ec) ? "is not a folder" : "does not exist") +
                             " (expected "
-                        "<dir>/<system>/system.yaml and <system>/<backend>/<version>/*.csv)");
+                            "<dir>/<system>/system.yaml and <system>/<backend>/<version>/*.csv)");
     // The formats come from scanning every GEMM and attention table (about 100 MB in
     // ../shared/aic), the slowest part of opening a workspace: the systems are read in
     // parallel; results and the first error are taken in directory order, as one by one.

@@ -120,7 +120,7 @@ AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
     c.tau = tau;
     c.intervalLevel = intervalLevel;
     std::map<int, std::vector<CommonRow>> byStack;
-    std::map<std::tuple<std::string, std::string, int>, std::vector<CommonRow>> byGroup;
+    std::map<std::tuple<std::string, std::string, int, int>, std::vector<CommonRow>> byGroup;
     std::vector<CommonRow> all;
     for (const PredictedSiliconRow& r : p.rows) {
         const auto it = aic.find(r.row.id);
@@ -129,7 +129,8 @@ AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
             continue;
         }
         byStack[r.stack].push_back({&r, &it->second});
-        byGroup[{r.row.modelPath, ws.stacks[static_cast<std::size_t>(r.stack)].id, r.row.tp}]
+        byGroup[{r.row.modelPath, ws.stacks[static_cast<std::size_t>(r.stack)].id, r.row.tp,
+                 r.config.moeEp}]
             .push_back({&r, &it->second});
         all.push_back({&r, &it->second});
     }
@@ -188,7 +189,7 @@ AicComparison compareWithAic(const SiliconPrediction& p, const Workspace& ws,
               });
     for (const auto& [key, rows] : byGroup) {
         AicGroupComparison g;
-        std::tie(g.model, g.stack, g.tp) = key;
+        std::tie(g.model, g.stack, g.tp, g.moeEp) = key;
         g.rows = static_cast<int>(rows.size());
         g.rawTtft = rawMdape(rows, LatencyMetric::Ttft, mode);
         g.rawTpot = rawMdape(rows, LatencyMetric::Tpot, mode);

@@ -45,10 +45,12 @@ struct AicStackComparison {
     int heldOut = 0; // held-out rows per seed
 };
 
-// Raw MdAPE of both tools on the common rows of one (model as measured, stack, tp_size).
+// Raw MdAPE of both tools on the common rows of one (model as measured, stack, tp_size,
+// moe_ep_size: 1 for a dense model).
 struct AicGroupComparison {
     std::string model, stack;
     int tp = 1;
+    int moeEp = 1;
     int rows = 0;
     ToolPair rawTtft, rawTpot;
 };

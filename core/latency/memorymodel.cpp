@@ -28,14 +28,18 @@ MemoryEstimate estimateStaticMemory(const ModelArch& arch, const Config& config,
                                     const Request& request, const Platform& platform)
 {
     MemoryEstimate m;
-    const TpShard shard = shardOf(arch, config.tp);
+    const TpShard shard = shardOf(arch, config.tp, config.moeEp);
     const double attn = shard.attnLinearParams;
     const double mlp = shard.mlpLinearParams;
     const double norms = static_cast<double>(arch.layerNormParams());
+    const double router = static_cast<double>(arch.routerParams());
     for (const Band& b : config.recipe) {
         const Format fa = b.scope != Scope::Mlp ? b.format : Format::Bf16;
         const Format fm = b.scope != Scope::Attn ? b.format : Format::Bf16;
-        m.weightBytes += b.layers() * (bytesAt(fa, attn) + bytesAt(fm, mlp) + 2.0 * norms);
+        const int moeLayers = arch.moeLayersIn(b.begin, b.end);
+        m.weightBytes += b.layers() * (bytesAt(fa, attn) + 2.0 * norms) +
+                         (b.layers() - moeLayers) * bytesAt(fm, mlp) +
+                         moeLayers * (bytesAt(fm, shard.moeLinearParams) + 2.0 * router);
     }
     m.weightBytes += 2.0 * arch.hidden; // final norm
     const double table = shard.vocab * arch.hidden;

@@ -3,6 +3,9 @@
 //  - layer weights: per layer, the attention linears (q, k, v, o) at the effective bits of the
 //    band's format when its scope covers attention (else bf16), the MLP linears likewise, the
 //    norms in bf16;
+//  - MoE layers: every routed expert resident (the experts of one GPU under expert
+//    parallelism, each split by expert TP: TpShard::moeLinearParams) at the MLP's format, the
+//    router hidden x experts in bf16 on every GPU (never quantized);
 //  - embeddings V x h in bf16, counted once when tied (AIC never reads tie_word_embeddings:
 //    it always adds an lm_head); the final norm;
 //  - lm_head V x h: bf16, or at the last band's effective bits when Config::lmHeadQuantized

@@ -19,6 +19,15 @@
 namespace acsel
 {
 
+// An MoE layer's routed experts as one GPU runs them (tensorparallel.h): one expert's whole
+// shape and the split of the tp GPUs into moeTp x moeEp.
+struct MoeShape {
+    int hidden = 0;
+    int intermediate = 0; // one expert's gate/up columns, before expert TP
+    int topk = 0, experts = 0;
+    int moeTp = 1, moeEp = 1;
+};
+
 class OpCosts
 {
 public:
@@ -38,6 +47,17 @@ public:
                                          int headDim, KvFormat kv) const = 0;
     // A memory-bound element-wise op moving `bytes` (read + write).
     virtual double memoryOpMs(double bytes) const = 0;
+
+    // One fused MoE block on one GPU: the routed experts of an MoE layer for the `tokens`
+    // tokens of a step (permutation, grouped gate/up, activation, grouped down, weighted
+    // combine) at format f; not the router GEMM, not the all-reduces. Only asked for
+    // supports(f). The default is one GEMM per touched expert from gemmMs (moeGemmsMs,
+    // moeexperts.h); TableOpCosts reads the stack's measured fused-MoE table where it has the
+    // shape.
+    virtual double moeMs(Format f, double tokens, const MoeShape& s) const;
+    // Empty when moeMs reads measured fused-MoE data for (f, s); else one line saying what it
+    // uses instead. Not hot.
+    virtual std::string moeNote(Format f, const MoeShape& s) const;
 
     // Whether all-reduces over `gpus` GPUs of one node can be costed (tensor parallelism);
     // always at 1. Costs without interconnect data support 1 only.

@@ -33,10 +33,14 @@ int decodeStride(int osl)
 }
 
 StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& config)
-    : costs_(costs), arch_(arch), shard_(shardOf(arch, config.tp)), kv_(config.kv),
-      lmFormat_(Format::Bf16)
+    : costs_(costs), arch_(arch), shard_(shardOf(arch, config.tp, config.moeEp)), kv_(config.kv),
+      lmFormat_(Format::Bf16), moeShape_{arch.hidden,   arch.moe.expertIntermediate,
+                                         arch.moe.topk, arch.moe.experts,
+                                         shard_.moeTp,  shard_.moeEp}
 {
     if (const std::string why = tpProblem(arch, config.tp); !why.empty())
+        throw std::invalid_argument(why);
+    if (const std::string why = moeEpProblem(arch, config.tp, config.moeEp); !why.empty())
         throw std::invalid_argument(why);
     if (!costs.supportsTp(config.tp))
         throw std::invalid_argument("no all-reduce table for " + std::to_string(config.tp) +
@@ -60,10 +64,12 @@ StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& 
                                     groups_[static_cast<std::size_t>(g)].mlp == mlp))
             ++g;
         if (g == groupCount_)
-            groups_[static_cast<std::size_t>(groupCount_++)] = {attn, mlp, 0};
+            groups_[static_cast<std::size_t>(groupCount_++)] = {attn, mlp, 0, 0};
         groups_[static_cast<std::size_t>(g)].layers += band.layers();
+        groups_[static_cast<std::size_t>(g)].moeLayers += arch.moeLayersIn(band.begin, band.end);
         bandGroup_[static_cast<std::size_t>(b)] = g;
         bandLayers_[static_cast<std::size_t>(b)] = band.layers();
+        bandMoeLayers_[static_cast<std::size_t>(b)] = arch.moeLayersIn(band.begin, band.end);
         if (b > 0 && activationClass(band.format) != activationClass(r[b - 1].format))
             ++conversions_;
     }
@@ -74,28 +80,50 @@ StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& 
     }
 }
 
+double StepModel::moeLayerMs(Format f, double tokens) const
+{
+    const double h = arch_.hidden, S = shard_.sharedIntermediate;
+    double ms = costs_.gemmMs(Format::Bf16, tokens, arch_.moe.experts, h) +
+                costs_.moeMs(f, tokens, moeShape_);
+    if (S > 0)
+        ms += costs_.gemmMs(f, tokens, 2.0 * S, h) + costs_.gemmMs(f, tokens, h, S);
+    return ms;
+}
+
 double StepModel::layersMs(double tokens, StepBreakdown& b) const
 {
     const double h = arch_.hidden, I = shard_.intermediate;
     const double qkvN = shard_.qkvColumns, attnOut = shard_.attnOut;
-    std::array<double, BandRecipe::kMaxBands> perLayer{};
+    const int moeLayers = arch_.moeLayers(), denseLayers = arch_.layers - moeLayers;
+    // One layer of each group: a dense one (attention and MLP GEMMs), an MoE one.
+    std::array<double, BandRecipe::kMaxBands> perDense{}, perMoe{};
     double gemm = 0;
     for (int g = 0; g < groupCount_; ++g) {
         const Group& grp = groups_[static_cast<std::size_t>(g)];
-        const double t =
-            costs_.gemmMs(grp.attn, tokens, qkvN, h) + costs_.gemmMs(grp.attn, tokens, h, attnOut) +
-            costs_.gemmMs(grp.mlp, tokens, 2.0 * I, h) + costs_.gemmMs(grp.mlp, tokens, h, I);
-        perLayer[static_cast<std::size_t>(g)] = t;
-        gemm += grp.layers * t;
+        const double attn =
+            costs_.gemmMs(grp.attn, tokens, qkvN, h) + costs_.gemmMs(grp.attn, tokens, h, attnOut);
+        const double dense = denseLayers > 0 ? attn + costs_.gemmMs(grp.mlp, tokens, 2.0 * I, h) +
+                                                   costs_.gemmMs(grp.mlp, tokens, h, I)
+                                             : 0.0;
+        const double moe = moeLayers > 0 ? attn + moeLayerMs(grp.mlp, tokens) : 0.0;
+        perDense[static_cast<std::size_t>(g)] = dense;
+        perMoe[static_cast<std::size_t>(g)] = moe;
+        gemm += (grp.layers - grp.moeLayers) * dense + grp.moeLayers * moe;
     }
-    for (int band = 0; band < bandCount_; ++band)
-        b.gemmByBand[static_cast<std::size_t>(band)] =
-            bandLayers_[static_cast<std::size_t>(band)] *
-            perLayer[static_cast<std::size_t>(bandGroup_[static_cast<std::size_t>(band)])];
-    // Two add+norm (8h bytes per token each) and SiLU*mul (6I bytes per token) per layer.
-    const double perLayerMem =
-        2.0 * costs_.memoryOpMs(8.0 * h * tokens) + costs_.memoryOpMs(6.0 * I * tokens);
-    b.memoryOps = arch_.layers * perLayerMem;
+    for (int band = 0; band < bandCount_; ++band) {
+        const auto i = static_cast<std::size_t>(band);
+        const auto g = static_cast<std::size_t>(bandGroup_[i]);
+        b.gemmByBand[i] =
+            (bandLayers_[i] - bandMoeLayers_[i]) * perDense[g] + bandMoeLayers_[i] * perMoe[g];
+    }
+    // Two add+norm (8h bytes per token each) per layer; SiLU*mul (6I bytes per token) per dense
+    // layer and per MoE layer with a shared expert (the routed experts' is in the MoE block).
+    const double norms = 2.0 * costs_.memoryOpMs(8.0 * h * tokens);
+    b.memoryOps = denseLayers * (norms + costs_.memoryOpMs(6.0 * I * tokens));
+    if (moeLayers > 0) {
+        const double S = shard_.sharedIntermediate;
+        b.memoryOps += moeLayers * (norms + (S > 0 ? costs_.memoryOpMs(6.0 * S * tokens) : 0.0));
+    }
     b.allReduce = 2.0 * arch_.layers * costs_.allReduceMs(shard_.tp, tokens * h);
     return gemm + b.memoryOps + b.allReduce;
 }

@@ -17,6 +17,17 @@
 // size on every GPU. Two all-reduces per layer (after o_proj and after down) and one after the
 // vocabulary-split embedding, each of tokens x hidden elements (OpCosts::allReduceMs). The
 // all-reduces do not depend on the band formats, so a step stays additive over layers.
+//
+// Mixture of experts (ModelArch::moe): an MoE layer runs attention as above, then the router
+// GEMM tokens x experts x hidden in bf16 (never quantized), the fused MoE block of its routed
+// experts at the band's MLP format (OpCosts::moeMs: the stack's measured fused-MoE table of
+// the `balanced` routing corrected to the experts uniform routing touches, else one GEMM per
+// touched expert) and a shared expert's GEMMs when
+// the model has one; no SiLU op of its own (inside the fused block) but the shared expert's.
+// The experts of one GPU follow Config::moeEp (tensorparallel.h). With tp > 1 the two
+// all-reduces per layer stay as for a dense layer (TRT-LLM, vLLM and SGLang with attention TP:
+// every GPU holds every token, runs its experts' share, and the MoE output is all-reduced),
+// no all-to-all.
 #pragma once
 
 #include "core/latency/opcosts.h"
@@ -67,7 +78,8 @@ class StepModel
 public:
     // Throws std::invalid_argument if the recipe does not cover the model's layers, a band
     // format (or the quantized lm_head's) is not supported by the OpCosts, Config::tp is not
-    // a legal degree for the model (tpProblem) or the OpCosts cannot cost its all-reduces.
+    // a legal degree for the model (tpProblem), Config::moeEp not a legal expert-parallel
+    // degree (moeEpProblem) or the OpCosts cannot cost its all-reduces.
     StepModel(const OpCosts& costs, const ModelArch& arch, const Config& config);
 
     double prefillStepMs(int batch, int isl, StepBreakdown* out = nullptr) const;
@@ -98,9 +110,13 @@ private:
     double layersMs(double tokens, StepBreakdown& b) const;
     double onceMs(double tokens, double lmRows, StepBreakdown& b) const;
 
+    // An MoE layer's router, routed experts and shared expert at MLP format f.
+    double moeLayerMs(Format f, double tokens) const;
+
     struct Group { // bands sharing (attention format, MLP format) are costed once
         Format attn, mlp;
         int layers;
+        int moeLayers;
     };
     const OpCosts& costs_;
     const ModelArch& arch_;
@@ -110,6 +126,8 @@ private:
     int bandCount_ = 0;
     std::array<int, BandRecipe::kMaxBands> bandGroup_{};
     std::array<int, BandRecipe::kMaxBands> bandLayers_{};
+    std::array<int, BandRecipe::kMaxBands> bandMoeLayers_{};
+    MoeShape moeShape_;
     std::array<Group, BandRecipe::kMaxBands> groups_{};
     int groupCount_ = 0;
     int conversions_ = 0; // band boundaries where the activation format changes

@@ -28,12 +28,13 @@ int positiveInt(const CsvReader& csv, int col)
 // What a row measured: two rows with the same key are the same benchmark twice (a fit would
 // weigh it double, a comparison would count it twice).
 using MeasurementKey = std::tuple<std::string, std::string, std::string, std::string, std::string,
-                                  std::string, int, int, int, int, int>;
+                                  std::string, int, int, int, int, int, int, int>;
 
 MeasurementKey measurementKey(const SiliconRow& r)
 {
     return {r.system, r.backend, r.backendVersion, r.modelPath, r.mode, r.gemmQuantMode,
-            r.isl,    r.osl,     r.batch,          r.tp,        r.pp};
+            r.isl,    r.osl,     r.batch,          r.tp,        r.pp,   r.moeTp,
+            r.moeEp};
 }
 
 std::vector<SiliconRow> read(CsvReader csv)
@@ -51,6 +52,8 @@ std::vector<SiliconRow> read(CsvReader csv)
     const int cTpot = csv.requireColumn("silicon_tpot_ms");
     const auto cPp = csv.column("pp_size");
     const auto cMode = csv.column("mode");
+    const auto cMoeTp = csv.column("moe_tp_size");
+    const auto cMoeEp = csv.column("moe_ep_size");
     std::vector<SiliconRow> rows;
     std::map<std::string, int> idLines;          // id -> its first line
     std::map<MeasurementKey, int> measuredLines; // measurement -> its first line
@@ -73,6 +76,11 @@ std::vector<SiliconRow> read(CsvReader csv)
         r.tp = positiveInt(csv, cTp);
         if (cPp && !csv.field(*cPp).empty())
             r.pp = positiveInt(csv, *cPp);
+        // Dense rows leave them empty or write 0: not given.
+        if (cMoeTp && !csv.field(*cMoeTp).empty() && csv.field(*cMoeTp) != "0")
+            r.moeTp = positiveInt(csv, *cMoeTp);
+        if (cMoeEp && !csv.field(*cMoeEp).empty() && csv.field(*cMoeEp) != "0")
+            r.moeEp = positiveInt(csv, *cMoeEp);
         r.ttftMs = csv.positiveNumber(cTtft);
         r.tpotMs = csv.positiveNumber(cTpot);
         if (const auto [it, fresh] = idLines.emplace(r.id, r.line); !fresh)
@@ -83,7 +91,8 @@ std::vector<SiliconRow> read(CsvReader csv)
             throw LoadError(csv.name(), "line " + std::to_string(r.line),
                             "duplicate of the measurement on line " + std::to_string(it->second) +
                                 " (same system, backend, backend_version, model_path, mode, "
-                                "gemm_quant_mode, isl, osl, batch_size, tp_size and pp_size)");
+                                "gemm_quant_mode, isl, osl, batch_size, tp_size, pp_size, "
+                                "moe_tp_size and moe_ep_size)");
         rows.push_back(std::move(r));
     }
     if (rows.empty())
@@ -139,7 +148,8 @@ std::string sweepKey(const SiliconRow& r)
     // A tensor-parallel degree is a sweep of its own (tp 1 keeps the key it always had).
     return r.system + "|" + r.backend + "|" + r.modelPath + "|" + r.gemmQuantMode + "|" +
            std::to_string(r.isl) + "|" + std::to_string(r.osl) +
-           (r.tp != 1 ? "|tp" + std::to_string(r.tp) : "");
+           (r.tp != 1 ? "|tp" + std::to_string(r.tp) : "") +
+           (r.moeEp > 1 ? "|ep" + std::to_string(r.moeEp) : "");
 }
 
 std::string loadKey(const SiliconRow& r)
@@ -202,6 +212,24 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
         m.reason = "tp_size: " + why;
         return m;
     }
+    int moeEp = 1;
+    if (arch.isMoe() && (row.moeTp > 0 || row.moeEp > 0)) {
+        moeEp = row.moeEp > 0 ? row.moeEp : row.tp / row.moeTp;
+        const int moeTp = row.moeTp > 0 ? row.moeTp : row.tp / moeEp;
+        if (moeTp * moeEp != row.tp) {
+            m.reason = "moe_tp_size " + std::to_string(moeTp) + " x moe_ep_size " +
+                       std::to_string(moeEp) + " is not tp_size " + std::to_string(row.tp);
+            return m;
+        }
+    } else if (!arch.isMoe() && row.moeEp > 1) {
+        m.reason =
+            "moe_ep_size " + std::to_string(row.moeEp) + ": " + arch.name + " has no experts";
+        return m;
+    }
+    if (const std::string why = moeEpProblem(arch, row.tp, moeEp); !why.empty()) {
+        m.reason = why;
+        return m;
+    }
     if (row.tp > 1 && !s.hasAllReduce()) {
         m.reason = "tp_size " + std::to_string(row.tp) + ": no all-reduce table for " + stackId;
         return m;
@@ -242,6 +270,10 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
                                 std::to_string(cap) + " running (" + row.backend +
                                 "'s default cap on running requests)");
     m.config.tp = row.tp;
+    m.config.moeEp = moeEp;
+    if (arch.isMoe() && row.moeTp == 0 && row.moeEp == 0)
+        m.assumptions.push_back("moe_tp_size and moe_ep_size not given: expert TP over all " +
+                                std::to_string(row.tp) + " GPUs (the engines' default)");
     m.request.gpus = row.tp;
     m.config.recipe = BandRecipe::uniform(arch.layers, format);
     m.config.algorithm = algorithmFor(format);

@@ -22,6 +22,9 @@ struct SiliconRow {
     int isl = 0, osl = 0;
     int batch = 0; // batch_size = the benchmark concurrency
     int tp = 1, pp = 1;
+    // How the experts of an MoE model were split (moe_tp_size x moe_ep_size = tp); 0 when the
+    // file does not say (the columns absent, empty or 0).
+    int moeTp = 0, moeEp = 0;
     double ttftMs = 0, tpotMs = 0;
 };
 
@@ -53,9 +56,10 @@ struct SiliconMapping {
 // gemm_quant_mode = bf16; uniform recipe at that format, full scope; KV cache as the engine serves
 // that kind of checkpoint (the file does not say): fp8 for fp8 and nvfp4 rows (ModelOpt
 // checkpoints) on stacks with fp8 KV tables, else bf16; batch = concurrency = batch_size; tp = gpus
-// = tp_size. Rows with pp > 1, a tp_size the model cannot be split by (tpProblem), tp > 1 on a
-// stack without all-reduce tables, a mode other than agg, an unknown model or format, or a format
-// the stack has no table for are not ok.
+// = tp_size; an MoE model's expert parallelism Config::moeEp = moe_ep_size (the engine's
+// default 1 when not given; moe_tp_size x moe_ep_size must be tp_size). Rows with pp > 1, a tp_size
+// the model cannot be split by (tpProblem), tp > 1 on a stack without all-reduce tables, a mode
+// other than agg, an unknown model or format, or a format the stack has no table for are not ok.
 SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row);
 
 // "llama-3.1-8b" from "meta-llama/Llama-3.1-8B-Instruct" or "nvidia/Llama-3.1-8B-Instruct-FP8".

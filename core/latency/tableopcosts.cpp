@@ -2,17 +2,20 @@
 
 #include "core/data/loaderror.h"
 
+#include <cmath>
+
 namespace acsel
 {
 
 TableOpCosts::TableOpCosts(Platform platform, const AicTable<GemmRow>& gemm,
                            const AicTable<AttentionRow>& context,
-                           const AicTable<AttentionRow>& generation, AllReduceTable allReduce)
+                           const AicTable<AttentionRow>& generation, AllReduceTable allReduce,
+                           MoeTable moe)
     : platform_(std::move(platform)),
       effectiveBandwidth_(platform_.memBandwidth * platform_.memBwScaling),
       gemm_(gemm.rows, platform_, gemm.info.file), context_(context.rows, false, context.info.file),
-      generation_(generation.rows, true, generation.info.file),
-      allReduce_(std::move(allReduce)), info_{gemm.info, context.info, generation.info}
+      generation_(generation.rows, true, generation.info.file), allReduce_(std::move(allReduce)),
+      moe_(std::move(moe)), info_{gemm.info, context.info, generation.info}
 {
     if (!(effectiveBandwidth_ > 0))
         throw LoadError(platform_.source, "gpu.mem_bw", "memory bandwidth must be positive");
@@ -54,13 +57,30 @@ TableOpCosts TableOpCosts::load(const Stack& stack, const Platform& platform)
         nccl = std::move(t.rows);
         commInfo.push_back(std::move(t.info));
     }
+    MoeTable moe;
+    if (!stack.moeFile.empty()) {
+        auto t = loadMoeTable(stack.moeFile);
+        moe = MoeTable(t.rows);
+        commInfo.push_back(std::move(t.info));
+    }
     TableOpCosts costs(platform, loadGemmTable(dir + "gemm_perf.csv"),
                        loadContextAttentionTable(dir + "context_attention_perf.csv"),
                        loadGenerationAttentionTable(dir + "generation_attention_perf.csv"),
-                       AllReduceTable(engine, nccl));
+                       AllReduceTable(engine, nccl), std::move(moe));
     for (TableLoadInfo& i : commInfo)
         costs.info_.push_back(std::move(i));
     return costs;
+}
+
+double TableOpCosts::moeMs(Format f, double tokens, const MoeShape& s) const
+{
+    const double ms = moe_.routedLookup(f, tokens, s);
+    return std::isnan(ms) ? OpCosts::moeMs(f, tokens, s) : ms;
+}
+
+std::string TableOpCosts::moeNote(Format f, const MoeShape& s) const
+{
+    return std::isnan(moe_.lookup(f, 1.0, s)) ? OpCosts::moeNote(f, s) : std::string();
 }
 
 std::string TableOpCosts::attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const

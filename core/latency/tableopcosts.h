@@ -7,6 +7,7 @@
 #include "core/latency/allreducetable.h"
 #include "core/latency/attentiontable.h"
 #include "core/latency/gemmtable.h"
+#include "core/latency/moetable.h"
 #include "core/latency/opcosts.h"
 
 #include <vector>
@@ -17,14 +18,15 @@ namespace acsel
 class TableOpCosts final : public OpCosts
 {
 public:
-    // Loads <stack.tableDir>/{gemm,context_attention,generation_attention}_perf.csv and the
-    // stack's all-reduce tables when it has them (Stack::allReduceFile, Stack::ncclFile).
+    // Loads <stack.tableDir>/{gemm,context_attention,generation_attention}_perf.csv, the
+    // stack's all-reduce tables (Stack::allReduceFile, Stack::ncclFile) and its fused-MoE
+    // table (Stack::moeFile, the `balanced` distribution) when it has them.
     // Throws LoadError (file, line/column, expectation) on any malformed table.
     static TableOpCosts load(const Stack& stack, const Platform& platform);
     // From already parsed tables (fixtures in tests).
     TableOpCosts(Platform platform, const AicTable<GemmRow>& gemm,
                  const AicTable<AttentionRow>& context, const AicTable<AttentionRow>& generation,
-                 AllReduceTable allReduce = {});
+                 AllReduceTable allReduce = {}, MoeTable moe = {});
 
     const Platform& platform() const override { return platform_; }
     bool supports(Format f) const override { return gemm_.has(f); }
@@ -54,6 +56,10 @@ public:
         return (bytes / effectiveBandwidth_ + platform_.memConstantLatencyS) * 1e3;
     }
     std::string attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const override;
+    // The fused-MoE table's curve where it has the shape (MoeTable::routedLookup), else the
+    // GEMM-per-expert default.
+    double moeMs(Format f, double tokens, const MoeShape& s) const override;
+    std::string moeNote(Format f, const MoeShape& s) const override;
     bool supportsTp(int gpus) const override { return allReduce_.has(gpus); }
     double allReduceMs(int gpus, double elements) const override
     {
@@ -70,6 +76,7 @@ private:
     GemmTable gemm_;
     AttentionTable context_, generation_;
     AllReduceTable allReduce_;
+    MoeTable moe_;
     std::vector<TableLoadInfo> info_;
 };
 

@@ -21,6 +21,10 @@ struct Config {
     KvFormat kv = KvFormat::Bf16;
     // Tensor-parallel degree: the GPUs of one node the model is split over (tensorparallel.h).
     int tp = 1;
+    // Mixture of experts: the expert-parallel degree of the tp GPUs (tensorparallel.h); the
+    // rest, tp / moeEp, is expert TP. 1 (expert TP over all tp GPUs) is vLLM's and SGLang's
+    // default and TRT-LLM's when moe_ep_size is not given.
+    int moeEp = 1;
 
     bool operator==(const Config&) const = default;
 };

@@ -1,7 +1,26 @@
 #include "core/model/modelarch.h"
 
+#include <algorithm>
+
 namespace acsel
 {
+
+bool ModelArch::isMoeLayer(int layer) const
+{
+    return isMoe() && (layer + 1) % moe.sparseStep == 0 &&
+           std::find(moe.mlpOnlyLayers.begin(), moe.mlpOnlyLayers.end(), layer) ==
+               moe.mlpOnlyLayers.end();
+}
+
+int ModelArch::moeLayersIn(int begin, int end) const
+{
+    if (!isMoe())
+        return 0;
+    int n = 0;
+    for (int l = begin; l < end; ++l)
+        n += isMoeLayer(l) ? 1 : 0;
+    return n;
+}
 
 std::int64_t ModelArch::attnLinearParams() const
 {
@@ -16,16 +35,46 @@ std::int64_t ModelArch::mlpLinearParams() const
     return 3 * std::int64_t{hidden} * intermediate;
 }
 
+std::int64_t ModelArch::expertParams() const
+{
+    return 3 * std::int64_t{hidden} * moe.expertIntermediate;
+}
+
+std::int64_t ModelArch::routerParams() const
+{
+    return std::int64_t{hidden} * moe.experts;
+}
+
+std::int64_t ModelArch::sharedExpertParams() const
+{
+    return 3 * std::int64_t{hidden} * moe.sharedIntermediate;
+}
+
 std::int64_t ModelArch::layerNormParams() const
 {
     return 2 * std::int64_t{hidden} + (qkNorm ? 2 * std::int64_t{headDim} : 0);
 }
 
+std::int64_t ModelArch::countWith(std::int64_t routedExperts) const
+{
+    const std::int64_t moeCount = moeLayers();
+    const std::int64_t denseCount = layers - moeCount;
+    const std::int64_t common = attnLinearParams() + layerNormParams();
+    const std::int64_t moeLayer =
+        routedExperts * expertParams() + routerParams() + sharedExpertParams();
+    const std::int64_t lmHead = tiedEmbeddings ? 0 : embeddingParams();
+    return embeddingParams() + std::int64_t{layers} * common + denseCount * mlpLinearParams() +
+           moeCount * moeLayer + hidden + lmHead;
+}
+
 std::int64_t ModelArch::paramCount() const
 {
-    const std::int64_t perLayer = attnLinearParams() + mlpLinearParams() + layerNormParams();
-    const std::int64_t lmHead = tiedEmbeddings ? 0 : embeddingParams();
-    return embeddingParams() + std::int64_t{layers} * perLayer + hidden + lmHead;
+    return countWith(moe.experts);
+}
+
+std::int64_t ModelArch::activeParamCount() const
+{
+    return countWith(moe.topk);
 }
 
 } // namespace acsel

@@ -41,6 +41,8 @@ struct Stack {
     // <tableDir>/custom_allreduce_perf.csv and the system's <system>/nccl_perf.csv.
     std::string allReduceFile;
     std::string ncclFile;
+    // The stack's fused-MoE table <tableDir>/moe_perf.csv (empty when absent).
+    std::string moeFile;
     bool hasAllReduce() const { return !allReduceFile.empty() || !ncclFile.empty(); }
 
     bool hasFormat(Format f) const;

@@ -4,6 +4,12 @@
 // down by input rows, attention by heads; a GPU keeps at least one KV head (with fewer KV
 // heads than GPUs each KV head is replicated); the embedding table and lm_head are split by
 // vocabulary rows; norms are replicated.
+//
+// Mixture of experts: the routed experts of an MoE layer are split over the same tp GPUs as
+// moeTp x moeEp = tp (AIConfigurator's and TRT-LLM's moe_tp_size / moe_ep_size): expert
+// parallelism gives each GPU experts / moeEp whole experts, expert TP splits each of them by
+// its intermediate columns over moeTp GPUs. The router (hidden x experts) is replicated; a
+// shared expert is split as a dense MLP.
 #pragma once
 
 #include "core/model/modelarch.h"
@@ -27,12 +33,25 @@ struct TpShard {
     // Linear weights of one layer on one GPU (q, k, v, o and gate, up, down).
     double attnLinearParams = 0;
     double mlpLinearParams = 0;
+    // MoE layers (zero for a dense model).
+    int moeTp = 1, moeEp = 1;
+    double localExperts = 0;       // routed experts per GPU: experts / moeEp
+    double expertIntermediate = 0; // columns of one expert per GPU: expertIntermediate / moeTp
+    double sharedIntermediate = 0; // shared expert columns per GPU: sharedIntermediate / tp
+    // Linear weights of one MoE layer's experts on one GPU: the local routed experts and the
+    // shared expert's share; the router is not in it (routerParams, on every GPU).
+    double moeLinearParams = 0;
 };
 
-TpShard shardOf(const ModelArch& arch, int tp);
+// moeEp: the expert-parallel degree (1: every GPU holds every expert, split by expert TP).
+TpShard shardOf(const ModelArch& arch, int tp, int moeEp = 1);
 
 // Empty when tp is a legal degree for the model: a power of two from 1 to kMaxGpus that
 // divides the attention heads; else why not ("tp 3 is not a power of two ...").
 std::string tpProblem(const ModelArch& arch, int tp);
+
+// Empty when moeEp is a legal expert-parallel degree at tp: 1 for a dense model; for an MoE
+// model a divisor of tp that divides the experts; else why not.
+std::string moeEpProblem(const ModelArch& arch, int tp, int moeEp);
 
 } // namespace acsel

@@ -127,6 +127,10 @@ DemoQualityModel::DemoQualityModel(std::vector<ModelArch> models, std::uint64_t 
     : models_(std::move(models))
 {
     for (const ModelArch& m : models_) {
+        if (m.isMoe()) { // its laws (capacitygap.h) are for dense decoders: no rows for it
+            per_.emplace_back();
+            continue;
+        }
         const std::uint64_t key = nameKey(m.name);
         const int L = m.layers;
         PerModel p;
@@ -237,6 +241,9 @@ double DemoQualityModel::rmqd(int model, const BandRecipe& recipe, Algorithm alg
                               bool lmHeadQuantized, KvFormat kv) const
 {
     const PerModel& p = per_[static_cast<std::size_t>(model)];
+    if (p.layers == 0)
+        throw std::invalid_argument("model " + models_[static_cast<std::size_t>(model)].name +
+                                    ": the demo quality generator models dense decoders only");
     double sum = 0.0;
     for (const Band& b : recipe) {
         const std::size_t base =
@@ -318,6 +325,8 @@ Json gapsJson(const DemoQualityModel& truth)
     Json g = Json::array();
     for (int m = 0; m < static_cast<int>(truth.models().size()); ++m) {
         const ModelArch& arch = truth.models()[static_cast<std::size_t>(m)];
+        if (arch.isMoe())
+            continue;
         g.push_back({{"model", arch.name},
                      {"oracle", findFamilyOracle(arch.family)->name},
                      {"params", arch.paramCount()},
@@ -357,6 +366,8 @@ QualitySet generateDemoQualitySet(const std::vector<ModelArch>& models,
     const std::vector<FormatScope> choices =
         ConfigSpace(2, {.formats = {kAllFormats.begin(), kAllFormats.end()}}).bandChoices();
     for (int m = 0; m < static_cast<int>(models.size()); ++m) {
+        if (models[static_cast<std::size_t>(m)].isMoe())
+            continue; // the generator models dense decoders only
         const int L = models[static_cast<std::size_t>(m)].layers;
         std::vector<std::pair<BandRecipe, Algorithm>> quantizedUniform;
         for (const FormatScope& c : choices) {

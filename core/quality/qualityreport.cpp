@@ -114,6 +114,20 @@ std::vector<std::string> modelNames(const std::vector<ModelArch>& models)
     return names;
 }
 
+// The models the set has rows of: the checks of a fit are about them (a model without rows,
+// e.g. an MoE model the demo generator does not cover, is predicted by the others' trend).
+std::vector<ModelArch> modelsWithRows(const QualitySet& set, const std::vector<ModelArch>& models)
+{
+    std::vector<bool> has(models.size(), false);
+    for (const QualityRow& r : set.rows)
+        has[static_cast<std::size_t>(r.model)] = true;
+    std::vector<ModelArch> out;
+    for (std::size_t i = 0; i < models.size(); ++i)
+        if (has[i])
+            out.push_back(models[i]);
+    return out;
+}
+
 std::vector<FeatureVector> setFeatures(FeatureCoding coding, const QualitySet& set,
                                        const std::vector<ModelArch>& models)
 {
@@ -161,6 +175,7 @@ QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector
 {
     const std::vector<bool> isTrain = trainingMask(set);
     const std::vector<std::string> names = modelNames(models);
+    const std::vector<ModelArch> checked = modelsWithRows(set, models);
     QualityReport rep;
     auto evaluate = [&](const SurrogateOptions& o) {
         const SplitData d = splitRows(setFeatures(o.coding, set, models), set, isTrain);
@@ -169,8 +184,8 @@ QualityReport evaluateQualitySurrogates(const QualitySet& set, const std::vector
         SurrogateEvaluation e{fitSplit(d, names, o), 0.0, {}, {}};
         e.surrogate.setTrainingData({set.file, set.synthetic});
         e.heldoutMdape = heldoutMdape(e.surrogate, d, names);
-        e.monotonicity = checkMonotonicity(e.surrogate, models);
-        e.scopes = scopeSeparation(e.surrogate, models);
+        e.monotonicity = checkMonotonicity(e.surrogate, checked);
+        e.scopes = scopeSeparation(e.surrogate, checked);
         return e;
     };
     options.coding = FeatureCoding::Method;

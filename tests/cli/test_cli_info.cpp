@@ -3,6 +3,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,8 @@ private slots:
     void namesTheTablesFolderUsed();
     void missingTablesDirIsExit2();
     void brokenWorkspaceFieldIsExit2();
+    void listsMoeActiveParameters();
+    void denseModelTypeWithExpertsIsExit2();
     void unknownOptionIsExit2();
 };
 
@@ -50,7 +53,7 @@ void TestCliInfo::listsAllStacksAndModels()
     QCOMPARE(measured, std::size_t{18});
     QVERIFY(estimated >= 2);
     QCOMPARE(measured + estimated, j["stacks"].size());
-    QCOMPARE(j["models"].size(), std::size_t{6});
+    QCOMPARE(j["models"].size(), std::size_t{8});
     bool sawNvfp4 = false;
     for (const auto& s : j["stacks"]) {
         QVERIFY(!s["formats"].empty());
@@ -143,6 +146,45 @@ void TestCliInfo::unknownOptionIsExit2()
     const Run r = run({"info", "--frob"});
     QCOMPARE(r.code, 2);
     QVERIFY(contains(r.err, "unknown option --frob"));
+}
+
+// Qwen3-30B-A3B: 30,532,122,624 parameters, 3,353,032,704 active (tests/core/test_moe.cpp
+// works both out from the config.json).
+void TestCliInfo::listsMoeActiveParameters()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    const Run r = run({"info", "--workspace", kWorkspace, "--tables", kTables, "--json"});
+    QCOMPARE(r.code, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    bool seen = false;
+    for (const auto& m : j["models"])
+        if (m["name"] == "Qwen3-30B-A3B") {
+            seen = true;
+            QCOMPARE(m["params"].get<std::int64_t>(), std::int64_t{30'532'122'624});
+            QCOMPARE(m["moe"]["active_params"].get<std::int64_t>(), std::int64_t{3'353'032'704});
+            QCOMPARE(m["moe"]["experts"].get<int>(), 128);
+        }
+    QVERIFY(seen);
+    const Run text = run({"info", "--workspace", kWorkspace, "--tables", kTables});
+    QVERIFY(contains(text.out, "30.53 B params  Qwen/Qwen3-30B-A3B  MoE: 3.35 B active"));
+}
+
+// Qwen3-30B-A3B's config with model_type qwen3 would be priced as a 3.3 B dense model.
+void TestCliInfo::denseModelTypeWithExpertsIsExit2()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("ws.json").toStdString();
+    auto j = readJson(kWorkspace);
+    for (auto& m : j["models"])
+        if (m["name"] == "Qwen3-30B-A3B")
+            m["config"]["model_type"] = "qwen3";
+    std::ofstream(path) << j.dump();
+    const Run r = run({"info", "--workspace", path, "--tables", kTables});
+    QCOMPARE(r.code, 2);
+    QVERIFY(contains(r.err, "/config/num_experts"));
+    QVERIFY(contains(r.err, "dense decoder"));
+    QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), std::ptrdiff_t{1});
 }
 
 QTEST_APPLESS_MAIN(TestCliInfo)

@@ -19,6 +19,15 @@ namespace
 
 const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 
+// The default workspace's dense models: the generator has laws for dense decoders only (its
+// MoE models get no rows).
+Workspace denseWorkspace()
+{
+    Workspace ws = loadWorkspace(kWorkspace, "");
+    std::erase_if(ws.models, [](const ModelArch& m) { return m.isMoe(); });
+    return ws;
+}
+
 int modelIndex(const Workspace& ws, const char* name)
 {
     return ws.findModel(name).value();
@@ -46,7 +55,7 @@ void TestQualityDemo::monotoneOverEveryRecipe()
     // Every legal recipe of Qwen3-0.6B over all formats and scopes; every band moved one or more
     // steps down the ladder (any format with fewer bits, same scope); every algorithm that fits
     // both recipes; with and without lm_head / KV quantized.
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const int m = modelIndex(ws, "Qwen3-0.6B");
     const DemoQualityModel truth(ws.models, 2611);
     const ConfigSpace space(ws.models[static_cast<std::size_t>(m)].layers,
@@ -86,7 +95,7 @@ void TestQualityDemo::monotoneOverEveryRecipe()
 
 void TestQualityDemo::layerCellsMonotoneForEveryModel()
 {
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const DemoQualityModel truth(ws.models, 2611);
     for (int m = 0; m < static_cast<int>(ws.models.size()); ++m)
         for (int l = 0; l < ws.models[static_cast<std::size_t>(m)].layers; ++l)
@@ -107,7 +116,7 @@ void TestQualityDemo::bf16IsTheCapacityGapToTheFamilyOracle()
     // The law worked out here from its definition: 406.4 (N^-0.34 - N_oracle^-0.34) with the
     // oracles' dense-equivalent sizes 405e9 (Llama-3.1-405B) and 110e9 (Qwen3-235B-A22B, 5 x 22B
     // active); the frozen per-model noise is at most 3 sigma = 0.3 in log.
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const DemoQualityModel truth(ws.models, 2611);
     for (int m = 0; m < static_cast<int>(ws.models.size()); ++m) {
         const ModelArch& a = ws.models[static_cast<std::size_t>(m)];
@@ -137,7 +146,7 @@ void TestQualityDemo::bf16IsTheCapacityGapToTheFamilyOracle()
 
 void TestQualityDemo::unknownFamilyOrOversizedModelIsRejected()
 {
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     std::vector<ModelArch> models = ws.models;
     models[2].family = "mistral";
     try {
@@ -158,7 +167,7 @@ void TestQualityDemo::quantizedLargerModelBeatsBf16SmallerOne()
     // The point of a shared oracle: the search chooses the model too, and a quantized bigger
     // model can be closer to the oracle than a smaller model in bf16 (with a self reference
     // every bf16 model would score ~0 and always win).
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const DemoQualityModel truth(ws.models, 2611);
     auto uniform = [&](const char* name, Format f, Algorithm a) {
         const int m = modelIndex(ws, name);
@@ -179,7 +188,7 @@ void TestQualityDemo::quantizedLargerModelBeatsBf16SmallerOne()
 
 void TestQualityDemo::damageFollowsAnchors()
 {
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const DemoQualityModel truth(ws.models, 2611);
     const int llama8 = modelIndex(ws, "Llama-3.1-8B");
     const int L = ws.models[static_cast<std::size_t>(llama8)].layers;
@@ -226,7 +235,7 @@ void TestQualityDemo::scopeAndGranularityEffects()
     // 8 KV heads, intermediate 14336), weighting v_proj and down_proj 2x: attention
     // 4096 x 128 x (32 + 8 + 2 x 8 + 32) = 46.1M, MLP 4096 x 14336 x (2 + 2) = 234.9M, so the
     // attention share of the damage is 88 / (88 + 4 x 14336 / 128) = 0.1642.
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const DemoQualityModel truth(ws.models, 2611);
     for (int m = 0; m < static_cast<int>(ws.models.size()); ++m)
         for (Format f : kAllFormats)
@@ -269,7 +278,7 @@ void TestQualityDemo::scopeAndGranularityEffects()
 
 void TestQualityDemo::coverageSplitAndLabels()
 {
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const QualitySet set = generateDemoQualitySet(ws.models, {}, "test");
     QVERIFY(set.synthetic);
     QVERIFY(set.provenance.find("SYNTHETIC") != std::string::npos);
@@ -327,7 +336,7 @@ void TestQualityDemo::coverageSplitAndLabels()
 
 void TestQualityDemo::deterministicAndCommittedFileReproduces()
 {
-    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const Workspace ws = denseWorkspace();
     const QualitySet committed = loadQualitySet(ws.qualityFile, ws.models);
     QVERIFY(committed.synthetic && ws.qualitySynthetic);
     DemoQualityOptions opt;

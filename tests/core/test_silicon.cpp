@@ -109,7 +109,7 @@ void TestSilicon::duplicateMeasurementRefused()
                 "a2,trtllm,1.0,meta-llama/Llama-3.1-8B,h100_sxm,agg,1024,128,,8,1,1,210,8.1\n"),
         std::string("s.csv: line 3: duplicate of the measurement on line 2 (same system, "
                     "backend, backend_version, model_path, mode, gemm_quant_mode, isl, osl, "
-                    "batch_size, tp_size and pp_size)"));
+                    "batch_size, tp_size, pp_size, moe_tp_size and moe_ep_size)"));
 }
 
 void TestSilicon::otherKeyIsAnotherMeasurement_data()
