@@ -26,7 +26,8 @@ const ModelArch kArch{"tiny-2L-synthetic",
                       256,
                       1000,
                       false,
-                      false};
+                      false,
+                      {}};
 
 void checkPlan(const QuantPlan& plan, const std::string& file)
 {

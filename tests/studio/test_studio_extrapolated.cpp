@@ -107,17 +107,22 @@ private slots:
                                 "is the other models' trend over log(params), not its own; "
                                 "measure a few of its configurations (acsel rmqd) before "
                                 "trusting the answer."));
+        // The mixture-of-experts models of the workspace have no quality rows either.
         for (const ModelArch& m : lacking.workspace->models)
             QCOMPARE(studio::rmqdExtrapolationNote(*lacking.engine, m.name).isEmpty(),
-                     m.name != kDropped.toStdString());
+                     m.name != kDropped.toStdString() && !m.isMoe());
         QCOMPARE(studio::extrapolatedModelsLine(*lacking.engine),
-                 QStringLiteral("RMQD extrapolated: Qwen3-8B has no quality rows in the quality "
-                                "set; its RMQD is the other models' trend, not its own."));
-        // The default workspace has rows of every model.
+                 QStringLiteral("RMQD extrapolated: Qwen3-8B, Qwen3-30B-A3B, Qwen3-235B-A22B "
+                                "have no quality rows in the quality set; their RMQD is the "
+                                "other models' trend, not their own."));
+        // The default workspace has rows of every dense model.
         const auto full = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {});
         for (const ModelArch& m : full.workspace->models)
-            QVERIFY(studio::rmqdExtrapolationNote(*full.engine, m.name).isEmpty());
-        QVERIFY(studio::extrapolatedModelsLine(*full.engine).isEmpty());
+            QCOMPARE(studio::rmqdExtrapolationNote(*full.engine, m.name).isEmpty(), !m.isMoe());
+        QCOMPARE(studio::extrapolatedModelsLine(*full.engine),
+                 QStringLiteral("RMQD extrapolated: Qwen3-30B-A3B, Qwen3-235B-A22B have no "
+                                "quality rows in the quality set; their RMQD is the other "
+                                "models' trend, not their own."));
         // What an exported configuration says about its RMQD (both sets are synthetic).
         QCOMPARE(studio::predictionsNote(*lacking.engine, "Qwen3-8B"),
                  std::string("RMQD from the surrogate fitted on synthetic quality data; no quality "
@@ -137,11 +142,12 @@ private slots:
         QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString()));
         auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
         QVERIFY(banner);
-        QVERIFY2(!banner->text().contains(QStringLiteral("extrapolated")),
+        QVERIFY2(banner->text().startsWith(QStringLiteral(
+                     "RMQD extrapolated: Qwen3-30B-A3B, Qwen3-235B-A22B have no quality rows")),
                  qPrintable(banner->text()));
         QVERIFY(w.openWorkspace(wsFile, QString()));
-        QVERIFY2(banner->text().startsWith(
-                     QStringLiteral("RMQD extrapolated: Qwen3-8B has no quality rows")),
+        QVERIFY2(banner->text().startsWith(QStringLiteral(
+                     "RMQD extrapolated: Qwen3-8B, Qwen3-30B-A3B, Qwen3-235B-A22B have no")),
                  qPrintable(banner->text()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs);
     }
