@@ -124,7 +124,7 @@ private:
 
 // One thread's share of a round: the `size` lowest candidates after `after` whose bound can
 // still beat `best`, in a max-heap, and how many qualified.
-struct RoundKeeper {
+struct MissRoundKeeper {
     MetricBound bound;
     const FracMixTable* table = nullptr;
     const std::optional<Bounded>* after = nullptr;
@@ -190,14 +190,14 @@ std::optional<double> lowestAdmitted(const Engine& e, const Request& q, BudgetKi
     const MetricBound bound(table, b, latencyBounds);
     for (std::size_t size = firstRound > 0 ? firstRound : kFirstRound;; size *= kGrowth) {
         // The first walk counts the space; later ones walk the same space again.
-        std::vector<RoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
+        std::vector<MissRoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
             latencyBounds ? &screen : nullptr, 0.0,
-            RoundKeeper{bound, &table, &after, &best, size, {}, 0}, !after.has_value());
+            MissRoundKeeper{bound, &table, &after, &best, size, {}, 0}, !after.has_value());
         if (run.cancelled())
             break;
         std::vector<Bounded> round;
         std::size_t qualified = 0;
-        for (RoundKeeper& k : keepers) {
+        for (MissRoundKeeper& k : keepers) {
             qualified += k.qualified;
             round.insert(round.end(), k.heap.begin(), k.heap.end());
         }
