@@ -123,10 +123,14 @@ void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
     printPrediction(out, a.gate.prediction, q, a.config.tp);
 }
 
-void printSizing(std::ostream& out, const Workspace& ws, const Request& q,
+void printSizing(std::ostream& out, const WorkspaceEngine& engine, const Request& q,
                  const std::vector<SizingRow>& rows)
 {
+    const Workspace& ws = engine.workspace();
     out << "by GPUs (each row: the answer with that many GPUs of one node; memory per GPU):\n";
+    if (!engine.supportsTp(q, 2))
+        out << "  note: " << q.stack
+            << " has no all-reduce data: no model is split over GPUs, every row uses one\n";
     for (const SizingRow& row : rows) {
         const std::string title =
             "  " + std::to_string(row.gpus) + (row.gpus == 1 ? " GPU:  " : " GPUs: ");
@@ -218,7 +222,8 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     std::string saved; // the text's last line; on stderr with --json (stdout has the document)
     if (saving) {
         const auto files = writeResultsFolder(
-            run.saveDir, {engine, run, rec, jsonNotes, gated, marginText, missLines, sizing}, io.err);
+            run.saveDir, {engine, run, rec, jsonNotes, gated, marginText, missLines, sizing},
+            io.err);
         saved = "saved: " + run.saveDir + " (" + std::to_string(files.size()) +
                 " files; summary.md says what each is)\n";
     }
@@ -265,7 +270,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
     if (!r.config) {
         io.out << "answer: none: no configuration passes the gate\n";
         if (run.byGpus)
-            printSizing(io.out, ws, q, sizing);
+            printSizing(io.out, engine, q, sizing);
         io.out << saved;
         for (const std::string& line : missLines)
             io.err << line << "\n";
@@ -291,7 +296,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             printAlternative(io.out, ws, q, "  ", a);
     }
     if (run.byGpus)
-        printSizing(io.out, ws, q, sizing);
+        printSizing(io.out, engine, q, sizing);
     io.out << saved;
     return 0;
 }
