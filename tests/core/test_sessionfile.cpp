@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 using namespace acsel;
@@ -26,6 +27,7 @@ ConfigDocument configDoc(const std::string& name, Format middle, int batch, cons
     d.config.algorithm = Algorithm::Awq;
     d.config.lmHeadQuantized = true;
     d.config.kv = KvFormat::Fp8;
+    d.config.tp = 2;
     d.predictions =
         Prediction{.ttftMs = 201.75, .tpotMs = 9.5, .memoryBytes = 17.125 * kGiB, .rmqd = 0.0125};
     d.predictionNote = "synthetic";
@@ -39,7 +41,7 @@ SessionDocument fullSession(const std::string& root)
     s.workspaceFile = root + "/project/workspace.json";
     s.tablesDir = root + "/tables";
     s.fmcFile = root + "/project/fmc/coeffs.json";
-    s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, 1, {}};
+    s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, 4, {}};
     s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
     s.searchAlgorithm = SearchAlgorithm("hc");
     s.view = {"normalised", true, true, "format_family"};
@@ -88,6 +90,38 @@ private slots:
         QVERIFY(back.edited->config.recipe[1].format == Format::Nvfp4);
         QCOMPARE(back.view.latencyAxis, std::string("normalised"));
         QVERIFY(back.filter.scopes == std::vector<Scope>{Scope::Mlp});
+        QCOMPARE(back.request.gpus, 4);
+        QCOMPARE(back.pinned[0].document.config.tp, 2);
+    }
+
+    // A session written before tensor parallelism (no request gpus, no config tp) is one GPU.
+    void sessionsWithoutGpusAreOneGpu()
+    {
+        SessionDocument s = fullSession("/data");
+        s.request.gpus = 1;
+        s.edited->config.tp = 1;
+        s.edited->request.gpus = 1;
+        for (auto& p : s.pinned) {
+            p.document.config.tp = 1;
+            p.document.request.gpus = 1;
+        }
+        const std::string file = "/data/project/sessions/a.acsel-session";
+        Json j = written(s, file);
+        int erased = 0;
+        const std::function<void(Json&)> strip = [&](Json& node) {
+            if (!node.is_object() && !node.is_array())
+                return;
+            if (node.is_object())
+                erased += static_cast<int>(node.erase("gpus") + node.erase("tp"));
+            for (Json& child : node)
+                strip(child);
+        };
+        strip(j);
+        QVERIFY(erased >= 2);
+        const SessionDocument back = parseSessionJson(j, file);
+        QCOMPARE(back.request.gpus, 1);
+        QCOMPARE(back.pinned[1].document.config.tp, 1);
+        QVERIFY(back == s);
     }
 
     void automaticAlgorithmRoundTrips()
