@@ -41,14 +41,9 @@ std::string formatList(const Stack& s)
 
 // The tensor-parallel degrees a request with 8 GPUs searches for the model on the stack:
 // those dividing its heads, beyond 1 only where the stack has all-reduce data.
-std::vector<int> tpDegrees(const Stack& s, const ModelArch& m)
+std::vector<int> degreesOn8Gpus(const Stack& s, const ModelArch& m)
 {
-    std::vector<int> out{1};
-    if (s.hasAllReduce())
-        for (int tp = 2; tp <= kMaxGpus; tp *= 2)
-            if (tpProblem(m, tp).empty())
-                out.push_back(tp);
-    return out;
+    return tpDegrees(m, kMaxGpus, [&](int tp) { return tp == 1 || s.hasAllReduce(); });
 }
 
 std::string joined(const std::vector<int>& v)
@@ -121,13 +116,13 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         for (const ModelArch& m : ws.models) {
             const ConfigSpace recipesOnly(m.layers, spaceFor(s, false));
             const ConfigSpace full(m.layers, spaceFor(s, true));
-            js["space"][m.name] = {
-                {"recipes_full_scope", recipesOnly.recipeCount()},
-                {"recipes", full.recipeCount()},
-                {"configurations", full.configCount()},
-                {"tp_degrees_8_gpus", tpDegrees(s, m)},
-                {"configurations_8_gpus",
-                 full.configCount() * static_cast<std::int64_t>(tpDegrees(s, m).size())}};
+            const std::vector<int> tps = degreesOn8Gpus(s, m);
+            js["space"][m.name] = {{"recipes_full_scope", recipesOnly.recipeCount()},
+                                   {"recipes", full.recipeCount()},
+                                   {"configurations", full.configCount()},
+                                   {"tp_degrees_8_gpus", tps},
+                                   {"configurations_8_gpus",
+                                    full.configCount() * static_cast<std::int64_t>(tps.size())}};
         }
         j["stacks"].push_back(js);
     }
@@ -161,7 +156,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         }
         for (const ModelArch& m : ws.models) {
             const ConfigSpace full(m.layers, spaceFor(s, true));
-            const std::vector<int> tps = tpDegrees(s, m);
+            const std::vector<int> tps = degreesOn8Gpus(s, m);
             io.out << "      " << std::setw(16) << m.name << std::right << std::setw(10)
                    << full.recipeCount() << " recipes " << std::setw(12) << full.configCount()
                    << " configurations";

@@ -27,6 +27,16 @@ std::vector<std::string> commaList(const std::string& s)
     return out;
 }
 
+// The whole number v is, if it is one within [lo, hi].
+std::optional<int> wholeNumber(const std::string& v, int lo, int hi)
+{
+    int x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || end != v.data() + v.size() || x < lo || x > hi)
+        return std::nullopt;
+    return x;
+}
+
 // --NAME a,b,c read with `parse` (nullopt: not a name of `what`); empty when not given.
 template <class T, class Parse>
 std::vector<T> listOption(const app::Args& args, const std::string& name, const std::string& what,
@@ -159,30 +169,21 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (searchKvFormats(stack, r.options).empty())
         throw app::UsageError("acsel search: --kv: stack '" + q.stack +
                               "' has none of these KV formats (acsel info lists them)");
-    r.options.batches = listOption<int>(
-        args, "batch", "batch size (1 to 4096)", [](const std::string& v) -> std::optional<int> {
-            int b = 0;
-            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), b);
-            if (ec != std::errc() || end != v.data() + v.size() || b < 1 || b > 4096)
-                return std::nullopt;
-            return b;
-        });
+    r.options.batches =
+        listOption<int>(args, "batch", "batch size (1 to 4096)",
+                        [](const std::string& v) { return wholeNumber(v, 1, 4096); });
     for (int b : r.options.batches)
         if (b < q.concurrency)
             throw app::UsageError("acsel search: --batch " + std::to_string(b) +
                                   " is below the request's concurrency " +
                                   std::to_string(q.concurrency) +
                                   " (a batch holds every concurrent request)");
-    r.options.tps = listOption<int>(args, "tp", "tensor-parallel degree (1, 2, 4 or 8)",
-                                    [](const std::string& v) -> std::optional<int> {
-                                        int t = 0;
-                                        const auto [end, ec] =
-                                            std::from_chars(v.data(), v.data() + v.size(), t);
-                                        if (ec != std::errc() || end != v.data() + v.size() ||
-                                            t < 1 || t > kMaxGpus || (t & (t - 1)) != 0)
-                                            return std::nullopt;
-                                        return t;
-                                    });
+    r.options.tps =
+        listOption<int>(args, "tp", "tensor-parallel degree (1, 2, 4 or 8)",
+                        [](const std::string& v) -> std::optional<int> {
+                            const std::optional<int> t = wholeNumber(v, 1, kMaxGpus);
+                            return t && (*t & (*t - 1)) == 0 ? t : std::nullopt; // a power of two
+                        });
     for (int t : r.options.tps)
         if (t > q.gpus)
             throw app::UsageError("acsel search: --tp " + std::to_string(t) + " needs " +

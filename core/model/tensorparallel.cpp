@@ -53,4 +53,13 @@ std::string moeEpProblem(const ModelArch& arch, int tp, int moeEp)
     return {};
 }
 
+std::vector<int> tpDegrees(const ModelArch& arch, int gpus, const std::function<bool(int)>& costed)
+{
+    std::vector<int> out;
+    for (int tp = 1; tp <= std::min(gpus, kMaxGpus); tp *= 2)
+        if (tpProblem(arch, tp).empty() && costed(tp))
+            out.push_back(tp);
+    return out;
+}
+
 } // namespace acsel

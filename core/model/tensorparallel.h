@@ -14,7 +14,9 @@
 
 #include "core/model/modelarch.h"
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace acsel
 {
@@ -49,6 +51,10 @@ TpShard shardOf(const ModelArch& arch, int tp, int moeEp = 1);
 // Empty when tp is a legal degree for the model: a power of two from 1 to kMaxGpus that
 // divides the attention heads; else why not ("tp 3 is not a power of two ...").
 std::string tpProblem(const ModelArch& arch, int tp);
+
+// The legal degrees (tpProblem) from 1 up to `gpus` that `costed` accepts, ascending: what a
+// request with that many GPUs can split the model over.
+std::vector<int> tpDegrees(const ModelArch& arch, int gpus, const std::function<bool(int)>& costed);
 
 // Empty when moeEp is a legal expert-parallel degree at tp: 1 for a dense model; for an MoE
 // model a divisor of tp that divides the experts; else why not.

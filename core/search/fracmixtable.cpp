@@ -52,12 +52,10 @@ std::vector<KvFormat> searchKvFormats(const Stack& s, const SearchOptions& o)
 std::vector<int> searchTps(const Engine& e, const ModelArch& arch, const Request& q,
                            const SearchOptions& o)
 {
-    std::vector<int> out;
-    for (int tp = 1; tp <= std::min(q.gpus, kMaxGpus); tp *= 2)
-        if ((o.tps.empty() || std::find(o.tps.begin(), o.tps.end(), tp) != o.tps.end()) &&
-            tpProblem(arch, tp).empty() && e.supportsTp(q, tp))
-            out.push_back(tp);
-    return out;
+    return tpDegrees(arch, q.gpus, [&](int tp) {
+        return (o.tps.empty() || std::find(o.tps.begin(), o.tps.end(), tp) != o.tps.end()) &&
+               e.supportsTp(q, tp);
+    });
 }
 
 std::vector<Format> searchFormats(const Stack& s, const SearchOptions& o)
