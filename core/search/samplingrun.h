@@ -40,7 +40,7 @@ private:
     std::int64_t maxEvaluations_;
     double maxSeconds_;
     const Engine& engine_;
-    const ProgressFn& progress_;
+    const ProgressFn progress_; // by value: callers may pass a temporary
     const std::atomic<bool>& stop_;
     SearchResult result_;
     FracMixTable table_;

@@ -225,7 +225,7 @@ private:
 
     Stopwatch clock_; // first: the wall time includes the table build
     const Engine& engine_;
-    const ProgressFn& progress_;
+    const ProgressFn progress_; // by value: callers may pass a temporary
     const std::atomic<bool>& stop_;
     SearchResult result_;
     FracMixTable table_;
