@@ -91,7 +91,7 @@ struct SuiteCase {
     std::vector<std::string> algorithms{"bp", "exact"};
 };
 
-// The fixed set of issue 15: the request of datasets/requests/default.json (isl 1024, osl 256,
+// The fixed suite: the request of datasets/requests/default.json (isl 1024, osl 256,
 // TTFT 800 ms, TPOT 40 ms, 32 GiB) on the named stacks and models.
 int runSuite(const WorkspaceEngine& engine, CommandIo& io)
 {

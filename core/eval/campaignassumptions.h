@@ -1,4 +1,4 @@
-// What the simulated campaign assumes beyond the real silicon rows (issue 17): no public
+// What the simulated campaign assumes beyond the real silicon rows: no public
 // measurement has band boundaries or reports the memory the engines add to the prediction, so
 // these effects are ASSUMPTIONS, each with its value, unit and source; `acsel eval` prints
 // them and docs/EVALUATION.md lists them with the sensitivity flags.

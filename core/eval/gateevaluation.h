@@ -1,4 +1,4 @@
-// The gate's yes/no judged on real measurements (issue 17, docs/EVALUATION.md): per stack, K
+// The gate's yes/no judged on real measurements (docs/EVALUATION.md): per stack, K
 // profile rows chosen as the latency study chooses them (stratified over the raw TTFT
 // estimate, seeds 0 .. S-1), the rest held out. For every held-out row and metric, budgets at
 // the MEASURED latency x kBudgetFactors: below 1 the row is over budget (the gate should

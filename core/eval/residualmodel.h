@@ -1,4 +1,4 @@
-// The simulated campaign's latency truth beyond the gate's estimate (issue 17): per stack and
+// The simulated campaign's latency truth beyond the gate's estimate: per stack and
 // metric, r = log(measured / estimate) of real silicon rows as a ridge regression on the
 // workload and the estimate, r ~ b0 + b1 log isl + b2 log osl + b3 log batch + b4 lowBitShare
 // + b5 log estimate, and the spread of the rows around it. Not the gate's model: FMC is the

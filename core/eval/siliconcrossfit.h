@@ -1,4 +1,4 @@
-// Cross-fitting the simulated campaign's truth on real silicon rows (issue 17): per stack, the
+// Cross-fitting the simulated campaign's truth on real silicon rows: per stack, the
 // measured rows are split in two by a seeded hash of their ids. One half fits the residual
 // model (the campaign's latency truth, residualmodel.h); the OTHER half judges it: its median
 // absolute log error on rows it never saw. FMC is fitted on neither: on profiled

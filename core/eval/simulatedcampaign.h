@@ -1,5 +1,5 @@
 // The simulated measurement campaign (SIMULATED DATA: there are no public measurements of band
-// configurations). Its truth is not the gate's model (issue 17):
+// configurations). Its truth is not the gate's model:
 // - latency: the full operator estimate x exp(residual model of the stack, fitted on real
 //   silicon rows as a function of the workload, residualmodel.h) x lognormal noise with the
 //   rows' unexplained spread, plus band effects per engine step (ASSUMPTIONS,

@@ -1,4 +1,4 @@
-// Our latency estimates against AIConfigurator's own on the same silicon rows (issue 18):
+// Our latency estimates against AIConfigurator's own on the same silicon rows:
 // `acsel report latency --against aic_estimates.csv`. Per stack and pooled over the rows both
 // tools answer: raw MdAPE of each, and held-out MdAPE after FMC (the same never-hurts FMC,
 // fmcchoice.h, fitted on each tool's estimates of the same profile rows), plus the coverage of

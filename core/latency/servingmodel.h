@@ -1,4 +1,4 @@
-// Serving-aware latency (issue 8, docs/SERVING.md): a steady-state model of continuous
+// Serving-aware latency (docs/SERVING.md): a steady-state model of continuous
 // (in-flight) batching at a concurrency, built on the operator model's step costs.
 //
 // Closed loop, c clients, each sending its next request when the previous one finishes (how

@@ -51,7 +51,7 @@ struct PredictedSiliconRow {
     double estimate(LatencyMetric m) const { return estimate(m, request.mode); }
 };
 
-// Memory check before profile selection (issue 8): a row whose concurrency exceeds the KV
+// Memory check before profile selection: a row whose concurrency exceeds the KV
 // slots waits in a queue. Such a row may be a profile only for a model that predicts the
 // queueing (continuous); the static model ignores capacity, so it is held out (still
 // evaluated). Empty when the row may be a profile, else why not.

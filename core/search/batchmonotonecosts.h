@@ -1,4 +1,4 @@
-// Operator costs made non-decreasing in the batch (issue 15): a table can predict a larger
+// Operator costs made non-decreasing in the batch: a table can predict a larger
 // batch faster than a smaller one (an interpolation artefact), and a search would then answer
 // a static batch larger than the concurrency for being "faster". Static serving runs each
 // operator of a batch-b step at the cost max over b' of its table cost at batch b', for b' on

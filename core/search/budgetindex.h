@@ -1,4 +1,4 @@
-// Every budget triple of one workload answered exactly from an index built once (issue 15).
+// Every budget triple of one workload answered exactly from an index built once.
 //
 // A workload is a request without its budgets (stack, model set, isl, osl, concurrency, serving
 // mode) and a search space (SearchOptions). The index keeps the configurations that can be the

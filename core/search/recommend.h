@@ -1,4 +1,4 @@
-// The recommend use case (issue 15): one request in; the searcher's answer, the best uniform
+// The recommend use case: one request in; the searcher's answer, the best uniform
 // configuration, the next best distinct alternatives, the admitted frontier and the caveats
 // out. acsel search and acsel recommend print it; the GUI shows it.
 #pragma once

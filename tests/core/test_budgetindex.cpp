@@ -1,4 +1,4 @@
-// The budget index (issue 15): built once per workload, it answers any budgets with Exact's
+// The budget index: built once per workload, it answers any budgets with Exact's
 // answer (checked against ExactSearch and a brute-force full gate of every configuration), and
 // its dominance grid never claims a dominating point that is not there.
 #include "bruteforce.h"

@@ -1,5 +1,5 @@
 // The engine's scope-aware features: codes and features by hand, and on the default workspace
-// the acceptance of issue 19: no move to fewer bits lowers the engine's prediction (a brute-force
+// the monotonicity property: no move to fewer bits lowers the engine's prediction (a brute-force
 // check beside the exact one), and attn / mlp / full predictions of one format differ.
 #include "core/data/workspacefile.h"
 #include "core/model/configspace.h"

@@ -1,6 +1,6 @@
 // Exact search against a brute-force reference on randomised small requests (static and
 // continuous, with and without a calibration, budgets exactly at a candidate's prediction),
-// with the answer order of tierule.h, and the regression cases of issue 15.
+// with the answer order of tierule.h, and past regression cases.
 #include "bruteforce.h"
 #include "core/search/bandpareto.h"
 #include "core/search/exactsearch.h"
@@ -47,7 +47,7 @@ private slots:
     void recommendTopAndFrontier();
 };
 
-// Issue 15 bug 1: without a calibration the screen compared FracMix with exp(log(budget)),
+// Regression: without a calibration the screen compared FracMix with exp(log(budget)),
 // which lands an ulp below some budgets and pruned a candidate exactly at the budget.
 void TestSearchExact::screenPassesAtTheBudget()
 {
@@ -197,7 +197,7 @@ void TestSearchExact::exactEqualsBruteForceOnRandomRequests()
     QVERIFY(contextsSkipped > kRequests / 4);
 }
 
-// Issue 15 bug 2: at equal predicted RMQD the answer is the faster, then the smaller one.
+// Regression: at equal predicted RMQD the answer is the faster, then the smaller one.
 // Every batch has the same latency and RMQD here; only memory tells them apart.
 void TestSearchExact::tieGoesToLowerLatencyThenMemory()
 {
@@ -218,7 +218,7 @@ void TestSearchExact::tieGoesToLowerLatencyThenMemory()
     }
 }
 
-// Issue 15 bug 4: continuous Exact returned a larger batch (more memory) at the same latency
+// Regression: continuous Exact returned a larger batch (more memory) at the same latency
 // and RMQD as a smaller one.
 void TestSearchExact::continuousTieGoesToTheSmallerBatch()
 {

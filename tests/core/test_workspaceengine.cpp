@@ -149,7 +149,7 @@ void TestWorkspaceEngine::searchersOnRealTables()
           static_cast<long long>(exact.fullEvaluations), exact.wallSeconds * 1e3);
 }
 
-// Issue 15 bug 3: on b200_sxm/trtllm the tables predict Llama-3.1-70B at batch 16 faster than
+// Regression: on b200_sxm/trtllm the tables predict Llama-3.1-70B at batch 16 faster than
 // at batch 4, and the search answered batch 16 for concurrency 4. Static serving now costs each
 // operator at its running max over the batch ladder (batchmonotonecosts.h).
 void TestWorkspaceEngine::staticBatchNeverPredictedFaster()

@@ -1,4 +1,4 @@
-// The acceptance of issue 6 item 4, on the real binary: acsel-studio, started offscreen on a
+// Crash recovery on the real binary: acsel-studio, started offscreen on a
 // temporary HOME with a session whose band editor holds an edit, autosaves that edit; killed
 // with SIGKILL, the next start finds the unclean autosave and would offer exactly that edit back
 // (--restore-check prints what the restore offer holds). While a window runs, its autosave is
