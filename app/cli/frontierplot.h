@@ -1,8 +1,7 @@
-// The results folder's frontier plot (frontier.png, frontier.svg), drawn by the window's own
-// plot widget (widgets/paretoplot.h) on Qt's offscreen platform: the same cloud of candidate
-// configurations, budget line, frontier and marks as the GUI, with its provenance caption.
-// With the GUI left out of the build (ACSEL_BUILD_GUI=OFF) there is no plot code to draw with;
-// the folder then gets every other file and says why it has no plot.
+// The results folder's frontier plot (frontier.png, frontier.svg), drawn by render/ (QPainter
+// on Qt's offscreen platform, no widgets): the explorer's screened candidates as a cloud for
+// context, and over it the same admitted frontier frontier.csv lists (full estimates), the
+// budget, the answer and the best uniform configuration, with a provenance caption.
 #pragma once
 
 #include "core/search/gate.h"
@@ -10,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace acsel::cli
 {
@@ -18,6 +18,7 @@ struct FrontierPlotInput {
     const Engine& engine;
     const Request& request;
     const SearchOptions& options;
+    std::vector<Prediction> frontier;      // frontier.csv's configurations
     std::optional<Prediction> answer;      // marked as the recommendation
     std::optional<Prediction> bestUniform; // marked as the best uniform configuration
     std::string latencySource;             // added to the caption: raw or calibrated

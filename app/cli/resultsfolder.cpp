@@ -270,8 +270,10 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
     for (const std::string& n : rec.notes)
         md << "- Note: " << n << "\n";
 
-    FrontierPlotInput plotIn{in.engine, q,  in.run.options,
-                             {},        {}, in.engine.calibrationSource(q.stack)};
+    FrontierPlotInput plotIn{
+        in.engine, q, in.run.options, {}, {}, {}, in.engine.calibrationSource(q.stack)};
+    for (const Alternative& a : rec.frontier)
+        plotIn.frontier.push_back(a.gate.prediction);
     if (r.config)
         plotIn.answer = r.gate.prediction;
     if (rec.bestUniform)
