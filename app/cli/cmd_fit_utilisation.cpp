@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -80,6 +81,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     const auto start = std::chrono::steady_clock::now();
     const PlatformsFile platforms = loadPlatformsFile(platformsPath);
     UtilisationSamples samples;
+    std::set<std::string> collectivesRead; // one NCCL table per GPU
     for (const DiscoveredStack& d : discoverStacks(tables)) {
         const std::string system = d.stack.id.substr(0, d.stack.id.find('/'));
         const PlatformSpec* spec = platforms.find(system);
@@ -94,6 +96,12 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                          loadContextAttentionTable(dir + "context_attention_perf.csv"),
                          loadGenerationAttentionTable(dir + "generation_attention_perf.csv"));
         io.err << "read " << d.stack.id << " (" << d.stack.version << ")\n";
+        if (!d.stack.ncclFile.empty() && collectivesRead.insert(system).second) {
+            samples.addCollectives(system, spec->platform,
+                                   loadNcclAllReduceTable(d.stack.ncclFile));
+            io.err << "read " << system << "/nccl_perf.csv ("
+                   << toString(spec->platform.interconnect) << ")\n";
+        }
     }
     if (samples.samples().empty())
         throw LoadError(tables, "", "no table of a GPU listed in the platforms file");

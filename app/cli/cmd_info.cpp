@@ -40,10 +40,13 @@ std::string formatList(const Stack& s)
 }
 
 // The tensor-parallel degrees a request with 8 GPUs searches for the model on the stack:
-// those dividing its heads, beyond 1 only where the stack has all-reduce data.
-std::vector<int> degreesOn8Gpus(const Stack& s, const ModelArch& m)
+// those dividing its heads, beyond 1 only where the stack has all-reduce tables or (without
+// tables) its GPU an interconnect.
+std::vector<int> degreesOn8Gpus(const Workspace& ws, const Stack& s, const ModelArch& m)
 {
-    return tpDegrees(m, kMaxGpus, [&](int tp) { return tp == 1 || s.hasAllReduce(); });
+    const bool split = s.hasAllReduce() || (s.source == LatencySource::Empirical &&
+                                            ws.platformOf(s).interconnect != Interconnect::None);
+    return tpDegrees(m, kMaxGpus, [&](int tp) { return tp == 1 || split; });
 }
 
 std::string joined(const std::vector<int>& v)
@@ -116,7 +119,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         for (const ModelArch& m : ws.models) {
             const ConfigSpace recipesOnly(m.layers, spaceFor(s, false));
             const ConfigSpace full(m.layers, spaceFor(s, true));
-            const std::vector<int> tps = degreesOn8Gpus(s, m);
+            const std::vector<int> tps = degreesOn8Gpus(ws, s, m);
             js["space"][m.name] = {{"recipes_full_scope", recipesOnly.recipeCount()},
                                    {"recipes", full.recipeCount()},
                                    {"configurations", full.configCount()},
@@ -156,7 +159,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         }
         for (const ModelArch& m : ws.models) {
             const ConfigSpace full(m.layers, spaceFor(s, true));
-            const std::vector<int> tps = degreesOn8Gpus(s, m);
+            const std::vector<int> tps = degreesOn8Gpus(ws, s, m);
             io.out << "      " << std::setw(16) << m.name << std::right << std::setw(10)
                    << full.recipeCount() << " recipes " << std::setw(12) << full.configCount()
                    << " configurations";

@@ -102,11 +102,12 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
                         "the configuration's tp " + std::to_string(c.tp) + " needs at least " +
                             std::to_string(c.tp) + " GPUs, the request has " +
                             std::to_string(q.gpus));
-    if (c.tp > 1 && !stack.hasAllReduce())
+    if (!engine->supportsTp(q, c.tp))
         throw LoadError(configPath, "/config/tp",
-                        "tp " + std::to_string(c.tp) + " needs all-reduce tables and " + stack.id +
-                            " has none (expected <version>/custom_allreduce_perf.csv or "
-                            "<system>/nccl_perf.csv in the tables directory)");
+                        "tp " + std::to_string(c.tp) + " cannot be costed on " + stack.id +
+                            ": it has no all-reduce tables (<version>/custom_allreduce_perf.csv "
+                            "or <system>/nccl_perf.csv) and its GPU no interconnect in the "
+                            "platforms file");
     const GateResult g = fullGate(*engine, c, q);
     const auto latency = latencyOf(*engine, c, q, g);
     const MemoryEstimate memory = engine->memoryEstimate(c, q);

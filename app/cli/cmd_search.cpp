@@ -149,8 +149,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (q.gpus > 1 && !engine->supportsTp(q, 2))
         throw app::UsageError("acsel search: gpus " + std::to_string(q.gpus) + ": stack '" +
                               q.stack +
-                              "' has no all-reduce data, so a model split over several GPUs "
-                              "cannot be costed (expected --gpus 1, or a stack with tables)");
+                              "' cannot cost an all-reduce (no all-reduce tables, and no "
+                              "interconnect for its GPU in the platforms file), so a model split "
+                              "over several GPUs cannot be predicted (expected --gpus 1)");
     r.options.formats =
         listOption<Format>(args, "formats", "format (" + formatChoices() + ")", parseFormat);
     for (Format f : r.options.formats)

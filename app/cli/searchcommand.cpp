@@ -130,7 +130,7 @@ void printSizing(std::ostream& out, const WorkspaceEngine& engine, const Request
     out << "by GPUs (each row: the answer with that many GPUs of one node; memory per GPU):\n";
     if (!engine.supportsTp(q, 2))
         out << "  note: " << q.stack
-            << " has no all-reduce data: no model is split over GPUs, every row uses one\n";
+            << " cannot cost an all-reduce: no model is split over GPUs, every row uses one\n";
     for (const SizingRow& row : rows) {
         const std::string title =
             "  " + std::to_string(row.gpus) + (row.gpus == 1 ? " GPU:  " : " GPUs: ");

@@ -14,7 +14,6 @@ namespace acsel
 namespace
 {
 
-
 struct ClassKey {
     std::string_view key;
     ComputeClass cls;
@@ -62,6 +61,17 @@ PlatformSpec parsePlatform(const JsonFields& f, const Json& p, const std::string
     pl.memBwScaling = bwScaling;
     pl.memConstantLatencyS = constantLatencyS;
     pl.otherMemBytes = sourced(f, p, "runtime_overhead_gib", ptr, 0.0, 1e3) * kGiB;
+    if (p.contains("interconnect")) { // absent: a single-GPU device
+        const std::string iptr = ptr + "/interconnect";
+        const Json& link = f.object(p, "interconnect", ptr);
+        const auto kind = parseInterconnect(f.string(link, "kind", iptr));
+        if (!kind || *kind == Interconnect::None)
+            f.fail(iptr + "/kind", "expected pcie or nvlink (leave interconnect out for a "
+                                   "single-GPU device)");
+        pl.interconnect = *kind;
+        // Per GPU and direction: PCIe 3.0 x16 (16 GB/s) up to NVLink 5 (900 GB/s).
+        pl.linkBandwidth = sourced(f, link, "bandwidth_gb_s", iptr, 1.0, 1e4) * 1e9;
+    }
 
     const std::string tptr = ptr + "/dense_tensor_tflops";
     const Json& tensor = f.object(p, "dense_tensor_tflops", ptr);

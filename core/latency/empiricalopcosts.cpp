@@ -1,6 +1,7 @@
 #include "core/latency/empiricalopcosts.h"
 
 #include "core/data/loaderror.h"
+#include "core/model/tensorparallel.h"
 
 #include <cmath>
 #include <limits>
@@ -19,7 +20,7 @@ std::size_t kvIndex(KvFormat kv)
 
 EmpiricalOpCosts::EmpiricalOpCosts(Platform platform, const std::vector<Format>& formats,
                                    const std::string& backend, const UtilisationModel& model)
-    : sol_(std::move(platform), formats, model.solConstantMs)
+    : sol_(std::move(platform), formats, model.solConstantMs), solConstantMs_(model.solConstantMs)
 {
     for (Format f : kAllFormats) {
         if (!sol_.supports(f))
@@ -43,6 +44,31 @@ EmpiricalOpCosts::EmpiricalOpCosts(Platform platform, const std::vector<Format>&
         if (context_[kvIndex(kv)].usedFallback() || generation_[kvIndex(kv)].usedFallback())
             notes_.push_back("attention with KV " + name + ": no fitted utilisation, uses bf16's");
     }
+    const Interconnect link = sol_.platform().interconnect;
+    if (link != Interconnect::None) {
+        const std::string name(toString(link));
+        allReduce_ = ResolvedUtilGrid(model, OpClass::AllReduce, kAllBackends, name, name);
+        if (!allReduce_.valid())
+            notes_.push_back("all-reduce over " + name +
+                             ": no fitted utilisation (refit the utilisation file), so one GPU "
+                             "only");
+    }
+}
+
+bool EmpiricalOpCosts::supportsTp(int gpus) const
+{
+    const bool degree = gpus >= 2 && gpus <= kMaxGpus && (gpus & (gpus - 1)) == 0;
+    return gpus == 1 || (degree && allReduce_.valid());
+}
+
+double EmpiricalOpCosts::allReduceMs(int gpus, double elements) const
+{
+    if (gpus == 1)
+        return 0;
+    if (!supportsTp(gpus))
+        return std::numeric_limits<double>::quiet_NaN();
+    const double u = allReduce_.logUtilisation(gpus, elements);
+    return (solAllReduceRoofMs(sol_.platform(), gpus, elements) + solConstantMs_) * std::exp(-u);
 }
 
 double EmpiricalOpCosts::gemmMs(Format f, double m, double n, double k) const

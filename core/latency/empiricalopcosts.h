@@ -2,7 +2,10 @@
 // operator (roof + constant, solopcosts.h) divided by a utilisation fitted on the GPUs that
 // have tables (utilisationmodel.h), looked up by op class, backend and shape:
 //   t = (roof + c) / u(op, backend, variant, log2 shape).
-// Memory-bound element-wise ops are costed as AIC does (no utilisation).
+// Memory-bound element-wise ops are costed as AIC does (no utilisation). The all-reduce of
+// tensor parallelism is NCCL's ring over the platform's interconnect, its utilisation fitted on
+// the measured NCCL tables of GPUs with the same kind of link; a platform without an
+// interconnect, or a model without that link's grid, runs on one GPU only.
 #pragma once
 
 #include "core/latency/opcosts.h"
@@ -33,6 +36,8 @@ public:
     double generationAttentionMs(double batch, double kvLen, int heads, int kvHeads, int headDim,
                                  KvFormat kv) const override;
     double memoryOpMs(double bytes) const override { return sol_.memoryOpMs(bytes); }
+    bool supportsTp(int gpus) const override;
+    double allReduceMs(int gpus, double elements) const override;
     std::string attentionNote(int heads, int kvHeads, int headDim, KvFormat kv) const override;
 
     // What was borrowed when resolving the grids (empty when nothing).
@@ -42,6 +47,8 @@ private:
     SolOpCosts sol_;
     std::array<ResolvedUtilGrid, kFormatCount> gemm_;
     std::array<ResolvedUtilGrid, 2> context_, generation_; // by KvFormat
+    ResolvedUtilGrid allReduce_;                           // invalid: no tensor parallelism
+    double solConstantMs_ = 0;
     std::vector<std::string> notes_;
 };
 

@@ -7,13 +7,13 @@
 // picks the one its estimate() returns.
 #pragma once
 
-#include "core/latency/silicon.h"
 #include "core/latency/benchmarkreplay.h"
 #include "core/latency/fmc.h"
 #include "core/latency/linearbaseline.h"
 #include "core/latency/memorymodel.h"
 #include "core/latency/opmodel.h"
 #include "core/latency/servingmodel.h"
+#include "core/latency/silicon.h"
 
 #include <map>
 #include <memory>

@@ -57,6 +57,14 @@ double solGenerationAttentionRoofMs(const Platform& p, double batch, double kvLe
     return roofMs(flops, p.peakFlops(ComputeClass::Bf16), bytes, p.memBandwidth);
 }
 
+double solAllReduceRoofMs(const Platform& p, int gpus, double elements)
+{
+    if (gpus <= 1)
+        return 0;
+    const double bytes = 2.0 * (gpus - 1) / gpus * elements * kBf16Bytes;
+    return bytes / p.linkBandwidth * 1e3;
+}
+
 SolOpCosts::SolOpCosts(Platform platform, const std::vector<Format>& formats, double constantMs)
     : platform_(std::move(platform)), constantMs_(constantMs)
 {

@@ -11,7 +11,10 @@
 //    (2 b s h d x 2) + K and V (2 b s kvh d x KV bytes);
 //  - generation attention: 4 b h s d flops; bytes = the KV cache read (2 b s kvh d x KV bytes)
 //    + Q and O (2 b h d x 2);
-//  - memory-bound ops as AIC: bytes / (bandwidth x scaling) + the platform's constant.
+//  - memory-bound ops as AIC: bytes / (bandwidth x scaling) + the platform's constant;
+//  - all-reduce of e bf16 elements over n GPUs (a ring, as NCCL runs it within a node): each
+//    GPU sends and receives 2 (n - 1) / n x 2e bytes over its link, so the time is that over
+//    the link's bandwidth per direction (Platform::linkBandwidth); 0 on one GPU.
 #pragma once
 
 #include "core/latency/opcosts.h"
@@ -33,6 +36,7 @@ double solContextAttentionRoofMs(const Platform& p, double batch, double isl, in
                                  int kvHeads, int headDim, KvFormat kv);
 double solGenerationAttentionRoofMs(const Platform& p, double batch, double kvLen, int heads,
                                     int kvHeads, int headDim, KvFormat kv);
+double solAllReduceRoofMs(const Platform& p, int gpus, double elements);
 
 class SolOpCosts final : public OpCosts
 {

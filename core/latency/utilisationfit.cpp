@@ -30,8 +30,14 @@ int nodeIndex(OpClass op, const std::array<float, 3>& shape)
 
 std::string variantName(OpClass op, int variant)
 {
-    return op == OpClass::Gemm ? std::string(toString(static_cast<Format>(variant)))
-                               : std::string(toString(static_cast<KvFormat>(variant)));
+    switch (op) {
+    case OpClass::Gemm:
+        return std::string(toString(static_cast<Format>(variant)));
+    case OpClass::AllReduce:
+        return std::string(toString(static_cast<Interconnect>(variant)));
+    default:
+        return std::string(toString(static_cast<KvFormat>(variant)));
+    }
 }
 
 // Predicts samples with resolved grids cached per (op, backend, variant).
@@ -43,11 +49,16 @@ public:
     {
         const auto key = std::make_tuple(x.op, x.backend, x.variant);
         auto it = grids_.find(key);
-        if (it == grids_.end())
+        if (it == grids_.end()) {
+            const std::string variant = variantName(x.op, x.variant);
+            const std::string fallback = x.op == OpClass::AllReduce ? variant : "bf16";
             it = grids_
-                     .emplace(key, ResolvedUtilGrid(m_, x.op, s_.backends()[x.backend],
-                                                    variantName(x.op, x.variant), "bf16"))
+                     .emplace(key, ResolvedUtilGrid(m_, x.op, s_.backends()[x.backend], variant,
+                                                    fallback))
                      .first;
+        }
+        if (!it->second.valid()) // an interconnect no other GPU has (leave-one-GPU-out)
+            return std::numeric_limits<double>::quiet_NaN();
         const double u = it->second.logUtilisation(static_cast<double>(x.shape[0]),
                                                    static_cast<double>(x.shape[1]),
                                                    static_cast<double>(x.shape[2]));
@@ -137,6 +148,23 @@ void UtilisationSamples::addStack(const std::string& system, const std::string& 
                             sys});
 }
 
+void UtilisationSamples::addCollectives(const std::string& system, const Platform& spec,
+                                        const AicTable<CommRow>& nccl)
+{
+    if (spec.interconnect == Interconnect::None)
+        return;
+    const std::uint16_t sys = systemIndex(system);
+    const std::uint8_t be = backendIndex("nccl");
+    for (const CommRow& r : nccl.rows)
+        samples_.push_back({{static_cast<float>(r.gpus), static_cast<float>(r.elements), 1.0f},
+                            solAllReduceRoofMs(spec, r.gpus, r.elements),
+                            r.ms,
+                            OpClass::AllReduce,
+                            static_cast<std::uint8_t>(spec.interconnect),
+                            be,
+                            sys});
+}
+
 UtilisationModel fitUtilisation(const UtilisationSamples& s, double solConstantMs,
                                 int excludeSystem)
 {
@@ -152,7 +180,8 @@ UtilisationModel fitUtilisation(const UtilisationSamples& s, double solConstantM
             continue;
         const int node = nodeIndex(x.op, x.shape);
         const double logU = std::log((x.roofMs + solConstantMs) / x.measuredMs);
-        cells.emplace_back(cellId(x.op, x.backend, x.variant, node), logU);
+        if (x.op != OpClass::AllReduce)
+            cells.emplace_back(cellId(x.op, x.backend, x.variant, node), logU);
         cells.emplace_back(cellId(x.op, slots - 1, x.variant, node), logU);
     }
     std::sort(cells.begin(), cells.end());
@@ -211,7 +240,10 @@ std::vector<ApeSummary> evaluateUtilisation(const UtilisationModel& m, const Uti
     for (const UtilSample& x : s.samples()) {
         if (onlySystem >= 0 && x.system != onlySystem)
             continue;
-        const double ape = std::abs(predict.predictMs(x) - x.measuredMs) / x.measuredMs;
+        const double predicted = predict.predictMs(x);
+        if (std::isnan(predicted))
+            continue;
+        const double ape = std::abs(predicted - x.measuredMs) / x.measuredMs;
         const std::string& system = s.systems()[x.system];
         groups[{system, x.op, -1}].push_back(ape);
         groups[{system, x.op, x.variant}].push_back(ape);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/data/aictables.h"
+#include "core/data/commtables.h"
 #include "core/latency/utilisationmodel.h"
 
 #include <cstdint>
@@ -15,11 +16,12 @@ namespace acsel
 
 // One measured table entry, reduced to what the fit needs.
 struct UtilSample {
-    std::array<float, 3> shape; // GEMM (m, n, k); attention (batch, seq, 1)
+    std::array<float, 3> shape; // GEMM (m, n, k); attention (batch, seq, 1); all-reduce
+                                // (gpus, elements, 1)
     double roofMs;              // speed-of-light roof on the GPU's spec sheet (no constant)
     double measuredMs;
     OpClass op;
-    std::uint8_t variant; // Format (GEMM) or KvFormat (attention) as an integer
+    std::uint8_t variant; // Format (GEMM), KvFormat (attention), Interconnect (all-reduce)
     std::uint8_t backend; // index into UtilisationSamples::backends
     std::uint16_t system; // index into UtilisationSamples::systems
 };
@@ -34,6 +36,12 @@ public:
     void addStack(const std::string& system, const std::string& backend, const Platform& spec,
                   const AicTable<GemmRow>& gemm, const AicTable<AttentionRow>& context,
                   const AicTable<AttentionRow>& generation);
+    // Adds a GPU's NCCL all-reduce table (<system>/nccl_perf.csv) as OpClass::AllReduce
+    // samples of the GPU's interconnect; SOL from the spec's link bandwidth. Only pooled
+    // grids are fitted for them: NCCL is the system's, not a backend's. Nothing is added for
+    // a spec without an interconnect.
+    void addCollectives(const std::string& system, const Platform& spec,
+                        const AicTable<CommRow>& nccl);
 
     const std::vector<UtilSample>& samples() const { return samples_; }
     const std::vector<std::string>& systems() const { return systems_; }

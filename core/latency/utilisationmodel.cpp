@@ -15,6 +15,7 @@ const std::array<std::vector<UtilAxis>, kOpClassCount> kAxes = {{
     {{"log2_m", 0, 15}, {"log2_n", 5, 16}, {"log2_k", 5, 16}},
     {{"log2_batch", 0, 8}, {"log2_isl", 0, 14}},
     {{"log2_batch", 0, 11}, {"log2_kv_len", 1, 17}},
+    {{"log2_gpus", 1, 3}, {"log2_elements", 8, 28}},
 }};
 
 std::optional<OpClass> parseOpClass(std::string_view s)
@@ -27,7 +28,28 @@ std::optional<OpClass> parseOpClass(std::string_view s)
 
 bool validVariant(OpClass op, const std::string& v)
 {
-    return op == OpClass::Gemm ? parseFormat(v).has_value() : parseKvFormat(v).has_value();
+    switch (op) {
+    case OpClass::Gemm:
+        return parseFormat(v).has_value();
+    case OpClass::AllReduce: {
+        const auto link = parseInterconnect(v);
+        return link && *link != Interconnect::None;
+    }
+    default:
+        return parseKvFormat(v).has_value();
+    }
+}
+
+std::string variantChoices(OpClass op)
+{
+    switch (op) {
+    case OpClass::Gemm:
+        return "a format name";
+    case OpClass::AllReduce:
+        return "an interconnect (pcie, nvlink)";
+    default:
+        return "a KV format (" + kvFormatChoices() + ")";
+    }
 }
 
 // Fills the empty nodes with the mean of their filled axis neighbours, sweep after sweep, so
@@ -105,7 +127,8 @@ std::vector<ApeSummary> parseApes(const JsonFields& f, const Json& j, const std:
         a.scope = f.string(list[i], "scope", ptr);
         const auto op = parseOpClass(f.string(list[i], "op", ptr));
         if (!op)
-            f.fail(ptr + "/op", "expected gemm, context_attention or generation_attention");
+            f.fail(ptr + "/op",
+                   "expected gemm, context_attention, generation_attention or allreduce");
         a.op = *op;
         a.variant = f.stringOr(list[i], "variant", ptr, "");
         a.count = f.integer(list[i], "count", ptr, 0, 1 << 30);
@@ -127,6 +150,8 @@ std::string_view toString(OpClass op)
         return "context_attention";
     case OpClass::GenerationAttention:
         return "generation_attention";
+    case OpClass::AllReduce:
+        return "allreduce";
     }
     return "?";
 }
@@ -306,6 +331,10 @@ UtilisationModel parseUtilisation(const Json& j, const std::string& file)
     const Json& axes = f.object(j, "axes", "");
     for (int op = 0; op < kOpClassCount; ++op) {
         const std::string name(toString(static_cast<OpClass>(op)));
+        // Files fitted before all-reduce grids existed have none: tensor parallelism is then
+        // not costed on a stack without tables (and says so), everything else reads as before.
+        if (static_cast<OpClass>(op) == OpClass::AllReduce && !axes.contains(name))
+            continue;
         const Json& list = f.array(axes, name, "/axes");
         const auto& want = utilAxes(static_cast<OpClass>(op));
         bool same = list.size() == want.size();
@@ -325,14 +354,15 @@ UtilisationModel parseUtilisation(const Json& j, const std::string& file)
         UtilGrid g;
         const auto op = parseOpClass(f.string(grids[i], "op", ptr));
         if (!op)
-            f.fail(ptr + "/op", "expected gemm, context_attention or generation_attention");
+            f.fail(ptr + "/op",
+                   "expected gemm, context_attention, generation_attention or allreduce");
+        if (*op == OpClass::AllReduce && !axes.contains("allreduce"))
+            f.fail(ptr + "/op", "an allreduce grid needs the file's axes/allreduce");
         g.op = *op;
         g.backend = f.string(grids[i], "backend", ptr);
         g.variant = f.string(grids[i], "variant", ptr);
         if (!validVariant(g.op, g.variant))
-            f.fail(ptr + "/variant", g.op == OpClass::Gemm
-                                         ? "expected a format name"
-                                         : "expected a KV format (" + kvFormatChoices() + ")");
+            f.fail(ptr + "/variant", "expected " + variantChoices(g.op));
         g.samples = f.integer(grids[i], "samples", ptr, 0, 1 << 30);
         const Json& values = f.array(grids[i], "log_utilisation", ptr);
         if (values.size() != static_cast<std::size_t>(utilNodeCount(g.op)))

@@ -23,8 +23,10 @@ namespace acsel
 inline constexpr int kUtilisationSchemaVersion = 1;
 inline constexpr const char* kAllBackends = "*";
 
-enum class OpClass : std::uint8_t { Gemm, ContextAttention, GenerationAttention };
-inline constexpr int kOpClassCount = 3;
+// AllReduce: NCCL's all-reduce of bf16 over the GPUs of a node, by interconnect (the variant),
+// for tensor parallelism on GPUs without the engines' all-reduce tables.
+enum class OpClass : std::uint8_t { Gemm, ContextAttention, GenerationAttention, AllReduce };
+inline constexpr int kOpClassCount = 4;
 std::string_view toString(OpClass op);
 
 // Integer log2 nodes lo..hi of one shape axis.
@@ -35,7 +37,8 @@ struct UtilAxis {
 };
 
 // The fixed node ranges (the measured tables' ranges): GEMM m 1..32768, n and k 32..65536;
-// context batch 1..256, isl 1..16384; generation batch 1..2048, KV length 2..131072.
+// context batch 1..256, isl 1..16384; generation batch 1..2048, KV length 2..131072;
+// all-reduce 2..8 GPUs, 256..2^28 elements (NCCL's tables).
 const std::vector<UtilAxis>& utilAxes(OpClass op);
 int utilNodeCount(OpClass op);
 

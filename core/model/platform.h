@@ -4,11 +4,21 @@
 #include "core/model/format.h"
 
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace acsel
 {
+
+// How a GPU reaches the others of its node: what the all-reduce of tensor parallelism runs over
+// on a stack without all-reduce tables. None: a single-GPU device (no tensor parallelism).
+enum class Interconnect : std::uint8_t { None, Pcie, NvLink };
+inline constexpr int kInterconnectCount = 3;
+std::string_view toString(Interconnect i); // "none", "pcie", "nvlink"
+std::optional<Interconnect> parseInterconnect(std::string_view s);
 
 struct Platform {
     std::string id;   // "h100_sxm", "jetson_thor"
@@ -19,6 +29,8 @@ struct Platform {
     double memConstantLatencyS = 3e-6;   // mem_empirical_constant_latency
     double otherMemBytes = 0;            // runtime overhead (misc.other_mem)
     std::array<double, 4> tensorFlops{}; // dense FLOP/s by ComputeClass (0 = not supported)
+    Interconnect interconnect = Interconnect::None;
+    double linkBandwidth = 0; // byte/s per GPU and direction over `interconnect`
     int smVersion = 0;
     std::string source; // where the numbers come from
 

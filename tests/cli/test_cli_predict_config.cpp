@@ -229,14 +229,14 @@ void TestCliPredictConfig::badInput()
                               write(dir, "q.json", unknown.dump()));
     QCOMPARE(u.code, 2);
     QVERIFY(contains(u.err, "unknown stack 'nope/nope'"));
-    // tp 2 on a spec-only stack (no all-reduce data), and on a request of one GPU.
+    // tp 2 on a single-GPU device (no tables, no interconnect), and on a request of one GPU.
     json tp2 = configJson(1, 1, 1);
     tp2["request"]["gpus"] = 2;
     tp2["config"]["tp"] = 2;
     const Run s = predictJson(write(dir, "tp.json", tp2.dump()));
     QCOMPARE(s.code, 2);
-    QVERIFY2(contains(s.err, "tp.json: /config/tp: tp 2 needs all-reduce tables and "
-                             "jetson_agx_thor/vllm has none"),
+    QVERIFY2(contains(s.err, "tp.json: /config/tp: tp 2 cannot be costed on "
+                             "jetson_agx_thor/vllm: it has no all-reduce tables"),
              s.err.c_str());
     const Run g = predictJson(write(dir, "tp.json", tp2.dump()),
                               write(dir, "q1.json", requestJson(1, 1, 1).dump()));

@@ -67,6 +67,31 @@ void addSynthetic(UtilisationSamples& s, const std::string& system, const Platfo
     s.addStack(system, "vllm", p, gemm, context, generation);
 }
 
+Platform linked(Interconnect link, double bytesPerS)
+{
+    Platform p = gpu(1e12, 100e12);
+    p.interconnect = link;
+    p.linkBandwidth = bytesPerS;
+    return p;
+}
+
+// A "true" all-reduce utilisation depending on the GPU count's node only.
+double trueAllReduceUtilisation(int gpus)
+{
+    return gpus == 2 ? 0.6 : gpus == 4 ? 0.4 : 0.3;
+}
+
+// NCCL rows of one GPU whose measured times are (roof + c) / u_true.
+AicTable<CommRow> syntheticNccl(const Platform& p, double c)
+{
+    AicTable<CommRow> t;
+    for (int gpus : {2, 4, 8})
+        for (double e = 256; e <= 268435456; e *= 4)
+            t.rows.push_back(
+                {gpus, e, (solAllReduceRoofMs(p, gpus, e) + c) / trueAllReduceUtilisation(gpus)});
+    return t;
+}
+
 UtilisationModel handModel()
 {
     UtilisationModel m;
@@ -103,6 +128,11 @@ private slots:
     void empiricalIsSolOverUtilisation();
     void factoryBuildsEmpiricalStacks();
     void committedModelReproducesOwnTable();
+    void allReduceRoofByHand();
+    void allReduceUtilisationTransfersByLink();
+    void allReduceNeedsLinkAndGrid();
+    void fileWithoutAllReduceStillLoads();
+    void committedModelSplitsOverPcie();
 };
 
 void TestUtilisation::fitRecoversKnownUtilisation()
@@ -314,6 +344,146 @@ void TestUtilisation::committedModelReproducesOwnTable()
     QCOMPARE(gen.count, static_cast<int>(errors.size()));
     median = medianAndP90(errors)[0];
     QVERIFY(std::abs(median - gen.medianApe) < 1e-3);
+}
+
+void TestUtilisation::allReduceRoofByHand()
+{
+    const Platform p = linked(Interconnect::Pcie, 32e9);
+    // A ring over n GPUs moves 2 (n - 1) / n x 2 bytes per element over each link.
+    QCOMPARE(solAllReduceRoofMs(p, 1, 1e6), 0.0);
+    QVERIFY(std::abs(solAllReduceRoofMs(p, 2, 1e6) - 2.0 * 0.5 * 2e6 / 32e9 * 1e3) < 1e-15);
+    QVERIFY(std::abs(solAllReduceRoofMs(p, 4, 1e6) - 0.09375) < 1e-15);
+    QVERIFY(std::abs(solAllReduceRoofMs(p, 8, 1e6) - 2.0 * 7 / 8 * 2e6 / 32e9 * 1e3) < 1e-15);
+}
+
+void TestUtilisation::allReduceUtilisationTransfersByLink()
+{
+    // Two PCIe GPUs (different bandwidths) share the utilisation; an NVLink one does not.
+    UtilisationSamples s;
+    const double c = 0.005;
+    const Platform a = linked(Interconnect::Pcie, 32e9), b = linked(Interconnect::Pcie, 64e9);
+    const Platform nv = linked(Interconnect::NvLink, 450e9);
+    addSynthetic(s, "a", a, c);
+    s.addCollectives("a", a, syntheticNccl(a, c));
+    addSynthetic(s, "b", b, c);
+    s.addCollectives("b", b, syntheticNccl(b, c));
+    AicTable<CommRow> fast = syntheticNccl(nv, c);
+    for (CommRow& r : fast.rows)
+        r.ms *= 0.5; // twice the utilisation of the PCIe GPUs
+    addSynthetic(s, "nv", nv, c);
+    s.addCollectives("nv", nv, fast);
+
+    const UtilisationModel m = fitUtilisation(s, c);
+    QVERIFY(m.find(OpClass::AllReduce, kAllBackends, "pcie"));
+    QVERIFY(m.find(OpClass::AllReduce, kAllBackends, "nvlink"));
+    QVERIFY(!m.find(OpClass::AllReduce, "nccl", "pcie")); // pooled only
+
+    // A third PCIe GPU with its own bandwidth: (its roof + c) / u_true exactly.
+    const Platform other = linked(Interconnect::Pcie, 16e9);
+    const EmpiricalOpCosts e(other, {Format::Bf16}, "vllm", m);
+    for (int gpus : {2, 4, 8})
+        for (double elements : {1024.0, 3e5, 8388608.0}) {
+            const double want =
+                (solAllReduceRoofMs(other, gpus, elements) + c) / trueAllReduceUtilisation(gpus);
+            QVERIFY2(std::abs(e.allReduceMs(gpus, elements) - want) <= 1e-9 * want,
+                     qPrintable(QString("gpus %1, elements %2").arg(gpus).arg(elements)));
+        }
+    // Beyond the tables' largest message the utilisation is held: time grows with the roof.
+    QVERIFY(std::abs(e.allReduceMs(8, 1e9) -
+                     (solAllReduceRoofMs(other, 8, 1e9) + c) / trueAllReduceUtilisation(8)) < 1e-6);
+    const EmpiricalOpCosts n(nv, {Format::Bf16}, "vllm", m);
+    QVERIFY(std::abs(n.allReduceMs(4, 1e6) - 0.5 * (solAllReduceRoofMs(nv, 4, 1e6) + c) /
+                                                 trueAllReduceUtilisation(4)) < 1e-9);
+
+    // Leave-one-GPU-out: the PCIe GPUs predict each other exactly; the only NVLink GPU
+    // has no other to learn from and is left out of the all-reduce errors.
+    for (const ApeSummary& held : leaveOneGpuOut(s, c))
+        if (held.op == OpClass::AllReduce) {
+            QVERIFY(held.scope != "nv");
+            QVERIFY(held.medianApe < 1e-9);
+        }
+}
+
+void TestUtilisation::allReduceNeedsLinkAndGrid()
+{
+    UtilisationSamples s;
+    const Platform a = linked(Interconnect::Pcie, 32e9);
+    addSynthetic(s, "a", a, 0.005);
+    s.addCollectives("a", a, syntheticNccl(a, 0.005));
+    const UtilisationModel m = fitUtilisation(s, 0.005);
+
+    const EmpiricalOpCosts pcie(a, {Format::Bf16}, "vllm", m);
+    for (int gpus : {1, 2, 4, 8})
+        QVERIFY(pcie.supportsTp(gpus));
+    for (int gpus : {3, 6, 16})
+        QVERIFY(!pcie.supportsTp(gpus));
+    QCOMPARE(pcie.allReduceMs(1, 1e6), 0.0);
+    QVERIFY(std::isnan(pcie.allReduceMs(3, 1e6)));
+
+    // A single-GPU device: no tensor parallelism, nothing to note.
+    const EmpiricalOpCosts single(gpu(1e12, 100e12), {Format::Bf16}, "vllm", m);
+    QVERIFY(single.supportsTp(1));
+    QVERIFY(!single.supportsTp(2));
+    // An NVLink GPU and a model fitted on PCIe only: one GPU, and the note says why.
+    const EmpiricalOpCosts nv(linked(Interconnect::NvLink, 450e9), {Format::Bf16}, "vllm", m);
+    QVERIFY(!nv.supportsTp(2));
+    bool said = false;
+    for (const std::string& note : nv.notes())
+        said = said || note.find("all-reduce over nvlink") != std::string::npos;
+    QVERIFY(said);
+}
+
+void TestUtilisation::fileWithoutAllReduceStillLoads()
+{
+    UtilisationSamples s;
+    const Platform a = linked(Interconnect::Pcie, 32e9);
+    addSynthetic(s, "a", a, 0.005);
+    s.addCollectives("a", a, syntheticNccl(a, 0.005));
+    Json j = parseJsonText(utilisationToText(fitUtilisation(s, 0.005)), "u.json");
+    // Round trip keeps the all-reduce grid ...
+    const UtilisationModel back = parseUtilisation(j, "u.json");
+    QVERIFY(back.find(OpClass::AllReduce, kAllBackends, "pcie"));
+    // ... and a file written before all-reduce grids existed loads without them.
+    j["axes"].erase("allreduce");
+    Json grids = Json::array();
+    for (const Json& g : j["grids"])
+        if (g["op"] != "allreduce")
+            grids.push_back(g);
+    j["grids"] = grids;
+    const UtilisationModel old = parseUtilisation(j, "u.json");
+    QVERIFY(!old.find(OpClass::AllReduce, kAllBackends, "pcie"));
+    QVERIFY(!EmpiricalOpCosts(a, {Format::Bf16}, "vllm", old).supportsTp(2));
+    // An all-reduce grid without its axes is an error at the grid.
+    Json bad = parseJsonText(utilisationToText(back), "u.json");
+    bad["axes"].erase("allreduce");
+    try {
+        parseUtilisation(bad, "u.json");
+        QFAIL("expected a LoadError");
+    } catch (const LoadError& e) {
+        QVERIFY2(QString::fromStdString(e.where()).endsWith("/op"), e.what());
+    }
+}
+
+void TestUtilisation::committedModelSplitsOverPcie()
+{
+    Workspace ws;
+    attachSpecOnlyStacks(ws, kPlatforms);
+    const UtilisationModel m = loadUtilisationFile(kUtilisation);
+    const Stack& a6000 = ws.stacks[static_cast<std::size_t>(*ws.findStack("rtx_a6000/vllm"))];
+    const Stack& thor = ws.stacks[static_cast<std::size_t>(*ws.findStack("jetson_agx_thor/vllm"))];
+    const auto costs = makeOpCosts(ws, a6000, &m);
+    QVERIFY(costs->supportsTp(2) && costs->supportsTp(8));
+    QVERIFY(!makeOpCosts(ws, thor, &m)->supportsTp(2));
+    // Llama-3.1-8B's prefill all-reduce (1024 tokens x 4096): finite, above the link's speed of
+    // light, and more GPUs never make the ring cheaper per element moved.
+    const double elements = 1024.0 * 4096;
+    const Platform& p = ws.platformOf(a6000);
+    for (int gpus : {2, 4, 8}) {
+        const double t = costs->allReduceMs(gpus, elements);
+        QVERIFY(std::isfinite(t));
+        QVERIFY(t > solAllReduceRoofMs(p, gpus, elements));
+    }
+    QVERIFY(costs->allReduceMs(2, elements) < costs->allReduceMs(8, elements));
 }
 
 QTEST_APPLESS_MAIN(TestUtilisation)
