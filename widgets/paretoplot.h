@@ -64,6 +64,8 @@ public:
     bool logX() const { return logX_; }
     bool logY() const { return logY_; }
     const Budgets& budgets() const { return budgets_; }
+    const std::optional<MarkedPoint>& recommended() const { return recommendedMark_; }
+    const std::optional<MarkedPoint>& bestUniform() const { return bestUniformMark_; }
     const ScoredView& scored() const { return scored_; }
     const PointSet* pointSet() const { return points_.get(); }
     // Position of a configuration's point in this widget's coordinates (after a replot).

@@ -71,6 +71,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     verdict_ = new QLabel(this);
     verdict_->setObjectName(QStringLiteral("cardVerdict")); // or a message's detail
     stats_ = new QLabel(this);
+    stats_->setObjectName(QStringLiteral("cardStats"));
     rmqdCaveat_ = new QLabel(this);
     rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
     for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_}) {
@@ -188,7 +189,14 @@ void RecipeCard::setContent(const CardContent& c)
     }
     fillBreakdown(ops_, p.ttftBreakdownMs, p.tpotBreakdownMs);
     fillBreakdown(memory_, p.memoryBreakdownGiB, u.memoryBreakdownGiB);
-    if (c.stats)
+    if (c.stats && c.stats->indexMembers > 0)
+        stats_->setText(tr("%1: answered from the budget index (%2 of %3 candidates kept, "
+                           "each fully gated when it was built), %4 s")
+                            .arg(QString::fromLatin1(toDisplayString(c.stats->algorithm)))
+                            .arg(c.stats->indexMembers)
+                            .arg(c.stats->candidates)
+                            .arg(c.stats->seconds, 0, 'f', 3));
+    else if (c.stats)
         stats_->setText(tr("%1: %2 candidates, %3 screened, %4 full gate evaluations, %5 s")
                             .arg(QString::fromLatin1(toDisplayString(c.stats->algorithm)))
                             .arg(c.stats->candidates)

@@ -58,6 +58,22 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
             addBreakdowns(*engine, *o.bestUniform, q, o.bestUniformPrediction);
         return o;
     };
+    // An index answer shows the same card as a search: its breakdowns too.
+    hooks.indexBudgets = [engine, build = hooks.indexBudgets](
+                             const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                             const std::atomic<bool>& stop) -> ExplorerHooks::BudgetAnswerer {
+        ExplorerHooks::BudgetAnswerer answer = build(q, f, a, stop);
+        if (!answer)
+            return {};
+        return [engine, answer](const Request& r) {
+            std::optional<SearchOutcome> o = answer(r);
+            if (o && o->best)
+                addBreakdowns(*engine, *o->best, r, o->bestPrediction);
+            if (o && o->bestUniform)
+                addBreakdowns(*engine, *o->bestUniform, r, o->bestUniformPrediction);
+            return o;
+        };
+    };
     return {engine, std::move(ws), std::move(hooks)};
 }
 

@@ -412,8 +412,7 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
             card_->showMessage(tr("No configuration meets this request."),
                                o.nearestMiss ? nearestMissText(*o.nearestMiss, key.request, *ws_)
                                              : QString());
-        plot_->setRecommended(std::nullopt);
-        plot_->setBestUniform(std::nullopt);
+        answerMarks_ = {};
         updateGauges();
         updateStaleness();
         return;
@@ -428,9 +427,8 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         o.stats,
         acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
     card_->setContent(c);
-    plot_->setRecommended(markOf(o.bestPrediction));
-    plot_->setBestUniform(o.bestUniform ? std::optional(markOf(o.bestUniformPrediction))
-                                        : std::nullopt);
+    answerMarks_ = {markOf(o.bestPrediction),
+                    o.bestUniform ? std::optional(markOf(o.bestUniformPrediction)) : std::nullopt};
     // An edit, a clicked point or a restored configuration stays: the recommendation is offered.
     editor_->showRecommendation(*o.best, modelName(o.best->model), stackFormats());
     updateGauges();
@@ -448,6 +446,10 @@ void MainWindow::updateStaleness()
     if (stale || !card_->content())
         editor_->withdrawOffer();
     gauges_->setEnabled(!stale); // greyed with the card: an answer for an older request
+    // The star and the best uniform's mark only for the request they were computed for: an
+    // older answer's star may sit inside the new budgets' shaded area.
+    plot_->setRecommended(stale ? std::nullopt : answerMarks_.recommended);
+    plot_->setBestUniform(stale ? std::nullopt : answerMarks_.bestUniform);
 }
 
 void MainWindow::updateGauges()

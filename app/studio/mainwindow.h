@@ -11,6 +11,7 @@
 #include "theme.h"
 #include "viewmodel/explorertypes.h"
 #include "widgets/bandeditor.h"
+#include "widgets/paretoplot.h"
 
 #include <QMainWindow>
 #include <QPalette>
@@ -118,6 +119,10 @@ private:
     acsel::studio::ExplorerState* state_ = nullptr;
     acsel::studio::ExplorerSession* session_ = nullptr;
     std::optional<acsel::studio::SearchKey> cardKey_; // what the card's answer was computed for
+    struct AnswerMarks {
+        std::optional<acsel::gui::MarkedPoint> recommended, bestUniform;
+    };
+    AnswerMarks answerMarks_; // the card's answer on the plot, drawn while it is current
     acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;
