@@ -30,6 +30,8 @@ class QMouseEvent;
 namespace acsel::gui
 {
 
+class ElidedLabel;
+
 class PointCloud;
 
 // A configuration drawn on top of the cloud (recommended, being edited, pinned); it may be
@@ -123,7 +125,7 @@ private:
     QComboBox* colourBox_ = nullptr;
     QCheckBox* logYBox_ = nullptr;
     QCheckBox* logXBox_ = nullptr;
-    QLabel* provenance_ = nullptr;
+    ElidedLabel* provenance_ = nullptr;
 
     std::shared_ptr<const PointSet> points_;
     ScoredView scored_;

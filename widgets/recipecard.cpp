@@ -112,10 +112,11 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     body->addWidget(ops_, 1);
     body->addWidget(memory_, 1);
     body->addWidget(stats_);
+    // The actions first: on a laptop the card's tables run below the fold.
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
     layout->addWidget(staleNote_);
     layout->addWidget(body_, 1);
-    layout->addLayout(buttons);
     connect(pin_, &QPushButton::clicked, this, &RecipeCard::pinRequested);
     connect(pinUniform_, &QPushButton::clicked, this, &RecipeCard::pinUniformRequested);
     connect(export_, &QPushButton::clicked, this, &RecipeCard::exportRequested);

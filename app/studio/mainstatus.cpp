@@ -58,6 +58,11 @@ void MainWindow::showBannerLines(const QStringList& lines, bool expanded)
     banner_->setText(shown.join(QLatin1Char('\n')));
     banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
     banner_->parentWidget()->setVisible(!lines.isEmpty());
+    // Expanded, at most five lines (the tooltip has every note): the plot keeps its height
+    // on a laptop, its y axis title whole.
+    banner_->setMaximumHeight(expanded
+                                  ? 5 * banner_->fontMetrics().lineSpacing() + 2 * banner_->margin()
+                                  : QWIDGETSIZE_MAX);
     bannerToggle_->setVisible(lines.size() > 1);
     bannerToggle_->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
     QPalette pal = banner_->palette();
