@@ -156,6 +156,13 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         return numeric ? QVariant(value(p, col)) : QVariant();
     case DeltaRole:
         return d ? QVariant(*d) : QVariant();
+    case DeltaScaleRole: {
+        double scale = 0;
+        for (int r = 0; r < rowCount(); ++r)
+            if (const std::optional<double> other = delta(r, col))
+                scale = std::max(scale, std::abs(*other));
+        return scale > 0 ? QVariant(scale) : QVariant();
+    }
     case FractionRole: {
         if (!numeric)
             return {};
@@ -265,6 +272,41 @@ void CompareModel::clear()
     reference_.reset();
     endResetModel();
     emit pinnedChanged();
+}
+
+namespace
+{
+QString csvField(const QString& f)
+{
+    if (!f.contains(QLatin1Char(',')) && !f.contains(QLatin1Char('"')) &&
+        !f.contains(QLatin1Char('\n')))
+        return f;
+    return QLatin1Char('"') + QString(f).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+}
+} // namespace
+
+QString CompareModel::toCsv() const
+{
+    QString out = QStringLiteral("row,pinned,configuration,ttft_ms,tpot_ms,memory_gib,rmqd,"
+                                 "ttft_delta_pct,tpot_delta_pct,memory_delta_pct,rmqd_delta_pct,"
+                                 "gate\n");
+    for (int r = 0; r < rowCount(); ++r) {
+        const PinnedConfig& p = pinned_[static_cast<std::size_t>(r)];
+        QStringList f{QString::number(r + 1), csvField(p.label),
+                      csvField(configSummary(p.config, p.modelName))};
+        for (int c = Ttft; c <= Rmqd; ++c) {
+            const double v = value(p, c);
+            f << (std::isfinite(v) ? QString::number(v, 'g', 10) : QString());
+        }
+        for (int c = Ttft; c <= Rmqd; ++c) {
+            const std::optional<double> d = delta(r, c);
+            f << (d ? QString::number(100 * *d, 'f', 2) : QString());
+        }
+        f << csvField(data(index(r, Verdict)).toString());
+        out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return out;
 }
 
 } // namespace acsel::gui
