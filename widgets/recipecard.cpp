@@ -74,7 +74,12 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     stats_->setObjectName(QStringLiteral("cardStats"));
     rmqdCaveat_ = new QLabel(this);
     rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_}) {
+    howSure_ = new QLabel(this);
+    howSure_->setObjectName(QStringLiteral("cardHowSure"));
+    howSure_->setToolTip(tr("The typical error (median absolute percentage error) of the "
+                            "latency estimate on the measured rows of this stack: the Surrogate "
+                            "fit tab plots them"));
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
@@ -107,6 +112,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     body->addWidget(recipe_);
     body->addWidget(verdict_);
     body->addWidget(metrics_);
+    body->addWidget(howSure_);
     body->addWidget(rmqdCaveat_);
     body->addWidget(uniform_);
     body->addWidget(ops_, 1);
@@ -139,10 +145,11 @@ void RecipeCard::showMessage(const QString& message, const QString& detail)
     content_.reset();
     setStale(false);
     title_->setText(message);
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_})
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_})
         l->clear();
     verdict_->setText(detail);
     rmqdCaveat_->hide();
+    howSure_->hide();
     for (QTableWidget* t : {metrics_, ops_, memory_})
         t->setRowCount(0);
     pin_->setEnabled(false);
@@ -157,6 +164,8 @@ void RecipeCard::setContent(const CardContent& c)
     recipe_->setText(configSummary(c.config, c.modelName));
     verdict_->setText(p.admitted ? tr("Gate: admitted")
                                  : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
+    howSure_->setText(c.howSure);
+    howSure_->setVisible(!c.howSure.isEmpty());
     rmqdCaveat_->setText(c.rmqdCaveat);
     rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;

@@ -10,6 +10,7 @@
 #include "enginehooks.h"
 #include "startupprofile.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -170,6 +171,28 @@ StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
     out.series = {std::move(ttft), std::move(tpot)};
     startupMark("measured rows estimated for the fit plot");
     return out;
+}
+
+std::string howSure(const StackFits& fits)
+{
+    if (fits.series.size() < 2 || fits.series[0].measuredMs.empty())
+        return "How sure: no interval, and no measured rows of this stack to say how far off "
+               "the estimate is.";
+    const FitSeries& ttft = fits.series[0];
+    const FitSeries& tpot = fits.series[1];
+    const auto percent = [](double p) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f %%", p);
+        return std::string(buf);
+    };
+    const std::string rows = std::to_string(ttft.measuredMs.size());
+    if (ttft.calibrated)
+        return "How sure: FMC-calibrated, typical error TTFT " + percent(ttft.mdapePercent) +
+               ", TPOT " + percent(tpot.mdapePercent) + " on the " + rows +
+               " measured rows of this stack.";
+    return "How sure: no interval: raw estimate, typical error TTFT " +
+           percent(ttft.rawMdapePercent) + ", TPOT " + percent(tpot.rawMdapePercent) + " on the " +
+           rows + " measured rows of this stack.";
 }
 
 } // namespace acsel::studio

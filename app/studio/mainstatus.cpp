@@ -124,6 +124,7 @@ void MainWindow::updateFits()
 {
     // The measured rows of the current stack and serving mode, against the engine's estimate.
     const auto measured = acsel::studio::stackFits(*engine_, state_->request());
+    howSure_ = QString::fromStdString(acsel::studio::howSure(measured));
     fits_->setFits(
         measured.series, qualityMdape_,
         tr("Latency: %1. Quality: %2. %3")

@@ -425,7 +425,8 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         o.bestUniform,
         o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
         o.stats,
-        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
+        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString()),
+        howSure_};
     card_->setContent(c);
     answerMarks_ = {markOf(o.bestPrediction),
                     o.bestUniform ? std::optional(markOf(o.bestUniformPrediction)) : std::nullopt};

@@ -123,6 +123,7 @@ private:
         std::optional<acsel::gui::MarkedPoint> recommended, bestUniform;
     };
     AnswerMarks answerMarks_; // the card's answer on the plot, drawn while it is current
+    QString howSure_;         // the card's "How sure" line for the request's stack (updateFits)
     acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;

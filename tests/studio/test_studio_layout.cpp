@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTest>
@@ -95,6 +96,12 @@ private slots:
                                 .arg(qcp->axisRect()->height())
                                 .arg(titleLength)));
         toggle->click();
+
+        // How sure the latencies are: no tables, no measured rows to say it.
+        auto* howSure = card->findChild<QLabel*>(QStringLiteral("cardHowSure"));
+        QVERIFY(howSure && howSure->isVisibleTo(card));
+        QVERIFY2(howSure->text().startsWith(QStringLiteral("How sure: no interval")),
+                 qPrintable(howSure->text()));
 
         // The card's actions are visible at once, whatever the card's length.
         for (const QString& text : {QStringLiteral("Pin"), QStringLiteral("Pin best uniform"),
