@@ -1,6 +1,7 @@
 #include "widgets/comparemodel.h"
 
 #include "viewmodel/predictiontext.h"
+#include "widgets/glossary.h"
 
 #include <QColor>
 #include <QStringList>
@@ -181,6 +182,22 @@ QVariant CompareModel::headerData(int section, Qt::Orientation o, int role) cons
     if (role == Qt::ToolTipRole && reference)
         return tr("The reference: the other rows show their difference to it (right-click "
                   "another row to compare with it)");
+    if (role == Qt::ToolTipRole && o == Qt::Horizontal) {
+        switch (section) {
+        case Recipe:
+            return whatIs(Term::Scope) + QStringLiteral("\n\n") +
+                   whatIs(Term::CalibrationAlgorithm);
+        case Ttft:
+        case Tpot:
+            return whatIs(Term::Fmc);
+        case Rmqd:
+            return whatIs(Term::Rmqd);
+        case Verdict:
+            return whatIs(Term::Gate);
+        default:
+            return {};
+        }
+    }
     if (role != Qt::DisplayRole)
         return {};
     if (o == Qt::Vertical)

@@ -1,6 +1,7 @@
 #include "widgets/recipecard.h"
 
 #include "viewmodel/predictiontext.h"
+#include "widgets/glossary.h"
 #include "widgets/warningstyle.h"
 
 #include <QHBoxLayout>
@@ -76,6 +77,11 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
     howSure_ = new QLabel(this);
     howSure_->setObjectName(QStringLiteral("cardHowSure"));
+    verdict_->setToolTip(whatIs(Term::Gate));
+    stats_->setToolTip(whatIs(Term::Screened) + QStringLiteral("\n\n") + whatIs(Term::FracMix) +
+                       QStringLiteral("\n\n") + whatIs(Term::Gate));
+    recipe_->setToolTip(whatIs(Term::Scope) + QStringLiteral("\n\n") +
+                        whatIs(Term::CalibrationAlgorithm));
     howSure_->setToolTip(tr("The typical error (median absolute percentage error) of the "
                             "latency estimate on the measured rows of this stack: the Surrogate "
                             "fit tab plots them"));
@@ -183,6 +189,7 @@ void RecipeCard::setContent(const CardContent& c)
                         {tr("Memory"), p.memoryGiB(), u.memoryGiB(), &formatGiB},
                         {tr("RMQD"), p.rmqd, u.rmqd, &formatRmqd}};
     metrics_->setRowCount(4);
+    const QString rowTips[] = {whatIs(Term::Fmc), whatIs(Term::Fmc), QString(), whatIs(Term::Rmqd)};
     for (int i = 0; i < 4; ++i) {
         const Row& r = rows[i];
         QString delta = QStringLiteral("-");
@@ -196,6 +203,7 @@ void RecipeCard::setContent(const CardContent& c)
         }
         setRow(metrics_, i,
                {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});
+        metrics_->item(i, 0)->setToolTip(rowTips[i]);
     }
     fillBreakdown(ops_, p.ttftBreakdownMs, p.tpotBreakdownMs);
     fillBreakdown(memory_, p.memoryBreakdownGiB, u.memoryBreakdownGiB);
