@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "budgetoffer.h"
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
 #include "engineloading.h"
@@ -96,8 +97,10 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     servingWarning_->hide();
     plot_ = new ParetoPlot(central);
     gauges_ = new BudgetGauges(central);
+    budgetOffer_ = new acsel::studio::BudgetOffer(central);
     layout->addWidget(infoBar);
     layout->addWidget(servingWarning_);
+    layout->addWidget(budgetOffer_);
     layout->addWidget(gauges_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
@@ -217,6 +220,24 @@ void MainWindow::wire()
                     updateFits();
                     updateServingWarning();
                 }
+                // The user chose another stack: its own budgets one click away.
+                if (r.stack != previous.stack) {
+                    if (fromPanel && ws_)
+                        budgetOffer_->offer(QString::fromStdString(r.stack),
+                                            budgetsOf(acsel::studio::withDerivedBudgets(
+                                                *ws_, hooks_, state_->filter(), r)),
+                                            budgetsOf(r));
+                    else
+                        budgetOffer_->withdraw();
+                }
+            });
+    connect(budgetOffer_, &acsel::studio::BudgetOffer::budgetsChosen, this,
+            [this](const Budgets& b) {
+                Request r = state_->request();
+                r.ttftBudgetMs = b.ttftMs;
+                r.tpotBudgetMs = b.tpotMs;
+                r.memBudgetGiB = b.memoryGiB;
+                state_->setRequest(r);
             });
     connect(state_, &ExplorerState::filterChanged, this, [this](const SpaceFilter& f) {
         if (!(panel_->filter() == f)) {
@@ -352,6 +373,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     fmcFile_ = fmcFile;
     state_->setWorkspace(ws_.get());
     session_->setWorkspace(ws_, loaded.hooks);
+    hooks_ = loaded.hooks;
+    budgetOffer_->withdraw();
     sizeByGpus_ = loaded.hooks.sizeByGpus;
     sizingKey_.reset();
     editor_->setPredictor([this](const Config& c) { return predictNow(c); });

@@ -26,8 +26,9 @@ class QToolButton;
 
 namespace acsel::studio
 {
+class BudgetOffer;
 class RecentSessionsMenu;
-}
+} // namespace acsel::studio
 
 namespace acsel::gui
 {
@@ -122,8 +123,10 @@ private:
     struct AnswerMarks {
         std::optional<acsel::gui::MarkedPoint> recommended, bestUniform;
     };
-    AnswerMarks answerMarks_; // the card's answer on the plot, drawn while it is current
-    QString howSure_;         // the card's "How sure" line for the request's stack (updateFits)
+    AnswerMarks answerMarks_;            // the card's answer on the plot, drawn while it is current
+    acsel::studio::ExplorerHooks hooks_; // the open workspace's (derived budgets)
+    acsel::studio::BudgetOffer* budgetOffer_ = nullptr;
+    QString howSure_; // the card's "How sure" line for the request's stack (updateFits)
     acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;

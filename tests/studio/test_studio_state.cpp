@@ -11,6 +11,7 @@
 #include "app/studio/explorersession.h"
 #include "app/studio/explorerstate.h"
 #include "app/studio/mainwindow.h"
+#include "app/studio/sessiondefaults.h"
 #include "core/search/recommend.h"
 #include "studiofixtures.h"
 #include "viewmodel/predictiontext.h"
@@ -552,6 +553,43 @@ private slots:
         QTest::keySequence(panelBox, QKeySequence(QStringLiteral("Ctrl+Z")));
         QCOMPARE(ed->config().batch, start);
         ed->strip()->undoStack()->clear();
+    }
+
+    void budgetsFollowTheStackOnRequest()
+    {
+        // Another stack in the panel: the budgets of the first start's rule for it are
+        // offered, used in one click, and the previous ones are one click back.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        const Request initial = state()->request();
+        auto* panel = w_->findChild<SloPanel*>();
+        auto* offer = w_->findChild<QWidget*>(QStringLiteral("budgetOffer"));
+        QVERIFY(offer && !offer->isVisible());
+        QComboBox* stacks = panel->stackBox();
+        int other = -1;
+        for (int i = 0; i < stacks->count() && other < 0; ++i) {
+            stacks->setCurrentIndex(i);
+            QTest::qWait(50); // the panel may settle a change before saying it
+            if (state()->request().stack != initial.stack && offer->isVisible())
+                other = i;
+        }
+        QVERIFY2(other >= 0, "no stack of the workspace offered other budgets");
+        const Request moved = state()->request();
+        QCOMPARE(budgetsOf(moved), budgetsOf(initial)); // kept until the user says
+        const auto loaded = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {});
+        const Request derived =
+            studio::withDerivedBudgets(*loaded.workspace, loaded.hooks, state()->filter(), moved);
+        auto* button = offer->findChild<QPushButton*>();
+        QVERIFY(offer->findChild<QLabel*>()->text().contains(formatMs(derived.ttftBudgetMs)));
+        QCOMPARE(button->text(), QStringLiteral("Use them"));
+        button->click();
+        QCOMPARE(budgetsOf(state()->request()), budgetsOf(derived));
+        QCOMPARE(button->text(), QStringLiteral("Back to the previous budgets"));
+        QCOMPARE(fitsAt1280x720(QStringLiteral("the budget offer")), QString());
+        button->click();
+        QCOMPARE(budgetsOf(state()->request()), budgetsOf(initial));
+        QVERIFY(!offer->isVisible());
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 
     void markingModifiedWithoutAFileWarnsNothing()
