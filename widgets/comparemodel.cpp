@@ -127,8 +127,10 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Verdict:
             if (!p.prediction.runnable)
                 return tr("cannot run: %1").arg(QString::fromStdString(p.prediction.verdict));
+            // Pins are predicted again for every request: one the new budgets reject says so.
             return p.prediction.admitted ? tr("admitted")
-                                         : QString::fromStdString(p.prediction.verdict);
+                                         : tr("no longer passes: %1")
+                                               .arg(QString::fromStdString(p.prediction.verdict));
         default:
             return {};
         }
@@ -150,6 +152,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (col == Verdict && !p.prediction.runnable)
             return QColor(0xb0, 0x00, 0x20);
+        if (col == Verdict && !p.prediction.admitted) // amber: rejected, still comparable
+            return QColor(0xa0, 0x60, 0x00);
         return {};
     case Qt::TextAlignmentRole:
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();

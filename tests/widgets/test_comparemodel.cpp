@@ -152,6 +152,24 @@ void TestCompareModel::repredictedAndFlaggedWhenNotRunnable()
              1.0);
     QCOMPARE(model.data(model.index(1, CompareModel::Verdict)).toString(),
              QStringLiteral("admitted"));
+
+    // A request whose budgets reject a pin (the best uniform of an earlier request): its
+    // numbers stay, its Gate cell says it no longer passes, in amber.
+    model.repredict([](const Config&) {
+        PredictionView p;
+        p.ttftMs = 300;
+        p.tpotMs = 10;
+        p.memoryBytes = 5 * acsel::kGiB;
+        p.rmqd = 0.3;
+        p.admitted = false;
+        p.verdict = "TTFT 300 ms exceeds the budget 250 ms";
+        return p;
+    });
+    const QModelIndex rejected = model.index(1, CompareModel::Verdict);
+    QCOMPARE(model.data(rejected).toString(),
+             QStringLiteral("no longer passes: TTFT 300 ms exceeds the budget 250 ms"));
+    QCOMPARE(model.data(rejected, Qt::ForegroundRole).value<QColor>(), QColor(0xa0, 0x60, 0x00));
+    QCOMPARE(model.pinned()[1].prediction.ttftMs, 300.0);
 }
 
 void TestCompareModel::deltasAreAgainstTheChosenReference()
