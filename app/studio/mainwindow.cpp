@@ -374,7 +374,6 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     state_->setWorkspace(ws_.get());
     session_->setWorkspace(ws_, loaded.hooks);
     hooks_ = loaded.hooks;
-    budgetOffer_->withdraw();
     sizeByGpus_ = loaded.hooks.sizeByGpus;
     sizingKey_.reset();
     editor_->setPredictor([this](const Config& c) { return predictNow(c); });
@@ -386,6 +385,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     // The panel has checked what it could show (a stack of this workspace, bf16 kept).
     state_->setRequest(panel_->request());
     state_->setFilter(panel_->filter());
+    budgetOffer_->withdraw(); // the workspace's own request: nothing to offer
     plot_->setBudgets(state_->budgets()); // the same request may meet another device cap
     session_->start(state_->request(), state_->filter(),
                     state_->algorithmChoice()); // a new engine: score and search whatever changed

@@ -64,6 +64,8 @@ private slots:
         QApplication::processEvents();
         auto* card = w.findChild<RecipeCard*>();
         QVERIFY(!card->content()); // the search has not answered yet
+        // The workspace's own request: no budgets offered for "another stack".
+        QVERIFY(!w.findChild<QWidget*>(QStringLiteral("budgetOffer"))->isVisible());
         const std::map<QString, QRect> before = geometries(w);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && card->content() && !card->isStale(), kSlowMs);
         QApplication::processEvents();
