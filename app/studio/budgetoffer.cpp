@@ -13,7 +13,7 @@ using acsel::gui::Budgets;
 
 namespace
 {
-QString describe(const Budgets& b)
+QString offeredBudgetsText(const Budgets& b)
 {
     return QStringLiteral("TTFT %1, TPOT %2, memory %3")
         .arg(acsel::gui::formatMs(b.ttftMs), acsel::gui::formatMs(b.tpotMs),
@@ -65,10 +65,10 @@ void BudgetOffer::present(Step step)
     if (step == Step::Offered) {
         text_->setText(tr("The budgets were set for another stack. For %1 the first start's rule "
                           "gives %2.")
-                           .arg(stack_, describe(derived_)));
+                           .arg(stack_, offeredBudgetsText(derived_)));
         button_->setText(tr("Use them"));
     } else {
-        text_->setText(tr("Budgets derived for %1: %2.").arg(stack_, describe(derived_)));
+        text_->setText(tr("Budgets derived for %1: %2.").arg(stack_, offeredBudgetsText(derived_)));
         button_->setText(tr("Back to the previous budgets"));
     }
     setVisible(true);
