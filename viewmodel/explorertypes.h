@@ -42,6 +42,8 @@ struct SearchStats {
     std::int64_t candidates = 0; // enumerated / drawn
     std::int64_t screened = 0;   // survived the cheap screen
     std::int64_t gated = 0;      // full gate evaluations
+    // Answered from the workload's budget index of this many members (0: searched).
+    std::int64_t indexMembers = 0;
     double seconds = 0;
 };
 

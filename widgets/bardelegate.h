@@ -1,4 +1,5 @@
-// Draws a model's FractionRole as a bar behind the cell's text (CompareModel's metric bars).
+// Draws CompareModel's metric bars behind the cell's text: the delta to the reference as a bar
+// diverging from the centre when there is one, else the FractionRole as a bar from the left.
 #pragma once
 
 #include <QStyledItemDelegate>

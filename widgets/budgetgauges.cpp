@@ -54,18 +54,55 @@ void BudgetGauges::setValues(const Budgets& b, const std::optional<PredictionVie
         const bool known = r.value && std::isfinite(*r.value) && r.budget > 0;
         const double share = known ? *r.value / r.budget : 0;
         bar->setValue(static_cast<int>(std::lround(std::clamp(share, 0.0, 1.0) * kScale)));
-        QString text = known
-                           ? tr("%1 %2 of %3")
-                                 .arg(QLatin1String(r.name), r.format(*r.value), r.format(r.budget))
-                           : tr("%1 budget %2").arg(QLatin1String(r.name), r.format(r.budget));
-        if (known && share > 1)
-            text += tr(" (over by %1 %)").arg(100 * (share - 1), 0, 'f', 1);
+        const QString name = QLatin1String(r.name);
+        QStringList& texts = texts_[static_cast<std::size_t>(g)];
+        if (!known) {
+            texts = {tr("%1 budget %2").arg(name, r.format(r.budget)),
+                     tr("%1 <= %2").arg(name, r.format(r.budget)), r.format(r.budget)};
+        } else if (share > 1) {
+            const QString over = QString::number(100 * (share - 1), 'f', 1);
+            texts = {tr("%1 %2 of %3 (over by %4 %)")
+                         .arg(name, r.format(*r.value), r.format(r.budget), over),
+                     tr("%1 %2, %3 % over").arg(name, r.format(*r.value), over),
+                     tr("%1 +%2 %").arg(name, over), tr("+%1 %").arg(over)};
+        } else {
+            texts = {tr("%1 %2 of %3").arg(name, r.format(*r.value), r.format(r.budget)),
+                     tr("%1 %2").arg(name, r.format(*r.value)), r.format(*r.value)};
+        }
+        bar->setToolTip(texts.front());
+    }
+    fitTexts();
+}
+
+void BudgetGauges::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitTexts();
+}
+
+void BudgetGauges::fitTexts()
+{
+    for (int g = 0; g < GaugeCount; ++g) {
+        QProgressBar* bar = bars_[static_cast<std::size_t>(g)];
+        const QStringList& texts = texts_[static_cast<std::size_t>(g)];
+        const int room = bar->width() - 2 * bar->fontMetrics().averageCharWidth();
+        QString shown = texts.back();
+        for (const QString& t : texts)
+            if (bar->fontMetrics().horizontalAdvance(t) <= room) {
+                shown = t;
+                break;
+            }
         // No "%p", "%v" or "%m" in it: QProgressBar shows the format as it is.
-        bar->setFormat(text);
+        bar->setFormat(shown);
     }
 }
 
 QString BudgetGauges::text(Gauge g) const
+{
+    return texts_[static_cast<std::size_t>(g)].front();
+}
+
+QString BudgetGauges::shownText(Gauge g) const
 {
     return bars_[static_cast<std::size_t>(g)]->format();
 }

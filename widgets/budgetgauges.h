@@ -6,6 +6,7 @@
 #include "viewmodel/explorertypes.h"
 #include "viewmodel/plotscoring.h"
 
+#include <QStringList>
 #include <QWidget>
 #include <array>
 #include <optional>
@@ -27,11 +28,20 @@ public:
     // against them, nullopt for none.
     void setValues(const Budgets& b, const std::optional<PredictionView>& p);
 
+    // The whole sentence (also the gauge's tooltip), and the longest of its shorter forms
+    // that fits the gauge's width, which the gauge shows: one line, never cut.
     QString text(Gauge g) const;
+    QString shownText(Gauge g) const;
     int permille(Gauge g) const; // value / budget x 1000, capped at 1000; 0 without a value
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void fitTexts();
+
     std::array<QProgressBar*, GaugeCount> bars_{};
+    std::array<QStringList, GaugeCount> texts_{}; // longest first
 };
 
 } // namespace acsel::gui

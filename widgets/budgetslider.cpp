@@ -16,8 +16,17 @@ BudgetSlider::BudgetSlider(double minimum, double maximum, bool logScale, const 
 {
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setRange(0, kSteps);
+    // Fine control where a pixel of a log slider is a big step (TTFT spans 5 decades): an
+    // arrow key moves one step (1/1000 of the range: x1.012 on TTFT), Page Up/Down ten.
+    slider_->setSingleStep(1);
+    slider_->setPageStep(10);
+    slider_->setFocusPolicy(Qt::StrongFocus);
     spin_ = new QDoubleSpinBox(this);
     spin_->setDecimals(decimals);
+    // The spin box's arrows step in the value's own decade (1-10 % of it): 2.0 -> 2.1 ms,
+    // 600 -> 610 ms, not a fixed 1 ms.
+    if (logScale)
+        spin_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     spin_->setRange(minimum, maximum);
     spin_->setSuffix(QLatin1Char(' ') + unit);
     spin_->setKeyboardTracking(false);

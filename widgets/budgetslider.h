@@ -1,5 +1,6 @@
 // A slider and a spin box showing one value with its unit, kept in step both ways. The slider
-// is log-scaled when the range spans decades (TTFT, TPOT), linear otherwise (memory).
+// is log-scaled when the range spans decades (TTFT, TPOT), linear otherwise (memory); then
+// its arrow keys and the spin box's steps are fine (a step of about 1 % of the value).
 #pragma once
 
 #include <QWidget>

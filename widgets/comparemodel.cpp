@@ -1,6 +1,7 @@
 #include "widgets/comparemodel.h"
 
 #include "viewmodel/predictiontext.h"
+#include "widgets/glossary.h"
 
 #include <QColor>
 #include <QStringList>
@@ -126,8 +127,10 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Verdict:
             if (!p.prediction.runnable)
                 return tr("cannot run: %1").arg(QString::fromStdString(p.prediction.verdict));
+            // Pins are predicted again for every request: one the new budgets reject says so.
             return p.prediction.admitted ? tr("admitted")
-                                         : QString::fromStdString(p.prediction.verdict);
+                                         : tr("no longer passes: %1")
+                                               .arg(QString::fromStdString(p.prediction.verdict));
         default:
             return {};
         }
@@ -149,6 +152,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (col == Verdict && !p.prediction.runnable)
             return QColor(0xb0, 0x00, 0x20);
+        if (col == Verdict && !p.prediction.admitted) // amber: rejected, still comparable
+            return QColor(0xa0, 0x60, 0x00);
         return {};
     case Qt::TextAlignmentRole:
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
@@ -156,6 +161,13 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         return numeric ? QVariant(value(p, col)) : QVariant();
     case DeltaRole:
         return d ? QVariant(*d) : QVariant();
+    case DeltaScaleRole: {
+        double scale = 0;
+        for (int r = 0; r < rowCount(); ++r)
+            if (const std::optional<double> other = delta(r, col))
+                scale = std::max(scale, std::abs(*other));
+        return scale > 0 ? QVariant(scale) : QVariant();
+    }
     case FractionRole: {
         if (!numeric)
             return {};
@@ -174,6 +186,22 @@ QVariant CompareModel::headerData(int section, Qt::Orientation o, int role) cons
     if (role == Qt::ToolTipRole && reference)
         return tr("The reference: the other rows show their difference to it (right-click "
                   "another row to compare with it)");
+    if (role == Qt::ToolTipRole && o == Qt::Horizontal) {
+        switch (section) {
+        case Recipe:
+            return whatIs(Term::Scope) + QStringLiteral("\n\n") +
+                   whatIs(Term::CalibrationAlgorithm);
+        case Ttft:
+        case Tpot:
+            return whatIs(Term::Fmc);
+        case Rmqd:
+            return whatIs(Term::Rmqd);
+        case Verdict:
+            return whatIs(Term::Gate);
+        default:
+            return {};
+        }
+    }
     if (role != Qt::DisplayRole)
         return {};
     if (o == Qt::Vertical)
@@ -265,6 +293,41 @@ void CompareModel::clear()
     reference_.reset();
     endResetModel();
     emit pinnedChanged();
+}
+
+namespace
+{
+QString csvField(const QString& f)
+{
+    if (!f.contains(QLatin1Char(',')) && !f.contains(QLatin1Char('"')) &&
+        !f.contains(QLatin1Char('\n')))
+        return f;
+    return QLatin1Char('"') + QString(f).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+}
+} // namespace
+
+QString CompareModel::toCsv() const
+{
+    QString out = QStringLiteral("row,pinned,configuration,ttft_ms,tpot_ms,memory_gib,rmqd,"
+                                 "ttft_delta_pct,tpot_delta_pct,memory_delta_pct,rmqd_delta_pct,"
+                                 "gate\n");
+    for (int r = 0; r < rowCount(); ++r) {
+        const PinnedConfig& p = pinned_[static_cast<std::size_t>(r)];
+        QStringList f{QString::number(r + 1), csvField(p.label),
+                      csvField(configSummary(p.config, p.modelName))};
+        for (int c = Ttft; c <= Rmqd; ++c) {
+            const double v = value(p, c);
+            f << (std::isfinite(v) ? QString::number(v, 'g', 10) : QString());
+        }
+        for (int c = Ttft; c <= Rmqd; ++c) {
+            const std::optional<double> d = delta(r, c);
+            f << (d ? QString::number(100 * *d, 'f', 2) : QString());
+        }
+        f << csvField(data(index(r, Verdict)).toString());
+        out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return out;
 }
 
 } // namespace acsel::gui

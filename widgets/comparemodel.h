@@ -33,6 +33,9 @@ public:
         ValueRole = Qt::UserRole + 1, // double for numeric columns
         FractionRole,                 // value / largest value of the column, in [0, 1]
         DeltaRole, // (value - reference) / reference; none in the reference row or without one
+        // The largest |delta| of the cell's column (> 0), the full length of a delta bar: a
+        // 2 % difference is a short bar beside a 30 % one, a full one when it is the largest.
+        DeltaScaleRole,
     };
 
     explicit CompareModel(QObject* parent = nullptr);
@@ -58,6 +61,10 @@ public:
     // Predicts every pin again (after any change of the request): numbers and verdicts are
     // always the current request's; a pin the stack cannot run is flagged in the Gate column.
     void repredict(const std::function<PredictionView(const acsel::Config&)>& predict);
+    // The table as CSV (RFC 4180 quoting): a header, then one line per row with its number,
+    // label, configuration, the four metrics in full precision, their deltas to the reference
+    // in percent (empty in the reference row) and the gate's verdict.
+    QString toCsv() const;
 
 signals:
     void pinnedChanged();

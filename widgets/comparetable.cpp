@@ -29,6 +29,10 @@ CompareTable::CompareTable(CompareModel* model, QWidget* parent) : QTableView(pa
             model_->setReferenceRow(currentIndex().row());
     });
     addAction(reference);
+    // The window's File > Save comparison as CSV, here too.
+    auto* csv = new QAction(tr("Save as CSV..."), this);
+    connect(csv, &QAction::triggered, this, &CompareTable::saveCsvRequested);
+    addAction(csv);
 }
 
 void CompareTable::keyPressEvent(QKeyEvent* e)

@@ -15,6 +15,9 @@ class CompareTable : public QTableView
 public:
     explicit CompareTable(CompareModel* model, QWidget* parent = nullptr);
 
+signals:
+    void saveCsvRequested();
+
 protected:
     void keyPressEvent(QKeyEvent* e) override;
 

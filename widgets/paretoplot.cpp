@@ -1,5 +1,6 @@
 #include "widgets/paretoplot.h"
 
+#include "widgets/elidedlabel.h"
 #include "widgets/logticker.h"
 #include "widgets/plotcolours.h"
 #include "widgets/pointcloud.h"
@@ -70,7 +71,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->setNoAntialiasingOnDrag(true);
     plot_->xAxis->setLabel(tr("Predicted TTFT (ms)"));
-    plot_->yAxis->setLabel(tr("Predicted RMQD (mean KL to the oracle)"));
+    plot_->yAxis->setLabel(tr("Predicted RMQD (mean KL)")); // short: a laptop's plot is low
     plot_->legend->setVisible(true);
     // Legend in its own column right of the axis rect, so it never hides points.
     plot_->plotLayout()->addElement(0, 1, plot_->legend);
@@ -156,8 +157,10 @@ void ParetoPlot::buildControls()
     logXBox_ = new QCheckBox(tr("Log latency"), this);
     auto* reset = new QToolButton(this);
     reset->setText(tr("Reset view"));
-    provenance_ = new QLabel(this);
-    provenance_->setWordWrap(true);
+    // One line, always there (elided, the whole text its tooltip): the uniform configurations'
+    // longer provenance, then the complete set's, must not move the plot under the hand.
+    provenance_ = new ElidedLabel(this);
+    provenance_->setObjectName(QStringLiteral("plotProvenance"));
     bar->addWidget(axisBox_);
     bar->addWidget(colourBox_);
     bar->addWidget(logXBox_);
@@ -190,9 +193,13 @@ void ParetoPlot::setPoints(std::shared_ptr<const PointSet> points)
     autoFit_ = true;
     const bool synthetic = points_ && points_->synthetic;
     provenance_->setText(points_ ? qs(points_->provenance) : QString());
-    provenance_->setVisible(points_ && !points_->provenance.empty());
-    provenance_->setStyleSheet(synthetic ? QStringLiteral("font-weight: bold; color: #b00020")
-                                         : QString());
+    QFont font = provenance_->font();
+    font.setBold(synthetic);
+    provenance_->setFont(font);
+    QPalette pal; // empty: the theme's, inherited
+    if (synthetic)
+        pal.setColor(QPalette::WindowText, QColor(0xb0, 0x00, 0x20));
+    provenance_->setPalette(pal);
     rebuildSeries();
     rescore();
 }

@@ -30,6 +30,8 @@ class QMouseEvent;
 namespace acsel::gui
 {
 
+class ElidedLabel;
+
 class PointCloud;
 
 // A configuration drawn on top of the cloud (recommended, being edited, pinned); it may be
@@ -64,6 +66,8 @@ public:
     bool logX() const { return logX_; }
     bool logY() const { return logY_; }
     const Budgets& budgets() const { return budgets_; }
+    const std::optional<MarkedPoint>& recommended() const { return recommendedMark_; }
+    const std::optional<MarkedPoint>& bestUniform() const { return bestUniformMark_; }
     const ScoredView& scored() const { return scored_; }
     const PointSet* pointSet() const { return points_.get(); }
     // Position of a configuration's point in this widget's coordinates (after a replot).
@@ -121,7 +125,7 @@ private:
     QComboBox* colourBox_ = nullptr;
     QCheckBox* logYBox_ = nullptr;
     QCheckBox* logXBox_ = nullptr;
-    QLabel* provenance_ = nullptr;
+    ElidedLabel* provenance_ = nullptr;
 
     std::shared_ptr<const PointSet> points_;
     ScoredView scored_;

@@ -1,6 +1,7 @@
 #include "widgets/recipecard.h"
 
 #include "viewmodel/predictiontext.h"
+#include "widgets/glossary.h"
 #include "widgets/warningstyle.h"
 
 #include <QHBoxLayout>
@@ -71,9 +72,20 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     verdict_ = new QLabel(this);
     verdict_->setObjectName(QStringLiteral("cardVerdict")); // or a message's detail
     stats_ = new QLabel(this);
+    stats_->setObjectName(QStringLiteral("cardStats"));
     rmqdCaveat_ = new QLabel(this);
     rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_}) {
+    howSure_ = new QLabel(this);
+    howSure_->setObjectName(QStringLiteral("cardHowSure"));
+    verdict_->setToolTip(whatIs(Term::Gate));
+    stats_->setToolTip(whatIs(Term::Screened) + QStringLiteral("\n\n") + whatIs(Term::FracMix) +
+                       QStringLiteral("\n\n") + whatIs(Term::Gate));
+    recipe_->setToolTip(whatIs(Term::Scope) + QStringLiteral("\n\n") +
+                        whatIs(Term::CalibrationAlgorithm));
+    howSure_->setToolTip(tr("The typical error (median absolute percentage error) of the "
+                            "latency estimate on the measured rows of this stack: the Surrogate "
+                            "fit tab plots them"));
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
@@ -106,15 +118,17 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     body->addWidget(recipe_);
     body->addWidget(verdict_);
     body->addWidget(metrics_);
+    body->addWidget(howSure_);
     body->addWidget(rmqdCaveat_);
     body->addWidget(uniform_);
     body->addWidget(ops_, 1);
     body->addWidget(memory_, 1);
     body->addWidget(stats_);
+    // The actions first: on a laptop the card's tables run below the fold.
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
     layout->addWidget(staleNote_);
     layout->addWidget(body_, 1);
-    layout->addLayout(buttons);
     connect(pin_, &QPushButton::clicked, this, &RecipeCard::pinRequested);
     connect(pinUniform_, &QPushButton::clicked, this, &RecipeCard::pinUniformRequested);
     connect(export_, &QPushButton::clicked, this, &RecipeCard::exportRequested);
@@ -137,10 +151,11 @@ void RecipeCard::showMessage(const QString& message, const QString& detail)
     content_.reset();
     setStale(false);
     title_->setText(message);
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_})
+    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_})
         l->clear();
     verdict_->setText(detail);
     rmqdCaveat_->hide();
+    howSure_->hide();
     for (QTableWidget* t : {metrics_, ops_, memory_})
         t->setRowCount(0);
     pin_->setEnabled(false);
@@ -155,6 +170,8 @@ void RecipeCard::setContent(const CardContent& c)
     recipe_->setText(configSummary(c.config, c.modelName));
     verdict_->setText(p.admitted ? tr("Gate: admitted")
                                  : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
+    howSure_->setText(c.howSure);
+    howSure_->setVisible(!c.howSure.isEmpty());
     rmqdCaveat_->setText(c.rmqdCaveat);
     rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;
@@ -172,6 +189,7 @@ void RecipeCard::setContent(const CardContent& c)
                         {tr("Memory"), p.memoryGiB(), u.memoryGiB(), &formatGiB},
                         {tr("RMQD"), p.rmqd, u.rmqd, &formatRmqd}};
     metrics_->setRowCount(4);
+    const QString rowTips[] = {whatIs(Term::Fmc), whatIs(Term::Fmc), QString(), whatIs(Term::Rmqd)};
     for (int i = 0; i < 4; ++i) {
         const Row& r = rows[i];
         QString delta = QStringLiteral("-");
@@ -185,10 +203,18 @@ void RecipeCard::setContent(const CardContent& c)
         }
         setRow(metrics_, i,
                {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});
+        metrics_->item(i, 0)->setToolTip(rowTips[i]);
     }
     fillBreakdown(ops_, p.ttftBreakdownMs, p.tpotBreakdownMs);
     fillBreakdown(memory_, p.memoryBreakdownGiB, u.memoryBreakdownGiB);
-    if (c.stats)
+    if (c.stats && c.stats->indexMembers > 0)
+        stats_->setText(tr("%1: answered from the budget index (%2 of %3 candidates kept, "
+                           "each fully gated when it was built), %4 s")
+                            .arg(QString::fromLatin1(toDisplayString(c.stats->algorithm)))
+                            .arg(c.stats->indexMembers)
+                            .arg(c.stats->candidates)
+                            .arg(c.stats->seconds, 0, 'f', 3));
+    else if (c.stats)
         stats_->setText(tr("%1: %2 candidates, %3 screened, %4 full gate evaluations, %5 s")
                             .arg(QString::fromLatin1(toDisplayString(c.stats->algorithm)))
                             .arg(c.stats->candidates)

@@ -27,6 +27,9 @@ struct CardContent {
     // A caveat on the RMQD, shown under the metrics on an amber line (object name
     // "rmqdCaveat"): e.g. the quality set has no rows of this model. Empty: no line.
     QString rmqdCaveat;
+    // How sure the latencies are (an interval, or the typical error on measured rows), shown
+    // under the metrics (object name "cardHowSure"). Empty: no line.
+    QString howSure;
 };
 
 class RecipeCard : public QWidget
@@ -58,6 +61,7 @@ private:
     QLabel* verdict_ = nullptr;
     QLabel* rmqdCaveat_ = nullptr;
     QLabel* stats_ = nullptr;
+    QLabel* howSure_ = nullptr;
     QTableWidget* metrics_ = nullptr;
     QTableWidget* ops_ = nullptr;
     QTableWidget* memory_ = nullptr;

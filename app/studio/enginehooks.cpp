@@ -101,10 +101,17 @@ PredictionView fromGate(const Engine& e, const Config& c, GateResult g, const Re
     static_cast<acsel::Prediction&>(p) = g.prediction;
     p.admitted = g.admitted();
     p.verdict = verdictOf(e, g, q);
-    p.ttftBreakdownMs = {{"calibrated (FMC)", g.prediction.ttftMs},
-                         {"raw estimate", g.prediction.rawTtftMs}};
-    p.tpotBreakdownMs = {{"calibrated (FMC)", g.prediction.tpotMs},
-                         {"raw estimate", g.prediction.rawTpotMs}};
+    // Without an FMC line for the stack the prediction is the raw estimate: one row, not a
+    // "calibrated" one equal to it.
+    if (e.calibration(q.stack).identity()) {
+        p.ttftBreakdownMs = {{"raw estimate", g.prediction.rawTtftMs}};
+        p.tpotBreakdownMs = {{"raw estimate", g.prediction.rawTpotMs}};
+    } else {
+        p.ttftBreakdownMs = {{"calibrated (FMC)", g.prediction.ttftMs},
+                             {"raw estimate", g.prediction.rawTtftMs}};
+        p.tpotBreakdownMs = {{"calibrated (FMC)", g.prediction.tpotMs},
+                             {"raw estimate", g.prediction.rawTpotMs}};
+    }
     p.memoryBreakdownGiB = {{"total", p.memoryGiB()}};
     return p;
 }
@@ -194,7 +201,9 @@ ExplorerHooks::BudgetAnswerer indexBudgets(std::shared_ptr<const Engine> e, cons
         // Nothing fits: searched on a worker instead, which finds the nearest miss too.
         if (!rec.answer.config)
             return std::nullopt;
-        return outcomeOf(*e, rec, r, a);
+        SearchOutcome out = outcomeOf(*e, rec, r, a);
+        out.stats.indexMembers = static_cast<std::int64_t>(index->bands().members());
+        return out;
     };
 }
 std::vector<SizingOutcome> sizing(const Engine& e, const Request& q, const SpaceFilter& f,

@@ -10,6 +10,7 @@
 #include "enginehooks.h"
 #include "startupprofile.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -57,6 +58,22 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
         if (o.bestUniform)
             addBreakdowns(*engine, *o.bestUniform, q, o.bestUniformPrediction);
         return o;
+    };
+    // An index answer shows the same card as a search: its breakdowns too.
+    hooks.indexBudgets = [engine, build = hooks.indexBudgets](
+                             const Request& q, const SpaceFilter& f, SearchAlgorithm a,
+                             const std::atomic<bool>& stop) -> ExplorerHooks::BudgetAnswerer {
+        ExplorerHooks::BudgetAnswerer answer = build(q, f, a, stop);
+        if (!answer)
+            return {};
+        return [engine, answer](const Request& r) {
+            std::optional<SearchOutcome> o = answer(r);
+            if (o && o->best)
+                addBreakdowns(*engine, *o->best, r, o->bestPrediction);
+            if (o && o->bestUniform)
+                addBreakdowns(*engine, *o->bestUniform, r, o->bestUniformPrediction);
+            return o;
+        };
     };
     return {engine, std::move(ws), std::move(hooks)};
 }
@@ -154,6 +171,28 @@ StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
     out.series = {std::move(ttft), std::move(tpot)};
     startupMark("measured rows estimated for the fit plot");
     return out;
+}
+
+std::string howSure(const StackFits& fits)
+{
+    if (fits.series.size() < 2 || fits.series[0].measuredMs.empty())
+        return "How sure: no interval, and no measured rows of this stack to say how far off "
+               "the estimate is.";
+    const FitSeries& ttft = fits.series[0];
+    const FitSeries& tpot = fits.series[1];
+    const auto percent = [](double p) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f %%", p);
+        return std::string(buf);
+    };
+    const std::string rows = std::to_string(ttft.measuredMs.size());
+    if (ttft.calibrated)
+        return "How sure: FMC-calibrated, typical error TTFT " + percent(ttft.mdapePercent) +
+               ", TPOT " + percent(tpot.mdapePercent) + " on the " + rows +
+               " measured rows of this stack.";
+    return "How sure: no interval: raw estimate, typical error TTFT " +
+           percent(ttft.rawMdapePercent) + ", TPOT " + percent(tpot.rawMdapePercent) + " on the " +
+           rows + " measured rows of this stack.";
 }
 
 } // namespace acsel::studio

@@ -38,6 +38,10 @@ struct StackFits {
     std::string note;
 };
 StackFits stackFits(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
+// The card's "How sure" line from the same rows as the Surrogate fit tab: the typical error
+// (MdAPE) of TTFT and TPOT on the stack's measured rows, calibrated when an FMC line is loaded,
+// else said to be a raw estimate without an interval; or that no measured row says it.
+std::string howSure(const StackFits& fits);
 // <tables dir>/silicon/dense_tp1.csv when it exists (the layout of ../shared/aic), else "".
 std::string siliconFileOf(const acsel::Workspace& ws);
 

@@ -1,4 +1,5 @@
 #include "app/common/paths.h"
+#include "core/data/tablesdir.h"
 #include "explorersession.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"
@@ -161,12 +162,24 @@ int main(int argc, char** argv)
     const auto tables = acsel::app::resolveTablesDir(parser.value(tablesOpt).toStdString(),
                                                      saved.tablesDir.toStdString());
     QString tablesDir = QString::fromStdString(tables.dir);
-    if (!tablesDir.isEmpty() && !QFileInfo(tablesDir).isDir()) {
-        // Said on stderr and in the banner: the window then runs on the spec-only stacks.
+    // One rule for a missing folder and one without tables (an empty one): said on stderr
+    // and in the banner, the window then runs on the spec-only stacks.
+    const bool missing = !tablesDir.isEmpty() && !QFileInfo(tablesDir).isDir();
+    bool noTables = false;
+    if (!tablesDir.isEmpty() && !missing) {
+        try {
+            noTables = !acsel::holdsStacks(tables.dir);
+        } catch (const std::exception&) {
+            noTables = false; // unreadable: opening the workspace says why
+        }
+    }
+    if (missing || noTables) {
         const QString note =
-            QStringLiteral("The operator tables folder %1 (from %2) does not exist: running on "
-                           "the spec-only stacks.")
-                .arg(tablesDir, QString::fromStdString(tables.origin));
+            QStringLiteral("The operator tables folder %1 (from %2) %3: running on the "
+                           "spec-only stacks.")
+                .arg(tablesDir, QString::fromStdString(tables.origin),
+                     missing ? QStringLiteral("does not exist")
+                             : QStringLiteral("holds no operator tables"));
         std::fprintf(stderr, "%s\n", qPrintable(note));
         window.setStartupNote(note);
         tablesDir.clear();

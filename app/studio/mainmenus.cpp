@@ -10,6 +10,7 @@
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
+#include "widgets/comparetable.h"
 #include "widgets/exportdialog.h"
 #include "widgets/paretoplot.h"
 #include "widgets/undoactions.h"
@@ -21,6 +22,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -106,6 +108,25 @@ void MainWindow::buildMenus()
                                  tr("Could not write %1 (use .png, .svg or .pdf).").arg(f));
     });
     file->actions().constLast()->setObjectName(QStringLiteral("savePlotAction"));
+    file->addAction(tr("Save &comparison as CSV..."), this, [this] {
+        QSettings settings;
+        QString filter;
+        const QString f = withFilterSuffix(
+            QFileDialog::getSaveFileName(this, tr("Save comparison"),
+                                         dialogFolder(settings) + QStringLiteral("/compare.csv"),
+                                         tr("CSV (*.csv)"), &filter),
+            filter);
+        if (f.isEmpty())
+            return;
+        rememberFolder(settings, f);
+        QSaveFile out(f);
+        if (!out.open(QIODevice::WriteOnly) || out.write(compare_->toCsv().toUtf8()) < 0 ||
+            !out.commit())
+            QMessageBox::warning(this, tr("Save comparison"), tr("Could not write %1.").arg(f));
+    });
+    file->actions().constLast()->setObjectName(QStringLiteral("saveCompareCsvAction"));
+    connect(compareView_, &CompareTable::saveCsvRequested, file->actions().constLast(),
+            &QAction::trigger);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));

@@ -58,6 +58,11 @@ void MainWindow::showBannerLines(const QStringList& lines, bool expanded)
     banner_->setText(shown.join(QLatin1Char('\n')));
     banner_->setToolTip(lines.join(QStringLiteral("\n\n")));
     banner_->parentWidget()->setVisible(!lines.isEmpty());
+    // Expanded, at most five lines (the tooltip has every note): the plot keeps its height
+    // on a laptop, its y axis title whole.
+    banner_->setMaximumHeight(expanded
+                                  ? 5 * banner_->fontMetrics().lineSpacing() + 2 * banner_->margin()
+                                  : QWIDGETSIZE_MAX);
     bannerToggle_->setVisible(lines.size() > 1);
     bannerToggle_->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
     QPalette pal = banner_->palette();
@@ -119,6 +124,7 @@ void MainWindow::updateFits()
 {
     // The measured rows of the current stack and serving mode, against the engine's estimate.
     const auto measured = acsel::studio::stackFits(*engine_, state_->request());
+    howSure_ = QString::fromStdString(acsel::studio::howSure(measured));
     fits_->setFits(
         measured.series, qualityMdape_,
         tr("Latency: %1. Quality: %2. %3")

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "budgetoffer.h"
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
 #include "engineloading.h"
@@ -96,8 +97,10 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     servingWarning_->hide();
     plot_ = new ParetoPlot(central);
     gauges_ = new BudgetGauges(central);
+    budgetOffer_ = new acsel::studio::BudgetOffer(central);
     layout->addWidget(infoBar);
     layout->addWidget(servingWarning_);
+    layout->addWidget(budgetOffer_);
     layout->addWidget(gauges_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
@@ -217,6 +220,24 @@ void MainWindow::wire()
                     updateFits();
                     updateServingWarning();
                 }
+                // The user chose another stack: its own budgets one click away.
+                if (r.stack != previous.stack) {
+                    if (fromPanel && ws_)
+                        budgetOffer_->offer(QString::fromStdString(r.stack),
+                                            budgetsOf(acsel::studio::withDerivedBudgets(
+                                                *ws_, hooks_, state_->filter(), r)),
+                                            budgetsOf(r));
+                    else
+                        budgetOffer_->withdraw();
+                }
+            });
+    connect(budgetOffer_, &acsel::studio::BudgetOffer::budgetsChosen, this,
+            [this](const Budgets& b) {
+                Request r = state_->request();
+                r.ttftBudgetMs = b.ttftMs;
+                r.tpotBudgetMs = b.tpotMs;
+                r.memBudgetGiB = b.memoryGiB;
+                state_->setRequest(r);
             });
     connect(state_, &ExplorerState::filterChanged, this, [this](const SpaceFilter& f) {
         if (!(panel_->filter() == f)) {
@@ -352,6 +373,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     fmcFile_ = fmcFile;
     state_->setWorkspace(ws_.get());
     session_->setWorkspace(ws_, loaded.hooks);
+    hooks_ = loaded.hooks;
     sizeByGpus_ = loaded.hooks.sizeByGpus;
     sizingKey_.reset();
     editor_->setPredictor([this](const Config& c) { return predictNow(c); });
@@ -363,6 +385,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     // The panel has checked what it could show (a stack of this workspace, bf16 kept).
     state_->setRequest(panel_->request());
     state_->setFilter(panel_->filter());
+    budgetOffer_->withdraw(); // the workspace's own request: nothing to offer
     plot_->setBudgets(state_->budgets()); // the same request may meet another device cap
     session_->start(state_->request(), state_->filter(),
                     state_->algorithmChoice()); // a new engine: score and search whatever changed
@@ -412,8 +435,7 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
             card_->showMessage(tr("No configuration meets this request."),
                                o.nearestMiss ? nearestMissText(*o.nearestMiss, key.request, *ws_)
                                              : QString());
-        plot_->setRecommended(std::nullopt);
-        plot_->setBestUniform(std::nullopt);
+        answerMarks_ = {};
         updateGauges();
         updateStaleness();
         return;
@@ -426,11 +448,11 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         o.bestUniform,
         o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
         o.stats,
-        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
+        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString()),
+        howSure_};
     card_->setContent(c);
-    plot_->setRecommended(markOf(o.bestPrediction));
-    plot_->setBestUniform(o.bestUniform ? std::optional(markOf(o.bestUniformPrediction))
-                                        : std::nullopt);
+    answerMarks_ = {markOf(o.bestPrediction),
+                    o.bestUniform ? std::optional(markOf(o.bestUniformPrediction)) : std::nullopt};
     // An edit, a clicked point or a restored configuration stays: the recommendation is offered.
     editor_->showRecommendation(*o.best, modelName(o.best->model), stackFormats());
     updateGauges();
@@ -448,6 +470,10 @@ void MainWindow::updateStaleness()
     if (stale || !card_->content())
         editor_->withdrawOffer();
     gauges_->setEnabled(!stale); // greyed with the card: an answer for an older request
+    // The star and the best uniform's mark only for the request they were computed for: an
+    // older answer's star may sit inside the new budgets' shaded area.
+    plot_->setRecommended(stale ? std::nullopt : answerMarks_.recommended);
+    plot_->setBestUniform(stale ? std::nullopt : answerMarks_.bestUniform);
 }
 
 void MainWindow::updateGauges()

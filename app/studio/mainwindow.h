@@ -11,6 +11,7 @@
 #include "theme.h"
 #include "viewmodel/explorertypes.h"
 #include "widgets/bandeditor.h"
+#include "widgets/paretoplot.h"
 
 #include <QMainWindow>
 #include <QPalette>
@@ -25,8 +26,9 @@ class QToolButton;
 
 namespace acsel::studio
 {
+class BudgetOffer;
 class RecentSessionsMenu;
-}
+} // namespace acsel::studio
 
 namespace acsel::gui
 {
@@ -118,6 +120,13 @@ private:
     acsel::studio::ExplorerState* state_ = nullptr;
     acsel::studio::ExplorerSession* session_ = nullptr;
     std::optional<acsel::studio::SearchKey> cardKey_; // what the card's answer was computed for
+    struct AnswerMarks {
+        std::optional<acsel::gui::MarkedPoint> recommended, bestUniform;
+    };
+    AnswerMarks answerMarks_;            // the card's answer on the plot, drawn while it is current
+    acsel::studio::ExplorerHooks hooks_; // the open workspace's (derived budgets)
+    acsel::studio::BudgetOffer* budgetOffer_ = nullptr;
+    QString howSure_; // the card's "How sure" line for the request's stack (updateFits)
     acsel::studio::SessionController* sessions_ = nullptr;
     acsel::gui::SloPanel* panel_ = nullptr;
     acsel::gui::ParetoPlot* plot_ = nullptr;

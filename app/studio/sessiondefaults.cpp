@@ -48,6 +48,13 @@ Request defaultRequest(const Workspace& ws, const ExplorerHooks& hooks, const Sp
     r.isl = 1024;
     r.osl = 256;
     r.concurrency = 4;
+    return withDerivedBudgets(ws, hooks, filter, r);
+}
+
+Request withDerivedBudgets(const Workspace& ws, const ExplorerHooks& hooks,
+                           const SpaceFilter& filter, Request r)
+{
+    const std::string& stack = r.stack;
     const auto si = ws.findStack(stack);
     if (!hooks.predict || !si)
         return r;

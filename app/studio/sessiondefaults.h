@@ -22,5 +22,9 @@ acsel::gui::SpaceFilter defaultFilter(const acsel::Workspace& ws, const std::str
 // the frontier straddles them. Without a prediction hook, the Request defaults.
 acsel::Request defaultRequest(const acsel::Workspace& ws, const ExplorerHooks& hooks,
                               const acsel::gui::SpaceFilter& filter, const std::string& stack);
+// r with budgets by defaultRequest's rule for its stack, workload and the filter's models
+// (what the window offers after a change of stack); r unchanged without a prediction.
+acsel::Request withDerivedBudgets(const acsel::Workspace& ws, const ExplorerHooks& hooks,
+                                  const acsel::gui::SpaceFilter& filter, acsel::Request r);
 
 } // namespace acsel::studio

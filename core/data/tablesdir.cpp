@@ -63,6 +63,14 @@ std::vector<fs::path> sortedSubdirs(const fs::path& p)
     return out;
 }
 
+// Whether a <system>/<backend>/<version> folder has the tables a stack needs.
+bool stackTablesIn(const fs::path& version)
+{
+    return present(version / "gemm_perf.csv") &&
+           present(version / "generation_attention_perf.csv") &&
+           present(version / "context_attention_perf.csv");
+}
+
 // The stacks of one <system> folder, in directory order.
 std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
 {
@@ -75,7 +83,7 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
         for (const fs::path& version : sortedSubdirs(backend)) {
             const fs::path gemm = version / "gemm_perf.csv";
             const fs::path gen = version / "generation_attention_perf.csv";
-            if (!present(gemm) || !present(gen) || !present(version / "context_attention_perf.csv"))
+            if (!stackTablesIn(version))
                 continue;
             // A stack's backend decides its serving and launch model: an unknown one would be
             // served by guesses.
@@ -115,6 +123,22 @@ std::vector<DiscoveredStack> discoverSystem(const fs::path& system)
 }
 
 } // namespace
+
+bool holdsStacks(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return false;
+    for (const fs::path& system : sortedSubdirs(dir)) {
+        if (!present(system / "system.yaml"))
+            continue;
+        for (const fs::path& backend : sortedSubdirs(system))
+            for (const fs::path& version : sortedSubdirs(backend))
+                if (stackTablesIn(version))
+                    return true;
+    }
+    return false;
+}
 
 std::vector<DiscoveredStack> discoverStacks(const std::string& dir)
 {

@@ -16,6 +16,11 @@ struct DiscoveredStack {
     Stack stack;       // platform index left 0: the caller places platforms
 };
 
+// Whether dir is a folder with at least one stack's tables (<system>/system.yaml and
+// <system>/<backend>/<version>/ with the GEMM and both attention tables), without reading them.
+// Throws LoadError for a folder that cannot be listed.
+bool holdsStacks(const std::string& dir);
+
 // Throws LoadError when dir does not exist or holds no stack at all.
 std::vector<DiscoveredStack> discoverStacks(const std::string& dir);
 

@@ -61,6 +61,46 @@ private slots:
         QCOMPARE(bad.exitCode(), 2);
         QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains(QStringLiteral("--size")));
     }
+
+    void emptyAndMissingTablesFoldersRunSpecOnly_data()
+    {
+        QTest::addColumn<bool>("exists");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("missing") << false << QStringLiteral("does not exist");
+        QTest::newRow("empty") << true << QStringLiteral("holds no operator tables");
+    }
+    void emptyAndMissingTablesFoldersRunSpecOnly()
+    {
+        // One rule for a --tables folder that is missing and one without tables: the window
+        // runs on the spec-only stacks and says so (stderr and the banner), not "Nothing is
+        // loaded".
+        QFETCH(bool, exists);
+        QFETCH(QString, said);
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString tables = home.filePath(QStringLiteral("tables"));
+        if (exists)
+            QVERIFY(QDir().mkpath(tables + QStringLiteral("/empty_system")));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(ACSEL_STUDIO_BIN),
+                {QStringLiteral("--workspace"), QStringLiteral(ACSEL_DATASETS "/workspace.json"),
+                 QStringLiteral("--tables"), tables, QStringLiteral("--screenshot"),
+                 home.filePath(QStringLiteral("shot.png")), QStringLiteral("--size"),
+                 QStringLiteral("1280x720")});
+        QVERIFY(p.waitForFinished(150000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
+        const QString note = QStringLiteral("The operator tables folder %1 (from --tables) %2: "
+                                            "running on the spec-only stacks.")
+                                 .arg(tables, said);
+        QVERIFY2(err.contains(note), qPrintable(err));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestStudioScreenshot)

@@ -11,6 +11,7 @@
 #include "app/studio/explorersession.h"
 #include "app/studio/explorerstate.h"
 #include "app/studio/mainwindow.h"
+#include "app/studio/sessiondefaults.h"
 #include "core/search/recommend.h"
 #include "studiofixtures.h"
 #include "viewmodel/predictiontext.h"
@@ -271,7 +272,9 @@ private slots:
         QVERIFY(session);
         QVERIFY(state()->algorithm() == SearchAlgorithm("exact")); // Automatic is Exact
         QTRY_VERIFY_WITH_TIMEOUT(session->answersBudgetsAtOnce(), kSlowMs);
-        const auto engine = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {}).engine;
+        const studio::LoadedEngine loaded =
+            studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {});
+        const auto& engine = loaded.engine;
         SearchOptions o;
         o.models = state()->filter().models;
         o.formats = state()->filter().formats;
@@ -292,6 +295,21 @@ private slots:
             QVERIFY(current());                           // no event-loop turn in between
             QCOMPARE(card()->content()->stats->gated, 0); // from the index: no full gate
             QVERIFY(card()->content()->config == *direct.answer.config);
+            // The same card as a search: the operator and memory breakdowns of the full
+            // prediction (no FMC file is loaded: no "calibrated" row), and the stats line says
+            // where the answer came from rather than "0 full gate evaluations".
+            const PredictionView full = loaded.hooks.predict(*direct.answer.config, r);
+            const PredictionView& shown = card()->content()->prediction;
+            QVERIFY(shown.ttftBreakdownMs == full.ttftBreakdownMs);
+            QVERIFY(shown.tpotBreakdownMs == full.tpotBreakdownMs);
+            QVERIFY(shown.memoryBreakdownGiB == full.memoryBreakdownGiB);
+            QVERIFY(shown.ttftBreakdownMs.size() > 2 && shown.memoryBreakdownGiB.size() > 1);
+            for (const auto& [name, ms] : shown.ttftBreakdownMs)
+                QVERIFY2(name.find("calibrated") == std::string::npos, name.c_str());
+            const QString stats = card()->findChild<QLabel*>(QStringLiteral("cardStats"))->text();
+            QVERIFY2(stats.contains(QStringLiteral("answered from the budget index")) &&
+                         !stats.contains(QStringLiteral("0 full gate")),
+                     qPrintable(stats));
             QVERIFY(direct.bestUniform && card()->content()->uniform &&
                     *card()->content()->uniform == direct.bestUniform->config);
         }
@@ -351,8 +369,11 @@ private slots:
         Request r = initial;
         r.osl *= 2; // a new workload: searched (a budget move may be answered at once)
         state()->setRequest(r);
-        // At once, before the new search answers: the old answer is marked, not current.
+        // At once, before the new search answers: the old answer is marked, not current, and
+        // no star is drawn for it (it may sit in the new request's shaded area).
+        auto* plot = w_->findChild<ParetoPlot*>();
         QVERIFY(card()->isStale());
+        QVERIFY(!plot->recommended() && !plot->bestUniform());
         QVERIFY(card()->findChild<QLabel*>(QStringLiteral("staleNote"))->isVisibleTo(card()));
         for (QPushButton* b : card()->findChildren<QPushButton*>())
             QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
@@ -360,6 +381,8 @@ private slots:
         QCOMPARE(compare()->rowCount(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
         QVERIFY(state()->isCurrent(state()->key()));
+        QVERIFY(plot->recommended() && plot->bestUniform());
+        QCOMPARE(plot->recommended()->rmqd, card()->content()->prediction.rmqd);
         action("pinRecommendationAction")->trigger();
         QCOMPARE(compare()->rowCount(), 1);
         compare()->clear();
@@ -530,6 +553,43 @@ private slots:
         QTest::keySequence(panelBox, QKeySequence(QStringLiteral("Ctrl+Z")));
         QCOMPARE(ed->config().batch, start);
         ed->strip()->undoStack()->clear();
+    }
+
+    void budgetsFollowTheStackOnRequest()
+    {
+        // Another stack in the panel: the budgets of the first start's rule for it are
+        // offered, used in one click, and the previous ones are one click back.
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
+        const Request initial = state()->request();
+        auto* panel = w_->findChild<SloPanel*>();
+        auto* offer = w_->findChild<QWidget*>(QStringLiteral("budgetOffer"));
+        QVERIFY(offer && !offer->isVisible());
+        QComboBox* stacks = panel->stackBox();
+        int other = -1;
+        for (int i = 0; i < stacks->count() && other < 0; ++i) {
+            stacks->setCurrentIndex(i);
+            QTest::qWait(50); // the panel may settle a change before saying it
+            if (state()->request().stack != initial.stack && offer->isVisible())
+                other = i;
+        }
+        QVERIFY2(other >= 0, "no stack of the workspace offered other budgets");
+        const Request moved = state()->request();
+        QCOMPARE(budgetsOf(moved), budgetsOf(initial)); // kept until the user says
+        const auto loaded = studio::loadEngine(ACSEL_DATASETS "/workspace.json", {}, {});
+        const Request derived =
+            studio::withDerivedBudgets(*loaded.workspace, loaded.hooks, state()->filter(), moved);
+        auto* button = offer->findChild<QPushButton*>();
+        QVERIFY(offer->findChild<QLabel*>()->text().contains(formatMs(derived.ttftBudgetMs)));
+        QCOMPARE(button->text(), QStringLiteral("Use them"));
+        button->click();
+        QCOMPARE(budgetsOf(state()->request()), budgetsOf(derived));
+        QCOMPARE(button->text(), QStringLiteral("Back to the previous budgets"));
+        QCOMPARE(fitsAt1280x720(QStringLiteral("the budget offer")), QString());
+        button->click();
+        QCOMPARE(budgetsOf(state()->request()), budgetsOf(initial));
+        QVERIFY(!offer->isVisible());
+        state()->setRequest(initial);
+        QTRY_VERIFY_WITH_TIMEOUT(current(), kSlowMs);
     }
 
     void markingModifiedWithoutAFileWarnsNothing()

@@ -5,6 +5,7 @@
 #include "widgets/budgetgauges.h"
 
 #include <QApplication>
+#include <QProgressBar>
 #include <QTest>
 
 using namespace acsel;
@@ -37,6 +38,37 @@ private slots:
         g.setValues(b, p);
         QCOMPARE(g.permille(BudgetGauges::Ttft), 0);
         QCOMPARE(g.text(BudgetGauges::Ttft), QStringLiteral("TTFT budget 400.0 ms"));
+    }
+
+    void aNarrowGaugeShowsAShorterFormOnOneLine()
+    {
+        // At 1280x720 a gauge is about 200 px wide: the over-budget sentence (about 40
+        // characters) was cut. The gauge shows the longest form that fits, the sentence in
+        // its tooltip; wide, the whole sentence.
+        BudgetGauges g;
+        PredictionView p;
+        p.ttftMs = 300;
+        p.tpotMs = 21; // over by 5 %
+        p.memoryBytes = 12 * acsel::kGiB;
+        g.resize(3 * 1000, 30);
+        g.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&g));
+        g.setValues({400, 20, 48}, p);
+        QCOMPARE(g.shownText(BudgetGauges::Tpot), g.text(BudgetGauges::Tpot));
+        for (const int width : {600, 450, 300}) {
+            g.resize(width, 30);
+            for (const auto gauge :
+                 {BudgetGauges::Ttft, BudgetGauges::Tpot, BudgetGauges::Memory}) {
+                auto* bar = g.findChildren<QProgressBar*>()[gauge];
+                const QString shown = g.shownText(gauge);
+                QVERIFY2(bar->fontMetrics().horizontalAdvance(shown) < bar->width(),
+                         qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(shown)));
+                QCOMPARE(bar->toolTip(), g.text(gauge));
+            }
+        }
+        // At its narrowest the over-budget gauge still says by how much.
+        QVERIFY2(g.shownText(BudgetGauges::Tpot).endsWith(QStringLiteral("+5.0 %")),
+                 qPrintable(g.shownText(BudgetGauges::Tpot)));
     }
 
     // The nearest miss in words: TTFT binds at 512.34 ms (set 512.4 ms), the answer there; TPOT

@@ -1,6 +1,7 @@
 // CompareModel: QAbstractItemModelTester through pins and unpins, the four-pin limit, and the
 // bar fractions (value / column maximum, worked out by hand), and the deltas against the
 // reference row (worked out by hand).
+#include "viewmodel/predictiontext.h"
 #include "widgets/comparemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -41,6 +42,7 @@ private slots:
     void extrapolatedRmqdIsMarked();
     void repredictedAndFlaggedWhenNotRunnable();
     void deltasAreAgainstTheChosenReference();
+    void deltaBarsAreScaledToTheLargestAndCsvHasEveryRow();
 };
 
 void TestCompareModel::passesModelTester()
@@ -150,6 +152,24 @@ void TestCompareModel::repredictedAndFlaggedWhenNotRunnable()
              1.0);
     QCOMPARE(model.data(model.index(1, CompareModel::Verdict)).toString(),
              QStringLiteral("admitted"));
+
+    // A request whose budgets reject a pin (the best uniform of an earlier request): its
+    // numbers stay, its Gate cell says it no longer passes, in amber.
+    model.repredict([](const Config&) {
+        PredictionView p;
+        p.ttftMs = 300;
+        p.tpotMs = 10;
+        p.memoryBytes = 5 * acsel::kGiB;
+        p.rmqd = 0.3;
+        p.admitted = false;
+        p.verdict = "TTFT 300 ms exceeds the budget 250 ms";
+        return p;
+    });
+    const QModelIndex rejected = model.index(1, CompareModel::Verdict);
+    QCOMPARE(model.data(rejected).toString(),
+             QStringLiteral("no longer passes: TTFT 300 ms exceeds the budget 250 ms"));
+    QCOMPARE(model.data(rejected, Qt::ForegroundRole).value<QColor>(), QColor(0xa0, 0x60, 0x00));
+    QCOMPARE(model.pinned()[1].prediction.ttftMs, 300.0);
 }
 
 void TestCompareModel::deltasAreAgainstTheChosenReference()
@@ -209,6 +229,41 @@ void TestCompareModel::deltasAreAgainstTheChosenReference()
     model.pin(nan);
     QVERIFY(!delta(1, CompareModel::Ttft).isValid());
     QCOMPARE(delta(1, CompareModel::Rmqd).toDouble(), (0.3 - 0.25) / 0.25);
+}
+
+void TestCompareModel::deltaBarsAreScaledToTheLargestAndCsvHasEveryRow()
+{
+    // Diverging delta bars: a bar's full length is the column's largest |delta|, so close
+    // configurations are told apart (bars of value / column maximum were all nearly full).
+    CompareModel model;
+    const auto scale = [&](int row, int column) {
+        return model.data(model.index(row, column), CompareModel::DeltaScaleRole);
+    };
+    model.pin(pinned("A", 0, 100, 0.2));
+    QVERIFY(!scale(0, CompareModel::Ttft).isValid()); // alone: nothing to compare with
+    model.pin(pinned("B", 4, 80, 0.1));
+    model.pin(pinned("C", 8, 120, 0.25));
+    for (int row = 0; row < 3; ++row) { // the reference row too (its centre line)
+        QCOMPARE(scale(row, CompareModel::Ttft).toDouble(), 0.2); // |-20 %|, |+20 %|
+        QCOMPARE(scale(row, CompareModel::Rmqd).toDouble(), 0.5); // |-50 %| > |+25 %|
+        QVERIFY(!scale(row, CompareModel::Tpot).isValid());       // no difference at all
+    }
+
+    // CSV: every row with full-precision values and the deltas in percent, by hand.
+    const auto quoted = [](const QString& f) {
+        return f.contains(QLatin1Char(',')) ? QLatin1Char('"') + f + QLatin1Char('"') : f;
+    };
+    const auto recipe = [&](int row) {
+        return quoted(configSummary(model.pinned()[static_cast<std::size_t>(row)].config,
+                                    QStringLiteral("Small")));
+    };
+    const QString expected =
+        QStringLiteral("row,pinned,configuration,ttft_ms,tpot_ms,memory_gib,rmqd,"
+                       "ttft_delta_pct,tpot_delta_pct,memory_delta_pct,rmqd_delta_pct,gate\n") +
+        QStringLiteral("1,A,%1,100,10,16,0.2,,,,,admitted\n").arg(recipe(0)) +
+        QStringLiteral("2,B,%1,80,10,16,0.1,-20.00,0.00,0.00,-50.00,admitted\n").arg(recipe(1)) +
+        QStringLiteral("3,C,%1,120,10,16,0.25,20.00,0.00,0.00,25.00,admitted\n").arg(recipe(2));
+    QCOMPARE(model.toCsv(), expected);
 }
 
 QTEST_MAIN(TestCompareModel)

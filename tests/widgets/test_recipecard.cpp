@@ -1,6 +1,8 @@
 // RecipeCard: the uniform-vs-band comparison shows the deltas worked out by hand, breakdowns
 // list every operator class of either prediction, and Pin/Export follow the content.
 #include "viewmodel/predictiontext.h"
+#include "widgets/comparemodel.h"
+#include "widgets/glossary.h"
 #include "widgets/recipecard.h"
 
 #include <QLabel>
@@ -19,6 +21,7 @@ private slots:
     void showsDeltasAgainstBestUniform();
     void messageDisablesActions();
     void staleContentIsGreyedAndNotPinnable();
+    void everyTermIsExplainedWhereItIsShown();
 };
 
 void TestRecipeCard::showsDeltasAgainstBestUniform()
@@ -101,6 +104,39 @@ void TestRecipeCard::staleContentIsGreyedAndNotPinnable()
     card.showMessage(QStringLiteral("Searching..."));
     card.setStale(true); // a message is never stale
     QVERIFY(!card.isStale());
+}
+
+void TestRecipeCard::everyTermIsExplainedWhereItIsShown()
+{
+    // RMQD, FMC, FracMix, scope, gate, calibration algorithm and screened: each has its
+    // "what is this" sentence as the tooltip of the card's row or line and the Compare column
+    // that shows it.
+    for (const Term t : {Term::Rmqd, Term::Fmc, Term::FracMix, Term::Scope, Term::Gate,
+                         Term::CalibrationAlgorithm, Term::Screened})
+        QVERIFY(whatIs(t).contains(QStringLiteral(": ")));
+    RecipeCard card;
+    CardContent c;
+    c.config.recipe = BandRecipe::uniform(4, Format::Fp8);
+    c.prediction.admitted = true;
+    c.stats = SearchStats{};
+    card.setContent(c);
+    QTableWidget* metrics = card.metricsTable();
+    QCOMPARE(metrics->item(0, 0)->text(), QStringLiteral("TTFT"));
+    QCOMPARE(metrics->item(0, 0)->toolTip(), whatIs(Term::Fmc));
+    QCOMPARE(metrics->item(3, 0)->text(), QStringLiteral("RMQD"));
+    QCOMPARE(metrics->item(3, 0)->toolTip(), whatIs(Term::Rmqd));
+    const QString verdict = card.findChild<QLabel*>(QStringLiteral("cardVerdict"))->toolTip();
+    QCOMPARE(verdict, whatIs(Term::Gate));
+    const QString stats = card.findChild<QLabel*>(QStringLiteral("cardStats"))->toolTip();
+    QVERIFY(stats.contains(whatIs(Term::Screened)) && stats.contains(whatIs(Term::FracMix)));
+    CompareModel compare;
+    const auto header = [&](int column) {
+        return compare.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
+    };
+    QCOMPARE(header(CompareModel::Rmqd), whatIs(Term::Rmqd));
+    QCOMPARE(header(CompareModel::Verdict), whatIs(Term::Gate));
+    QVERIFY(header(CompareModel::Recipe).contains(whatIs(Term::Scope)) &&
+            header(CompareModel::Recipe).contains(whatIs(Term::CalibrationAlgorithm)));
 }
 
 QTEST_MAIN(TestRecipeCard)
