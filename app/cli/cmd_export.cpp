@@ -78,12 +78,17 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         return 2;
     }
     // A stack's backend outside the known engines has no launch template and no table entry.
-    if (const auto engine = stack ? parseBackend(stack->backend) : std::nullopt)
-        if (!reportLoadCheck(loadTableFromArgs(args, ws, io.err), *engine,
-                             engineRelease(args, *engine), in, ws.platformOf(*stack), "export",
-                             configPath, io.err))
-            return 2;
+    const auto engine = stack ? parseBackend(stack->backend) : std::nullopt;
+    const LoaderTable loaders = engine ? loadTableFromArgs(args, ws, io.err) : LoaderTable{};
+    const auto loadCheck = [&](LoadReport what) {
+        return !engine ||
+               reportLoadCheck(loaders, *engine, engineRelease(args, *engine), in,
+                               ws.platformOf(*stack), "export", configPath, io.err, what);
+    };
+    if (!loadCheck(LoadReport::Refusals))
+        return 2;
     writeOutput("export", output, text, args.flag("force"), io);
+    loadCheck(LoadReport::Notes);
     // On stderr, so that `-o -` keeps the file's text alone on stdout.
     if (const std::string note = nothingQuantizedNote(doc.config, arch.layers); !note.empty())
         io.err << "acsel export: note: " << note << "\n";
