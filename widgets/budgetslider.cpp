@@ -1,5 +1,7 @@
 #include "widgets/budgetslider.h"
 
+#include "widgets/checkedentry.h"
+
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QSignalBlocker>
@@ -10,8 +12,8 @@
 namespace acsel::gui
 {
 
-BudgetSlider::BudgetSlider(double minimum, double maximum, bool logScale, const QString& unit,
-                           int decimals, QWidget* parent)
+BudgetSlider::BudgetSlider(RequestField field, double minimum, double maximum, bool logScale,
+                           const QString& unit, int decimals, QWidget* parent)
     : QWidget(parent), min_(minimum), max_(maximum), log_(logScale)
 {
     slider_ = new QSlider(Qt::Horizontal, this);
@@ -27,21 +29,18 @@ BudgetSlider::BudgetSlider(double minimum, double maximum, bool logScale, const 
     // 600 -> 610 ms, not a fixed 1 ms.
     if (logScale)
         spin_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    spin_->setRange(minimum, maximum);
+    spin_->setRange(minimum, maximum); // sizes the box; CheckedEntry then widens the range
     spin_->setSuffix(QLatin1Char(' ') + unit);
-    spin_->setKeyboardTracking(false);
+    entry_ = new CheckedEntry(spin_, field);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(slider_, 1);
     layout->addWidget(spin_);
     connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
-        {
-            const QSignalBlocker block(spin_);
-            spin_->setValue(valueAt(pos));
-        }
-        emit valueChanged(spin_->value());
+        entry_->setValue(valueAt(pos));
+        emit valueChanged(entry_->lastValid());
     });
-    connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    connect(entry_, &CheckedEntry::committed, this, [this](double v) {
         {
             const QSignalBlocker block(slider_);
             slider_->setValue(positionOf(v));
@@ -66,25 +65,32 @@ int BudgetSlider::positionOf(double value) const
 
 double BudgetSlider::value() const
 {
-    return spin_->value();
+    return entry_->lastValid();
+}
+
+bool BudgetSlider::isValid() const
+{
+    return entry_->isValid();
+}
+
+QString BudgetSlider::problem() const
+{
+    return entry_->problem();
 }
 
 void BudgetSlider::setValue(double v)
 {
-    const QSignalBlocker b1(slider_);
-    const QSignalBlocker b2(spin_);
-    spin_->setValue(v);
-    slider_->setValue(positionOf(spin_->value()));
+    const QSignalBlocker b(slider_);
+    entry_->setValue(v);
+    slider_->setValue(positionOf(value()));
 }
 
 void BudgetSlider::setRange(double minimum, double maximum)
 {
     min_ = minimum;
     max_ = maximum;
-    const double v = std::clamp(value(), minimum, maximum);
-    const QSignalBlocker b(spin_);
-    spin_->setRange(minimum, maximum);
-    setValue(v);
+    const QSignalBlocker b(slider_);
+    slider_->setValue(positionOf(value()));
 }
 
 } // namespace acsel::gui

@@ -4,7 +4,10 @@
 #include "core/model/units.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/budgetslider.h"
+#include "widgets/checkedentry.h"
 
+#include <QAbstractSpinBox>
+#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -68,16 +71,21 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     }
     isl_ = spin(this, 1, 131072, 1024);
     osl_ = spin(this, 1, 131072, 256);
-    concurrency_ = spin(this, 1, 1024, 1);
+    concurrency_ = spin(this, 1, 65536, 1);
     gpus_ = spin(this, 1, kMaxGpus, 1);
     gpus_->setObjectName(QStringLiteral("gpus"));
     gpus_->setToolTip(tr("GPUs of one node available: the search also splits the model over 2, "
                          "4 or 8 of them (tensor parallel). The memory budget is per GPU."));
     isl_->setSuffix(tr(" tokens"));
     osl_->setSuffix(tr(" tokens"));
-    ttft_ = new BudgetSlider(1, 100000, true, tr("ms"), 1, this);
-    tpot_ = new BudgetSlider(0.5, 2000, true, tr("ms"), 2, this);
-    memory_ = new BudgetSlider(0.5, kDefaultCapacityGiB, false, tr("GiB"), 1, this);
+    islEntry_ = new CheckedEntry(isl_, RequestField::Isl);
+    oslEntry_ = new CheckedEntry(osl_, RequestField::Osl);
+    concurrencyEntry_ = new CheckedEntry(concurrency_, RequestField::Concurrency);
+    gpusEntry_ = new CheckedEntry(gpus_, RequestField::Gpus);
+    ttft_ = new BudgetSlider(RequestField::TtftBudget, 1, 100000, true, tr("ms"), 1, this);
+    tpot_ = new BudgetSlider(RequestField::TpotBudget, 0.5, 2000, true, tr("ms"), 2, this);
+    memory_ = new BudgetSlider(RequestField::MemoryBudget, 0.5, kDefaultCapacityGiB, false,
+                               tr("GiB"), 1, this);
     const Request defaults;
     ttft_->setValue(defaults.ttftBudgetMs);
     tpot_->setValue(defaults.tpotBudgetMs);
@@ -132,8 +140,8 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     });
     for (BudgetSlider* b : {ttft_, tpot_, memory_})
         connect(b, &BudgetSlider::valueChanged, this, &SloPanel::onEdited);
-    for (QSpinBox* s : {isl_, osl_, concurrency_, gpus_})
-        connect(s, &QSpinBox::valueChanged, this, &SloPanel::onEdited);
+    for (CheckedEntry* e : {islEntry_, oslEntry_, concurrencyEntry_, gpusEntry_})
+        connect(e, &CheckedEntry::committed, this, &SloPanel::onEdited);
     connect(mode_, &QComboBox::currentIndexChanged, this, &SloPanel::onEdited);
     connect(stack_, &QComboBox::currentIndexChanged, this, &SloPanel::onStackChanged);
     connect(family_, &QComboBox::currentIndexChanged, this, &SloPanel::onFamilyChanged);
@@ -234,7 +242,7 @@ void SloPanel::onStackChanged()
         }
     const double cap = ws_->platformOf(s).memCapacityBytes;
     memory_->setRange(0.5, cap > 0 ? cap / kGiB : kDefaultCapacityGiB);
-    memory_->setValue(memoryWanted_); // shown capped; the request keeps the wanted value
+    memory_->setValue(memoryWanted_); // kept; the slider shows the cap, the note says so
     showMemoryBudget();
     memory_->setToolTip(cap > 0 ? tr("Up to the device capacity")
                                 : tr("The platform does not state its capacity"));
@@ -249,6 +257,14 @@ void SloPanel::onEdited()
     if (updating_)
         return;
     emit requestChanged(request());
+    // A typed value arrives once typing pauses or on Enter (CheckedEntry): search now. Slider
+    // drags wait for the hand to rest.
+    const QWidget* typing = QApplication::focusWidget();
+    if (qobject_cast<const QAbstractSpinBox*>(typing) && isAncestorOf(typing)) {
+        settle_->stop();
+        emit requestSettled(request());
+        return;
+    }
     settle_->start(); // restarts while edits keep coming
 }
 
@@ -256,10 +272,11 @@ Request SloPanel::request() const
 {
     Request r;
     r.stack = stack_->currentData().toString().toStdString();
-    r.isl = isl_->value();
-    r.osl = osl_->value();
-    r.concurrency = concurrency_->value();
-    r.gpus = gpus_->value();
+    // The last valid values: a field marked invalid is not used.
+    r.isl = static_cast<int>(islEntry_->lastValid());
+    r.osl = static_cast<int>(oslEntry_->lastValid());
+    r.concurrency = static_cast<int>(concurrencyEntry_->lastValid());
+    r.gpus = static_cast<int>(gpusEntry_->lastValid());
     r.ttftBudgetMs = ttft_->value();
     r.tpotBudgetMs = tpot_->value();
     r.memBudgetGiB = memoryWanted_;
@@ -299,10 +316,10 @@ void SloPanel::setRequest(const Request& r)
     if (i >= 0)
         stack_->setCurrentIndex(i);
     onStackChanged();
-    isl_->setValue(r.isl);
-    osl_->setValue(r.osl);
-    concurrency_->setValue(r.concurrency);
-    gpus_->setValue(r.gpus);
+    islEntry_->setValue(r.isl);
+    oslEntry_->setValue(r.osl);
+    concurrencyEntry_->setValue(r.concurrency);
+    gpusEntry_->setValue(r.gpus);
     mode_->setCurrentIndex(r.mode == ServingMode::Continuous ? 1 : 0);
     ttft_->setValue(r.ttftBudgetMs);
     tpot_->setValue(r.tpotBudgetMs);

@@ -1,7 +1,9 @@
 // The request panel: stack, workload, concurrency, serving mode, the three budgets, the part
 // of the space to consider (models, formats, scopes) and the search algorithm. Every user edit
 // emits requestChanged once (slider drags continuously, for the cheap re-scoring), and
-// requestSettled once the hand rests (a single-shot timer, for the search).
+// requestSettled once the hand rests (a single-shot timer, for the search), at once for a typed
+// value (committed when typing pauses or on Enter). A typed value the core's check refuses is
+// marked red with the reason and not used (widgets/checkedentry.h).
 #pragma once
 
 #include "core/model/config.h"
@@ -20,6 +22,7 @@ namespace acsel::gui
 {
 
 class BudgetSlider;
+class CheckedEntry;
 
 class SloPanel : public QWidget
 {
@@ -74,6 +77,10 @@ private:
     QSpinBox* osl_ = nullptr;
     QSpinBox* concurrency_ = nullptr;
     QSpinBox* gpus_ = nullptr;
+    CheckedEntry* islEntry_ = nullptr;
+    CheckedEntry* oslEntry_ = nullptr;
+    CheckedEntry* concurrencyEntry_ = nullptr;
+    CheckedEntry* gpusEntry_ = nullptr;
     BudgetSlider* ttft_ = nullptr;
     BudgetSlider* tpot_ = nullptr;
     BudgetSlider* memory_ = nullptr;

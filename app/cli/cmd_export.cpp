@@ -3,6 +3,7 @@
 // the hf_quant_config.json the exported checkpoint will carry. Refuses configurations that
 // are not exportable, writes atomically and never overwrites without --force.
 #include "app/cli/command.h"
+#include "app/cli/loadtableargs.h"
 #include "app/cli/outputfile.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
@@ -33,6 +34,8 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     specs.push_back({"as", "FORMAT", formatList()});
     specs.push_back({"output", "FILE", "file to write (also -o; '-' for standard output)"});
     specs.push_back({"force", "", "overwrite an existing output file"});
+    for (app::OptionSpec& o : loadTableOptions())
+        specs.push_back(std::move(o));
     const app::Args args("export", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -74,7 +77,18 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         io.err << "acsel export: " << configPath << ": " << e.what() << "\n";
         return 2;
     }
+    // A stack's backend outside the known engines has no launch template and no table entry.
+    const auto engine = stack ? parseBackend(stack->backend) : std::nullopt;
+    const LoaderTable loaders = engine ? loadTableFromArgs(args, ws, io.err) : LoaderTable{};
+    const auto loadCheck = [&](LoadReport what) {
+        return !engine ||
+               reportLoadCheck(loaders, *engine, engineRelease(args, *engine), in,
+                               ws.platformOf(*stack), "export", configPath, io.err, what);
+    };
+    if (!loadCheck(LoadReport::Refusals))
+        return 2;
     writeOutput("export", output, text, args.flag("force"), io);
+    loadCheck(LoadReport::Notes);
     // On stderr, so that `-o -` keeps the file's text alone on stdout.
     if (const std::string note = nothingQuantizedNote(doc.config, arch.layers); !note.empty())
         io.err << "acsel export: note: " << note << "\n";

@@ -1,6 +1,7 @@
 // acsel launch: the engine launch settings (vLLM, SGLang, TensorRT-LLM) serving the exported
 // checkpoint of a configuration at its request's workload, as a commented shell script.
 #include "app/cli/command.h"
+#include "app/cli/loadtableargs.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/configjson.h"
 #include "core/export/exporter.h"
@@ -25,6 +26,8 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         {"checkpoint", "DIR",
          "the checkpoint to serve (default: the folder acsel export names, <model>-acsel; the "
          "base model's Hugging Face id when no weight is quantized)"});
+    for (app::OptionSpec& o : loadTableOptions())
+        specs.push_back(std::move(o));
     const app::Args args("launch", argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -46,6 +49,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     else
         throw app::UsageError("acsel launch: --engine " + engineName + ": expected " +
                               backendNames() + " or all");
+    if (engines.size() > 1 && args.value("engine-release"))
+        throw app::UsageError("acsel launch: --engine-release names one engine's release: pass "
+                              "--engine too");
     const ExportInput in{arch, doc.config, doc.request, doc.predictions, doc.predictionNote};
     const Stack& stack = stackOf(ws, doc.request.stack, configPath);
     try {
@@ -56,6 +62,14 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     }
     const std::string dir = args.valueOr("checkpoint", servedModel(in));
     const Platform& gpu = ws.platformOf(stack);
+    const LoaderTable table = loadTableFromArgs(args, ws, io.err);
+    bool loads = true;
+    for (Backend e : engines)
+        loads = reportLoadCheck(table, e, engineRelease(args, e), in, gpu, "launch", configPath,
+                                io.err) &&
+                loads;
+    if (!loads)
+        return 2;
     std::vector<LaunchSettings> settings;
     for (Backend e : engines) {
         settings.push_back(launchSettings(e, in, gpu, dir));

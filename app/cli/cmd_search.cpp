@@ -2,6 +2,7 @@
 #include "app/cli/engineargs.h"
 #include "app/cli/searchcommand.h"
 #include "app/cli/workspaceargs.h"
+#include "core/model/requestcheck.h"
 #include "core/model/tensorparallel.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/searchalgorithm.h"
@@ -126,13 +127,21 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (!ws.findStack(q.stack))
         throw app::UsageError("acsel search: --stack: unknown stack '" + q.stack +
                               "' (expected one of the stacks acsel info lists)");
-    q.isl = args.integer("isl", q.isl, 1, 1 << 20);
-    q.osl = args.integer("osl", q.osl, 1, 1 << 20);
-    q.concurrency = args.integer("concurrency", q.concurrency, 1, 1 << 16);
-    q.ttftBudgetMs = args.number("ttft", q.ttftBudgetMs, 1e-6, 1e9);
-    q.tpotBudgetMs = args.number("tpot", q.tpotBudgetMs, 1e-6, 1e9);
-    q.memBudgetGiB = args.number("memory", q.memBudgetGiB, 1e-6, 1e9);
-    q.gpus = args.integer("gpus", q.gpus, 1, kMaxGpus);
+    // The ranges the window's request panel checks too (core/model/requestcheck.h).
+    const auto whole = [&](const char* flag, int v, RequestField f) {
+        return args.integer(flag, v, static_cast<int>(limitsOf(f).min),
+                            static_cast<int>(limitsOf(f).max));
+    };
+    const auto real = [&](const char* flag, double v, RequestField f) {
+        return args.number(flag, v, limitsOf(f).min, limitsOf(f).max);
+    };
+    q.isl = whole("isl", q.isl, RequestField::Isl);
+    q.osl = whole("osl", q.osl, RequestField::Osl);
+    q.concurrency = whole("concurrency", q.concurrency, RequestField::Concurrency);
+    q.ttftBudgetMs = real("ttft", q.ttftBudgetMs, RequestField::TtftBudget);
+    q.tpotBudgetMs = real("tpot", q.tpotBudgetMs, RequestField::TpotBudget);
+    q.memBudgetGiB = real("memory", q.memBudgetGiB, RequestField::MemoryBudget);
+    q.gpus = whole("gpus", q.gpus, RequestField::Gpus);
     if (mode)
         q.mode = *mode;
     if (const auto models = args.value("model")) {

@@ -46,13 +46,18 @@ std::string resolveWorkspacePath(const std::string& explicitPath)
         return explicitPath;
     if (const std::string e = env("ACSEL_WORKSPACE"); !e.empty())
         return e;
+    return bundledDatasetsFile("workspace.json");
+}
+
+std::string bundledDatasetsFile(const std::string& name)
+{
     // The copy beside the executable comes first, so an installed binary never reads the
     // build machine's source tree even when that still exists.
     std::vector<fs::path> candidates;
     if (const std::string installed = installedDataDir(); !installed.empty())
-        candidates.push_back(fs::path(installed) / "datasets" / "workspace.json");
-    candidates.push_back(fs::path(ACSEL_SOURCE_DIR) / "datasets" / "workspace.json");
-    candidates.push_back(fs::path(ACSEL_INSTALL_DATADIR) / "datasets" / "workspace.json");
+        candidates.push_back(fs::path(installed) / "datasets" / name);
+    candidates.push_back(fs::path(ACSEL_SOURCE_DIR) / "datasets" / name);
+    candidates.push_back(fs::path(ACSEL_INSTALL_DATADIR) / "datasets" / name);
     for (const fs::path& candidate : candidates) {
         std::error_code ec;
         if (fs::exists(candidate, ec))

@@ -18,6 +18,10 @@ std::string installedDataDir();
 // Empty if none exists.
 std::string resolveWorkspacePath(const std::string& explicitPath);
 
+// datasets/<name> of the installed copy beside the executable, else of the source tree, else of
+// the configured install prefix; empty if none exists.
+std::string bundledDatasetsFile(const std::string& name);
+
 struct TablesChoice {
     std::string dir;    // empty: run without tables
     std::string origin; // "--tables", "ACSEL_TABLES", "setting", "default ../shared/aic"

@@ -1,5 +1,6 @@
 #include "enginehooks.h"
 
+#include "core/model/requestcheck.h"
 #include "core/model/units.h"
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
@@ -235,7 +236,14 @@ ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t 
         return score(*engine, q, f, maxBandPoints, early, stop);
     };
     h.predict = [engine](const Config& c, const Request& q) {
-        return fromGate(*engine, c, fullGate(*engine, c, q), q);
+        PredictionView p = fromGate(*engine, c, fullGate(*engine, c, q), q);
+        // What the request cannot run is refused here as acsel predict refuses it (the core's
+        // one check); the numbers stay, for the point's place.
+        if (const ConfigProblem why = configProblem(c, q)) {
+            p.admitted = false;
+            p.verdict = why.message;
+        }
+        return p;
     };
     h.search = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                         const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {

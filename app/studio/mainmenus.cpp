@@ -7,6 +7,7 @@
 #include "sessionnotes.h"
 #include "theme.h"
 #include "undokeys.h"
+#include "viewmodel/exportnote.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
@@ -311,8 +312,18 @@ void MainWindow::exportShown()
 void MainWindow::exportConfig(const Config& c, const PredictionView& p)
 {
     const Request& q = state_->request();
+    // A configuration the gate rejected is exported only when asked for, and says so in the
+    // file's header.
+    if (!p.admitted &&
+        QMessageBox::question(
+            this, tr("Export a rejected configuration?"),
+            tr("The gate rejected this configuration: %1.\n\nExport it anyway? The exported "
+               "file's header will say that it was rejected.")
+                .arg(QString::fromStdString(p.verdict)),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+        return;
     const std::string note =
-        acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString());
+        exportNote(p, acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString()));
     const auto s = ws_->findStack(q.stack);
     ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q,
                          static_cast<const Prediction&>(p), note},

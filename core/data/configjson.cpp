@@ -1,5 +1,6 @@
 #include "core/data/configjson.h"
 
+#include "core/model/requestcheck.h"
 #include "core/model/tensorparallel.h"
 
 #include <initializer_list>
@@ -79,16 +80,15 @@ BandRecipe parseBands(const JsonFields& f, const Json& c)
 
 Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
 {
-    const int concurrency = request.concurrency;
     const std::string p = "/config";
     const Json& c = f.object(j, "config", "");
     f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache", "tp"});
     Config out;
     out.batch = f.integer(c, "batch", p, 1, kMaxConcurrency);
-    if (out.batch < concurrency)
-        f.fail(p + "/batch",
-               "batch " + std::to_string(out.batch) + " is below the request's concurrency " +
-                   std::to_string(concurrency) + " (a batch must hold every request)");
+    Config batchOnly;
+    batchOnly.batch = out.batch;
+    if (const ConfigProblem why = configProblem(batchOnly, request))
+        f.fail(p + "/batch", why.message); // before the bands: the first thing a reader checks
     out.recipe = parseBands(f, c);
     out.algorithm =
         enumField<Algorithm>(f, c, "algorithm", p, parseAlgorithm, "max, smoothquant, awq or gptq");
@@ -101,9 +101,8 @@ Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
         if ((out.tp & (out.tp - 1)) != 0)
             f.fail(p + "/tp",
                    "tp " + std::to_string(out.tp) + " is not a power of two (1, 2, 4 or 8)");
-        if (out.tp > request.gpus)
-            f.fail(p + "/tp", "tp " + std::to_string(out.tp) + " exceeds the request's gpus " +
-                                  std::to_string(request.gpus) + " (/request/gpus)");
+        if (const ConfigProblem why = configProblem(out, request))
+            f.fail(p + "/" + why.field, why.message + " (/request/gpus)");
     }
     return out;
 }

@@ -2,6 +2,7 @@
 // configuration files: the printed settings follow the file's request and formats.
 #include "clirun.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
@@ -54,6 +55,7 @@ private slots:
     void allBf16SaysItQuantizesNothing();
     void badEngine();
     void unknownStack();
+    void engineReleaseThatDoesNotLoadIt();
 };
 
 void TestCliLaunch::settingsFollowTheFile()
@@ -116,6 +118,31 @@ void TestCliLaunch::unknownStack()
                        writeConfig(dir, "fp8", "bf16", "h900/vllm"), "--engine", "vllm"});
     QCOMPARE(r.code, 2);
     QVERIFY2(contains(r.err, "/stack: unknown stack 'h900/vllm'"), r.err.c_str());
+}
+
+void TestCliLaunch::engineReleaseThatDoesNotLoadIt()
+{
+    // tests/data/engine_loaders/mine.json: vllm 1.0 and sglang 0.5 load no quantized weights.
+    QTemporaryDir dir;
+    const std::string config = writeConfig(dir, "nvfp4", "bf16");
+    const std::string mine = ACSEL_TEST_DATA "/engine_loaders/mine.json";
+    const Run launch = run({"launch", "--workspace", kWorkspace, "--config", config, "--engine",
+                            "sglang", "--engine-release", "0.5", "--loaders", mine});
+    QCOMPARE(launch.code, 2);
+    QVERIFY(launch.out.empty());
+    QVERIFY(contains(launch.err, "will not load: sglang 0.5 does not load nvfp4 weights on "
+                                 "jetson_agx_thor (blackwell)"));
+    const std::string out = dir.filePath("r.yaml").toStdString();
+    const Run exp = run({"export", "--workspace", kWorkspace, "--config", config, "--as",
+                         "modelopt-yaml", "-o", out, "--engine-release", "1.0", "--loaders", mine});
+    QCOMPARE(exp.code, 2);
+    QVERIFY(contains(exp.err, "will not load: vllm 1.0 does not load nvfp4 weights"));
+    QVERIFY(!QFile::exists(QString::fromStdString(out)));
+    // One release for several engines is ambiguous.
+    QCOMPARE(run({"launch", "--workspace", kWorkspace, "--config", config, "--engine", "all",
+                  "--engine-release", "0.5"})
+                 .code,
+             2);
 }
 
 QTEST_GUILESS_MAIN(TestCliLaunch)

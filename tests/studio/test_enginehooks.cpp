@@ -4,6 +4,8 @@
 // search through SearchRunner returns what the core searcher returns when run directly.
 #include "../core/toyengine.h"
 #include "app/studio/enginehooks.h"
+#include "core/data/configjson.h"
+#include "core/data/jsonfields.h"
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/searcher.h"
@@ -20,6 +22,7 @@
 #include <QUndoStack>
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace
@@ -41,6 +44,7 @@ private slots:
     void dragRepredictsWithFullGate();
     void searchMatchesCoreSearcher();
     void rejectedConfigurationsKeepTheirNumbers();
+    void batchBelowConcurrencyRefusedLikeTheCli();
 };
 
 void TestEngineHooks::budgetSliderMatchesCoreExplorer()
@@ -223,6 +227,43 @@ void TestEngineHooks::rejectedConfigurationsKeepTheirNumbers()
     QCOMPARE(acsel::gui::formatMs(179.58), QStringLiteral("179.6 ms"));
     QCOMPARE(acsel::gui::formatMs(3.14159), QStringLiteral("3.14 ms"));
     QCOMPARE(acsel::gui::formatMs(std::nan("")), QStringLiteral("- ms"));
+}
+
+void TestEngineHooks::batchBelowConcurrencyRefusedLikeTheCli()
+{
+    // Batch 4 at concurrency 999: the band editor said "admitted" where acsel predict refuses
+    // the file; both now ask the core's configProblem, so the verdict is the CLI's sentence.
+    const auto engine = toy();
+    const acsel::studio::ExplorerHooks hooks = acsel::studio::makeEngineHooks(engine);
+    acsel::Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 512;
+    q.osl = 64;
+    q.ttftBudgetMs = q.tpotBudgetMs = 1e9;
+    q.memBudgetGiB = 1e6;
+    acsel::Config c;
+    c.model = 1;
+    c.batch = 4;
+    c.recipe = acsel::BandRecipe::uniform(8, Format::Fp8);
+    QVERIFY(hooks.predict(c, q).admitted); // concurrency 1: batch 4 holds it
+    q.concurrency = 999;
+    const acsel::gui::PredictionView p = hooks.predict(c, q);
+    QVERIFY(!p.admitted);
+    const std::string sentence =
+        "batch 4 is below the request's concurrency 999 (a batch must hold every request)";
+    QCOMPARE(p.verdict, sentence);
+    // The CLI's reader of the same configuration file (acsel predict --config) refuses it with
+    // the same sentence.
+    acsel::ConfigDocument doc = acsel::makeConfigDocument(engine->workspace(), c, q);
+    doc.modelHfId = "toy/model"; // the toy model has none; the file needs one
+    const std::string text = acsel::writeConfigJson(doc);
+    try {
+        acsel::parseConfigJson(acsel::parseJsonText(text, "config.json"), "config.json");
+        QFAIL("the configuration file was accepted");
+    } catch (const acsel::LoadError& e) {
+        QVERIFY2(std::string(e.what()).find("/config/batch") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find(sentence) != std::string::npos, e.what());
+    }
 }
 
 QTEST_MAIN(TestEngineHooks)

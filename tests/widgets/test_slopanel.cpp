@@ -13,6 +13,7 @@
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTest>
 
 using namespace acsel;
@@ -31,11 +32,13 @@ private slots:
     void memoryBudgetKeptOnASmallerDevice();
     void bf16CannotBeUnchecked();
     void allFamiliesTogether();
+    void invalidTypedInputMarkedNotClamped();
+    void typingCommitsAfterThePause();
 };
 
 void TestSloPanel::sliderAndSpinBoxLinked()
 {
-    BudgetSlider b(1, 100000, true, QStringLiteral("ms"), 1);
+    BudgetSlider b(RequestField::TtftBudget, 1, 100000, true, QStringLiteral("ms"), 1);
     QSignalSpy spy(&b, &BudgetSlider::valueChanged);
     b.slider()->setValue(500); // half way on a log scale from 1 to 1e5: sqrt(1e5) = 316.23
     QCOMPARE(b.spinBox()->value(), 316.2);
@@ -48,7 +51,7 @@ void TestSloPanel::sliderAndSpinBoxLinked()
     QCOMPARE(b.slider()->value(), 200);
     QCOMPARE(spy.count(), 2);
 
-    BudgetSlider lin(0, 80, false, QStringLiteral("GiB"), 1);
+    BudgetSlider lin(RequestField::MemoryBudget, 0, 80, false, QStringLiteral("GiB"), 1);
     lin.slider()->setValue(250);
     QCOMPARE(lin.value(), 20.0);
 }
@@ -82,15 +85,17 @@ void TestSloPanel::memoryCappedAtDeviceCapacity()
     panel.setWorkspace(ws);
     QCOMPARE(panel.memorySlider()->maximum(), 80e9 / (1024.0 * 1024.0 * 1024.0));
     // The default budget (80 GiB) is above the device's 80e9 bytes = 74.5 GiB: the request
-    // keeps it, the slider shows the cap and the line says so (the gate uses the smaller).
+    // keeps it, the slider sits at the cap and the line says so (the gate uses the smaller).
     QCOMPARE(panel.request().memBudgetGiB, 80.0);
-    QCOMPARE(panel.memorySlider()->value(), 74.5);
+    QCOMPARE(panel.memorySlider()->value(), 80.0);
+    QCOMPARE(panel.memorySlider()->slider()->value(), BudgetSlider::kSteps);
     QVERIFY(!panel.memoryCapNote()->isHidden());
     panel.memorySlider()->spinBox()->setValue(40);
     QCOMPARE(panel.request().memBudgetGiB, 40.0);
     QVERIFY(panel.memoryCapNote()->isHidden());
-    panel.memorySlider()->spinBox()->setValue(500);
-    QCOMPARE(panel.request().memBudgetGiB, 74.5); // typed above the cap: the spin box clamps
+    panel.memorySlider()->spinBox()->setValue(5000);
+    QCOMPARE(panel.request().memBudgetGiB, 5000.0); // typed above the cap: kept, not clamped
+    QVERIFY(!panel.memoryCapNote()->isHidden());
     const SpaceFilter f = panel.filter();
     QCOMPARE(f.models.size(), 2u); // the qwen3 family: Small and Big
     QCOMPARE(f.formats.size(), 3u);
@@ -204,7 +209,8 @@ void TestSloPanel::memoryBudgetKeptOnASmallerDevice()
     QCOMPARE(panel.request().stack, std::string("small_gpu/trtllm"));
     QCOMPARE(panel.request().memBudgetGiB, 60.0);
     QCOMPARE(panel.memoryCapGiB(), 48e9 / (1024.0 * 1024.0 * 1024.0));
-    QCOMPARE(panel.memorySlider()->value(), 44.7); // shown capped, one decimal
+    QCOMPARE(panel.memorySlider()->value(), 60.0); // kept; the slider sits at the cap
+    QCOMPARE(panel.memorySlider()->slider()->value(), BudgetSlider::kSteps);
     QVERIFY(!panel.memoryCapNote()->isHidden());
     QVERIFY2(panel.memoryCapNote()->text().contains(QStringLiteral("44.7 GiB")),
              qPrintable(panel.memoryCapNote()->text()));
@@ -256,6 +262,73 @@ void TestSloPanel::allFamiliesTogether()
     panel.setFilter(mixed);
     QCOMPARE(panel.familyBox()->currentData().toString(), QString());
     QVERIFY((panel.filter().models == std::vector<int>{1, 2}));
+}
+
+void TestSloPanel::invalidTypedInputMarkedNotClamped()
+{
+    // The cases: "-5" ms, concurrency 999999; each stays typed, is marked with the
+    // core's reason, and the request keeps the last valid value.
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    QSignalSpy changed(&panel, &SloPanel::requestChanged);
+    const double ttft = panel.request().ttftBudgetMs;
+    panel.ttftSlider()->spinBox()->setValue(-5);
+    QCOMPARE(panel.ttftSlider()->spinBox()->value(), -5.0);
+    QVERIFY(!panel.ttftSlider()->isValid());
+    QCOMPARE(panel.ttftSlider()->problem(), QStringLiteral("TTFT budget -5 ms is not above 0"));
+    QVERIFY(panel.ttftSlider()->spinBox()->property("invalid").toBool());
+    QVERIFY(panel.ttftSlider()->spinBox()->toolTip().startsWith(
+        QStringLiteral("TTFT budget -5 ms is not above 0")));
+    QCOMPARE(panel.request().ttftBudgetMs, ttft);
+    QCOMPARE(changed.count(), 0);
+    auto* concurrency = panel.findChildren<QSpinBox*>().at(2); // isl, osl, concurrency, gpus
+    QCOMPARE(concurrency->value(), 1);
+    concurrency->setValue(999999);
+    QCOMPARE(concurrency->value(), 999999);
+    QVERIFY(concurrency->property("invalid").toBool());
+    QVERIFY(concurrency->toolTip().startsWith(
+        QStringLiteral("concurrency 999999 is above the largest accepted, 65536 (not used")));
+    QCOMPARE(panel.request().concurrency, 1);
+    QCOMPARE(changed.count(), 0);
+    // A valid value clears the mark and is used.
+    concurrency->setValue(999);
+    QVERIFY(!concurrency->property("invalid").toBool());
+    QCOMPARE(panel.request().concurrency, 999);
+    QCOMPARE(changed.count(), 1);
+    panel.ttftSlider()->spinBox()->setValue(250);
+    QVERIFY(panel.ttftSlider()->isValid());
+    QCOMPARE(panel.request().ttftBudgetMs, 250.0);
+}
+
+void TestSloPanel::typingCommitsAfterThePause()
+{
+    // Keys typed into the focused box: nothing until typing pauses, then one request (the
+    // whole number, not its prefixes) and the search at once.
+    const Workspace ws = fixtures::smallWorkspace();
+    SloPanel panel;
+    panel.setWorkspace(ws);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTest::qWait(SloPanel::kSettleMs + 100); // the settle of setWorkspace's first request
+    QSignalSpy changed(&panel, &SloPanel::requestChanged);
+    QSignalSpy settled(&panel, &SloPanel::requestSettled);
+    QDoubleSpinBox* box = panel.tpotSlider()->spinBox();
+    box->setFocus();
+    QTRY_VERIFY(box->hasFocus());
+    box->selectAll();
+    QTest::keyClicks(box, QStringLiteral("125"));
+    QCOMPARE(changed.count(), 0); // "1", "12", "125" each waited for the pause
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 2000);
+    QCOMPARE(changed.at(0).at(0).value<Request>().tpotBudgetMs, 125.0);
+    QCOMPARE(settled.count(), 1);
+    // Enter commits without waiting.
+    box->selectAll();
+    QTest::keyClicks(box, QStringLiteral("90"));
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(panel.request().tpotBudgetMs, 90.0);
+    QCOMPARE(settled.count(), 2);
 }
 
 QTEST_MAIN(TestSloPanel)
