@@ -88,7 +88,7 @@ void printGateRows(const std::string& stack, int heldOut, const GateEvaluation& 
 }
 
 // "90.9% (100/110), x/2.12": coverage and mean half-width factor of a variant's 90 % intervals.
-std::string coverage(const GateCounts& c)
+std::string intervalCell(const GateCounts& c)
 {
     if (c.intervals == 0)
         return "-";
@@ -103,8 +103,8 @@ void printIntervalRows(const std::string& stack, const GateEvaluation& g,
 {
     for (std::size_t i = 0; i < g.variants.size(); ++i)
         if (v[i][0].intervals + v[i][1].intervals > 0)
-            out << "| " << stack << " | " << g.variants[i] << " | " << coverage(v[i][0]) << " | "
-                << coverage(v[i][1]) << " |\n";
+            out << "| " << stack << " | " << g.variants[i] << " | " << intervalCell(v[i][0])
+                << " | " << intervalCell(v[i][1]) << " |\n";
 }
 
 int run(const std::vector<std::string>& argv, CommandIo& io)

@@ -229,7 +229,7 @@ std::vector<WidthRow> widthRows(const std::vector<CalibrationDraw>& draws,
     return out;
 }
 
-WidthAnswer answer(const std::vector<WidthRow>& rows, double target)
+WidthAnswer widthAnswer(const std::vector<WidthRow>& rows, double target)
 {
     for (const WidthRow& w : rows)
         if (w.medianWidth[0] <= target)
@@ -267,7 +267,7 @@ int widthProfiles(const app::Args& args, const Workspace& ws, const std::string&
                                  [&](const CalibrationDraw& d) { return d.stack == stack; });
     const std::vector<WidthRow> rows =
         widthRows(draws, o.profileCounts, own ? stack : std::string(), target);
-    const WidthAnswer a = answer(rows, target);
+    const WidthAnswer a = widthAnswer(rows, target);
     const std::string from = own ? file + "'s rows of " + stack : "all stacks of " + file;
     if (a.profiles == 0) {
         double best = std::numeric_limits<double>::infinity();
@@ -312,7 +312,7 @@ int widthStudy(const app::Args& args, const Workspace& ws, ServingMode mode, dou
         if (std::find(stacks.begin(), stacks.end(), d.stack) == stacks.end())
             stacks.push_back(d.stack);
     for (const std::string& id : stacks) {
-        const WidthAnswer a = answer(widthRows(draws, o.profileCounts, id, target), target);
+        const WidthAnswer a = widthAnswer(widthRows(draws, o.profileCounts, id, target), target);
         const auto d = std::find_if(draws.begin(), draws.end(),
                                     [&](const CalibrationDraw& x) { return x.stack == id; });
         io.out << id << " (" << d->profiles + d->heldOut << " rows): ";
@@ -324,7 +324,7 @@ int widthStudy(const app::Args& args, const Workspace& ws, ServingMode mode, dou
             io.out << "no K up to " << kWidthMaxProfiles << " reaches x/ " << num(target)
                    << " in half the draws\n";
     }
-    const WidthAnswer all = answer(pooled, target);
+    const WidthAnswer all = widthAnswer(pooled, target);
     io.out << "all stacks: "
            << (all.profiles > 0 ? std::to_string(all.profiles) + " profiles"
                                 : "no K up to " + std::to_string(kWidthMaxProfiles))
