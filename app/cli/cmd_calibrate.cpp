@@ -30,7 +30,8 @@ std::string rowKey(const SiliconRow& r)
 }
 
 // "offset: gamma 1 delta 0.4; 90% interval: estimate x/ 1.31
-//      offset kept (leave-out loss on 5 of 5 profiles, 3 independent): ...; validation ..."
+//      offset kept (leave-out loss on 5 of 5 profiles, 3 independent): ...; validation ...
+//      90% interval at the concurrencies with 5+ validated profiles: c8 x 1.2 x/ 1.5; ..."
 std::string describe(const FmcLine& l, const FmcFitInfo& info)
 {
     std::ostringstream s;
@@ -41,6 +42,13 @@ std::string describe(const FmcLine& l, const FmcFitInfo& info)
     else
         s << "no interval (fewer than 3 profiles)";
     s << "\n      " << info.why << "; validation " << toString(info.validation);
+    if (!info.loads.empty()) {
+        s << "\n      90% interval at the concurrencies with " << kFmcLoadMinProfiles
+          << "+ validated profiles:";
+        for (const FmcLoadSpread& ls : info.loads)
+            s << " " << ls.load << " x " << std::exp(ls.centre) << " x/ "
+              << std::exp(ls.spread.quantileOffset(0.95)) << ";";
+    }
     return s.str();
 }
 

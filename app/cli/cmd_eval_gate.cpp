@@ -48,7 +48,10 @@ Json countsJson(const GateCounts& c)
             {"false_admit_rate", orNull(c.falseAdmitRate())},
             {"false_rejects", c.falseRejects()},
             {"within_budget", c.withinBudget()},
-            {"false_reject_rate", orNull(c.falseRejectRate())}};
+            {"false_reject_rate", orNull(c.falseRejectRate())},
+            {"intervals", c.intervals},
+            {"interval_coverage", c.intervals > 0 ? Json(double(c.covered) / c.intervals) : Json()},
+            {"interval_mean_factor", c.intervals > 0 ? Json(c.widthSum / c.intervals) : Json()}};
 }
 
 Json variantsJson(const std::vector<std::string>& names, const std::vector<PerMetric>& v)
@@ -84,10 +87,34 @@ void printGateRows(const std::string& stack, int heldOut, const GateEvaluation& 
     }
 }
 
+// "90.9% (100/110), x/2.12": coverage and mean half-width factor of a variant's 90 % intervals.
+std::string intervalCell(const GateCounts& c)
+{
+    if (c.intervals == 0)
+        return "-";
+    std::ostringstream s;
+    s << rate(c.covered, c.intervals) << ", x/" << std::fixed << std::setprecision(2)
+      << c.widthSum / c.intervals;
+    return s.str();
+}
+
+void printIntervalRows(const std::string& stack, const GateEvaluation& g,
+                       const std::vector<PerMetric>& v, std::ostream& out)
+{
+    for (std::size_t i = 0; i < g.variants.size(); ++i)
+        if (v[i][0].intervals + v[i][1].intervals > 0)
+            out << "| " << stack << " | " << g.variants[i] << " | " << intervalCell(v[i][0])
+                << " | " << intervalCell(v[i][1]) << " |\n";
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = workspaceOptions();
     specs.push_back({"measurements", "FILE", "end-to-end measurements (AIC silicon CSV format)"});
+    specs.push_back({"split", "SPLIT",
+                     "held-out rows: stratified (K profiles per seed, the rest held out; default) "
+                     "or sweeps (each concurrency sweep held out in turn, the stack's other rows "
+                     "the profiles)"});
     specs.push_back({"profiles", "K", "profile rows per stack for FMC (default 5)"});
     specs.push_back({"seeds", "N", "profile draws 0 .. N-1, counts summed (default 30)"});
     specs.push_back({"tau", "Q", "FMC quantile (default 0.5)"});
@@ -115,6 +142,12 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     if (!mode)
         throw app::UsageError("acsel eval gate: --mode '" + modeName +
                               "': expected static or continuous");
+    const std::string splitName = args.valueOr("split", "stratified");
+    if (splitName != "stratified" && splitName != "sweeps")
+        throw app::UsageError("acsel eval gate: --split '" + splitName +
+                              "': expected stratified or sweeps");
+    const GateSplit split =
+        splitName == "sweeps" ? GateSplit::LeaveOneSweepOut : GateSplit::Stratified;
     const std::string aicFile = args.valueOr("aic", "");
     const std::vector<AicEstimate> aic =
         aicFile.empty() ? std::vector<AicEstimate>{} : loadAicEstimatesCsv(aicFile);
@@ -123,15 +156,17 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         throw app::UsageError("acsel eval gate: no operator tables (pass --tables DIR)");
     const SiliconPrediction p = predictSiliconRows(ws, loadSiliconCsv(measurements), *mode);
     const SiliconGateRows rows = siliconGateRows(p, ws, *mode, aic, aicFile);
-    const GateEvaluation g =
-        evaluateGate(rows.rows, standardGateVariants(tau, !aicFile.empty(), confidence), k, seeds);
+    const GateEvaluation g = evaluateGate(
+        rows.rows, standardGateVariants(tau, !aicFile.empty(), confidence), k, seeds, split);
+    const bool bySweep = split == GateSplit::LeaveOneSweepOut;
 
     if (args.flag("json")) {
         Json j{{"measurements", measurements},
                {"aic_estimates", aicFile.empty() ? Json() : Json(aicFile)},
                {"serving_mode", std::string(toString(*mode))},
-               {"profiles", k},
-               {"seeds", seeds},
+               {"split", splitName},
+               {"profiles", bySweep ? Json() : Json(k)},
+               {"seeds", bySweep ? Json() : Json(seeds)},
                {"tau", tau},
                {"confidence", confidence},
                {"budget_factors", kBudgetFactors},
@@ -159,12 +194,18 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         io.out << j.dump(2) << "\n";
         return 0;
     }
-    io.out << "Gate evaluation on MEASURED rows of " << measurements << ": per stack " << k
-           << " profiles (stratified over raw TTFT, seeds 0.." << seeds - 1
-           << "), the other rows held out; budgets at measured x 0.8, 0.9, 0.95 (over budget: "
+    io.out << "Gate evaluation on MEASURED rows of " << measurements << ": ";
+    if (bySweep)
+        io.out << "per stack each concurrency sweep held out in turn, the stack's other rows the "
+                  "profiles";
+    else
+        io.out << "per stack " << k << " profiles (stratified over raw TTFT, seeds 0.." << seeds - 1
+               << "), the other rows held out";
+    io.out << "; budgets at measured x 0.8, 0.9, 0.95 (over budget: "
               "admit = false admit) and 1.05, 1.1, 1.25 (within: reject = false reject); "
-           << toString(*mode) << " serving model, FMC tau " << tau
-           << "; counts summed over seeds. Gates: raw estimate; fmc, the paper's median line; "
+           << toString(*mode) << " serving model, FMC tau " << tau << "; counts summed over "
+           << (bySweep ? "sweeps" : "seeds")
+           << ". Gates: raw estimate; fmc, the paper's median line; "
               "calibrate, the form acsel calibrate chooses (identity, offset or line)";
     if (confidence != 0.5)
         io.out << "; calibrate@" << confidence << ", its " << confidence
@@ -175,11 +216,20 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
            << "|---|---:|---|---:|---:|---:|---:|---:|\n";
     int pooledHeldOut = 0;
     for (const StackGateResult& s : g.stacks) {
-        const int heldOut = s.variants.empty() ? 0 : s.variants[0][0].cases / seeds;
+        const int heldOut = s.variants.empty() ? 0 : s.variants[0][0].cases / (bySweep ? 1 : seeds);
         pooledHeldOut += heldOut;
         printGateRows(s.stack, heldOut, g, s.variants, io.out);
     }
     printGateRows("all", pooledHeldOut, g, g.pooled, io.out);
+    io.out
+        << "\nIntervals: share of held-out (row, " << (bySweep ? "sweep" : "seed")
+        << ") cases whose measurement lies in the gate's central 90 % predictive interval "
+           "(at the row's concurrency when the profiles have 5 or more there), and the mean "
+           "half-width factor\n\n"
+        << "| stack | gate | TTFT coverage, width | TPOT coverage, width |\n|---|---|---:|---:|\n";
+    for (const StackGateResult& s : g.stacks)
+        printIntervalRows(s.stack, g, s.variants, io.out);
+    printIntervalRows("all", g, g.pooled, io.out);
     io.out << "\nDecision accuracy: of two measured configurations of one workload (system, "
               "isl, osl, concurrency), both held out, is the faster one ranked faster? "
            << g.workloadPairs << " pairs in the file; (pair, seed) counts\n\n"

@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <locale>
 #include <ostream>
 #include <sstream>
@@ -24,6 +26,7 @@ namespace
 {
 
 constexpr const char* kName = "plan latency";
+constexpr int kWidthMaxProfiles = 16; // --width: K = 3 .. 16
 
 // The grid the profiles are drawn from: short and long prompts and generations, single
 // requests to a loaded server (AIC's silicon rows span the same ranges), at seven concurrencies
@@ -166,6 +169,169 @@ int study(const app::Args& args, const Workspace& ws, ServingMode mode, CommandI
     return 0;
 }
 
+// The fewest profiles, picked as this command picks them (selectIndependent), whose 90 % TTFT
+// interval on the stack's other rows is at most x/ `width` in at least half the draws (median
+// of the draws' mean half-width factor); 0 when no K of the study reaches it.
+struct WidthAnswer {
+    int profiles = 0;
+    double medianWidth = 0;
+};
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.empty() ? std::nan("") : v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// Per K of draws (of one stack when `stack` is non-empty): the draws' mean TTFT and TPOT interval
+// width factors and coverages, NaN ones (no interval) counted as unreached.
+struct WidthRow {
+    int k = 0, draws = 0, withInterval = 0;
+    std::array<double, 2> medianWidth{}, coverage{};
+    int reached = 0; // draws whose TTFT width <= the target
+};
+
+std::vector<WidthRow> widthRows(const std::vector<CalibrationDraw>& draws,
+                                const std::vector<int>& counts, const std::string& stack,
+                                double target)
+{
+    std::vector<WidthRow> out;
+    for (int k : counts) {
+        WidthRow w;
+        w.k = k;
+        std::array<std::vector<double>, 2> widths;
+        std::array<double, 2> cov{};
+        for (const CalibrationDraw& d : draws) {
+            if (d.profiles != k || (!stack.empty() && d.stack != stack))
+                continue;
+            ++w.draws;
+            if (std::isnan(d.width[0]))
+                continue;
+            ++w.withInterval;
+            w.reached += d.width[0] <= target ? 1 : 0;
+            for (std::size_t m = 0; m < 2; ++m) {
+                widths[m].push_back(d.width[m]);
+                cov[m] += d.coverage[m];
+            }
+        }
+        if (w.draws == 0)
+            continue;
+        for (std::size_t m = 0; m < 2; ++m) {
+            // A draw without an interval is wider than any target: it sorts last.
+            std::vector<double> all = widths[m];
+            all.resize(static_cast<std::size_t>(w.draws), std::numeric_limits<double>::infinity());
+            w.medianWidth[m] = medianOf(all);
+            w.coverage[m] = w.withInterval > 0 ? cov[m] / w.withInterval : std::nan("");
+        }
+        out.push_back(w);
+    }
+    return out;
+}
+
+WidthAnswer widthAnswer(const std::vector<WidthRow>& rows, double target)
+{
+    for (const WidthRow& w : rows)
+        if (w.medianWidth[0] <= target)
+            return {w.k, w.medianWidth[0]};
+    return {};
+}
+
+std::string widthText(double v)
+{
+    return std::isfinite(v) ? "x/ " + num(v) : "none";
+}
+
+CalibrationStudyOptions widthOptions(const app::Args& args)
+{
+    CalibrationStudyOptions o;
+    o.seeds = args.integer("seeds", 20, 1, 10000);
+    o.draws = {ProfileDraw::Independent};
+    o.profileCounts.clear();
+    for (int k = 3; k <= kWidthMaxProfiles; ++k)
+        o.profileCounts.push_back(k);
+    return o;
+}
+
+// --stack S --study FILE --width X: the number of profiles to plan, from FILE's rows of S when
+// it has them, else from all its stacks (said on io.out). Refused when no K reaches X.
+int widthProfiles(const app::Args& args, const Workspace& ws, const std::string& stack,
+                  ServingMode mode, CommandIo& io)
+{
+    const std::string file = *args.value("study");
+    const double target = args.number("width", 2, 1.01, 100);
+    const CalibrationStudyOptions o = widthOptions(args);
+    const std::vector<CalibrationDraw> draws =
+        runCalibrationStudy(predictSiliconRows(ws, loadSiliconCsv(file), mode), ws, o);
+    const bool own = std::any_of(draws.begin(), draws.end(),
+                                 [&](const CalibrationDraw& d) { return d.stack == stack; });
+    const std::vector<WidthRow> rows =
+        widthRows(draws, o.profileCounts, own ? stack : std::string(), target);
+    const WidthAnswer a = widthAnswer(rows, target);
+    const std::string from = own ? file + "'s rows of " + stack : "all stacks of " + file;
+    if (a.profiles == 0) {
+        double best = std::numeric_limits<double>::infinity();
+        for (const WidthRow& w : rows)
+            best = std::min(best, w.medianWidth[0]);
+        throw app::UsageError("acsel plan latency: --width " + num(target) + ": no K up to " +
+                              std::to_string(kWidthMaxProfiles) +
+                              " brings the 90 % TTFT "
+                              "interval to it in half the draws on " +
+                              from + " (narrowest: " + widthText(best) + ")");
+    }
+    io.out << a.profiles << " profiles bring the 90 % TTFT interval to x/ " << num(a.medianWidth)
+           << " (median of " << o.seeds << " draws on " << from << "; target x/ " << num(target)
+           << ")\n";
+    return a.profiles;
+}
+
+// --study FILE --width X: the width table pooled over the stacks, then the answer per stack.
+int widthStudy(const app::Args& args, const Workspace& ws, ServingMode mode, double target,
+               CommandIo& io)
+{
+    const std::string file = *args.value("study");
+    const CalibrationStudyOptions o = widthOptions(args);
+    const std::vector<CalibrationDraw> draws =
+        runCalibrationStudy(predictSiliconRows(ws, loadSiliconCsv(file), mode), ws, o);
+    io.out << "90 % intervals of FMC on K profiles per stack of " << file
+           << ", picked as plan latency picks them (" << toString(mode) << " model, " << o.seeds
+           << " seeds per stack and K), on the stack's other rows: median over draws of the "
+              "mean half-width factor, mean coverage; target TTFT x/ "
+           << num(target) << "\n\n"
+           << "| K | draws | with interval | TTFT width | TTFT coverage | TPOT width | TPOT "
+              "coverage | draws reaching the target |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    const std::vector<WidthRow> pooled = widthRows(draws, o.profileCounts, "", target);
+    for (const WidthRow& w : pooled)
+        io.out << "| " << w.k << " | " << w.draws << " | " << w.withInterval << " | "
+               << widthText(w.medianWidth[0]) << " | " << pct(100 * w.coverage[0]) << "% | "
+               << widthText(w.medianWidth[1]) << " | " << pct(100 * w.coverage[1]) << "% | "
+               << w.reached << " |\n";
+    io.out << "\n";
+    std::vector<std::string> stacks;
+    for (const CalibrationDraw& d : draws)
+        if (std::find(stacks.begin(), stacks.end(), d.stack) == stacks.end())
+            stacks.push_back(d.stack);
+    for (const std::string& id : stacks) {
+        const WidthAnswer a = widthAnswer(widthRows(draws, o.profileCounts, id, target), target);
+        const auto d = std::find_if(draws.begin(), draws.end(),
+                                    [&](const CalibrationDraw& x) { return x.stack == id; });
+        io.out << id << " (" << d->profiles + d->heldOut << " rows): ";
+        if (a.profiles > 0)
+            io.out << a.profiles << " profiles (median TTFT interval x/ " << num(a.medianWidth)
+                   << "): acsel plan latency --stack " << id << " --profiles " << a.profiles
+                   << " picks them\n";
+        else
+            io.out << "no K up to " << kWidthMaxProfiles << " reaches x/ " << num(target)
+                   << " in half the draws\n";
+    }
+    const WidthAnswer all = widthAnswer(pooled, target);
+    io.out << "all stacks: "
+           << (all.profiles > 0 ? std::to_string(all.profiles) + " profiles"
+                                : "no K up to " + std::to_string(kWidthMaxProfiles))
+           << "\n";
+    return 0;
+}
+
 int run(const std::vector<std::string>& argvIn, CommandIo& io)
 {
     const std::vector<std::string> argv = expandOutputShortOption(argvIn);
@@ -189,6 +355,10 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                      "6, as acsel calibrate)"});
     specs.push_back(
         {"level", "P", "with --study: level of the form test (default 0.975, as acsel calibrate)"});
+    specs.push_back({"width", "X",
+                     "with --study: how many profiles (3-16, picked as this command picks "
+                     "them) bring the 90 % TTFT interval to x/ X on the stack's other rows in "
+                     "half the draws; with --stack too, plan that many"});
     const app::Args args(kName, argv, specs);
     if (args.helpRequested()) {
         io.out << args.usage();
@@ -200,11 +370,19 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
         if (!m)
             throw app::UsageError("acsel plan latency: --mode '" + name +
                                   "': expected static or continuous");
-        return study(args, loadWorkspaceFromArgs(args), *m, io);
+        if (!args.value("width"))
+            return study(args, loadWorkspaceFromArgs(args), *m, io);
+        if (!args.value("stack"))
+            return widthStudy(args, loadWorkspaceFromArgs(args), *m,
+                              args.number("width", 2, 1.01, 100), io);
+    } else if (args.value("width")) {
+        throw app::UsageError("acsel plan latency: --width needs --study FILE (the measured rows "
+                              "the number of profiles is read from)");
     }
     const std::string stackId = args.require("stack");
     const std::string dir = args.require("output");
-    const int profiles = args.integer("profiles", 5, 1, 1000);
+    int profiles = args.integer("profiles", 5, 1, 1000);
+    const Workspace ws = loadWorkspaceFromArgs(args);
     const int seed = args.integer("seed", 1, 0, 2147483647);
     const bool force = args.flag("force");
     const std::string modeName = args.valueOr("mode", "continuous");
@@ -212,11 +390,16 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     if (!mode)
         throw app::UsageError("acsel plan latency: --mode '" + modeName +
                               "': expected static or continuous");
-    const Workspace ws = loadWorkspaceFromArgs(args);
     const auto s = ws.findStack(stackId);
     if (!s)
         throw app::UsageError("acsel plan latency: --stack " + stackId +
                               ": no such stack (acsel info lists them)");
+    if (args.value("width")) {
+        if (args.value("profiles"))
+            throw app::UsageError("acsel plan latency: --width chooses the number of profiles: "
+                                  "give --width or --profiles, not both");
+        profiles = widthProfiles(args, ws, stackId, *mode, io);
+    }
     const Stack& stack = ws.stacks[static_cast<std::size_t>(*s)];
     std::vector<int> models;
     if (const auto list = args.value("models")) {

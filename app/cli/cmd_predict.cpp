@@ -121,9 +121,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                     const FmcFitInfo& info = e->info(metric);
                     row[key + "_fmc_ms"] = e->line(metric).apply(est);
                     row[key + "_fmc_form"] = std::string(toString(info.form));
-                    if (info.spread.known()) {
+                    const FmcRowSpread spread = info.row(loadKey(r.row));
+                    if (spread.spread.known()) {
                         const LatencyInterval iv =
-                            predictiveInterval(e->line(metric), info.spread, est, level);
+                            predictiveInterval(e->line(metric), spread, est, level);
                         row[key + "_interval_ms"] = {iv.lowMs, iv.highMs};
                     } else {
                         row[key + "_interval_ms"] = nullptr;

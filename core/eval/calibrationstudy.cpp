@@ -1,6 +1,7 @@
 #include "core/eval/calibrationstudy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -24,15 +25,21 @@ std::vector<int> pick(const SiliconPrediction& p, const std::vector<int>& candid
                       ProfileDraw how, int k, std::uint64_t seed)
 {
     const auto n = static_cast<std::size_t>(k);
-    if (how == ProfileDraw::Spread) {
+    if (how == ProfileDraw::Spread || how == ProfileDraw::Independent) {
         if (candidates.size() < n)
             return {};
         std::vector<double> est;
-        for (int i : candidates)
-            est.push_back(p.rows[static_cast<std::size_t>(i)].estimate(LatencyMetric::Ttft));
+        std::vector<FmcProfileKey> keys;
+        for (int i : candidates) {
+            const PredictedSiliconRow& r = p.rows[static_cast<std::size_t>(i)];
+            est.push_back(r.estimate(LatencyMetric::Ttft));
+            keys.push_back({sweepKey(r.row), loadKey(r.row)});
+        }
         std::vector<int> out;
-        for (int j : selectStratified(est, k, seed))
+        for (int j : how == ProfileDraw::Spread ? selectStratified(est, k, seed)
+                                                : selectIndependent(est, keys, k, seed))
             out.push_back(candidates[static_cast<std::size_t>(j)]);
+        std::sort(out.begin(), out.end());
         return out;
     }
     std::map<std::string, std::vector<int>> groups;
@@ -60,9 +67,11 @@ std::string_view toString(ProfileDraw d)
     case ProfileDraw::OneLoad:
         return "one-concurrency";
     case ProfileDraw::Spread:
+        return "spread";
+    case ProfileDraw::Independent:
         break;
     }
-    return "spread";
+    return "independent";
 }
 
 std::vector<CalibrationDraw> runCalibrationStudy(const SiliconPrediction& p, const Workspace& ws,
@@ -103,6 +112,9 @@ std::vector<CalibrationDraw> runCalibrationStudy(const SiliconPrediction& p, con
                             y.push_back(p.rows[static_cast<std::size_t>(i)].measured(m));
                         }
                         const FmcChoice c = chooseFmc(x, y, o.tau, keys, o.rule);
+                        const auto mi = static_cast<std::size_t>(m);
+                        int intervals = 0, covered = 0;
+                        double widthSum = 0;
                         for (int i : rows) {
                             if (std::binary_search(prof.begin(), prof.end(), i))
                                 continue;
@@ -110,8 +122,18 @@ std::vector<CalibrationDraw> runCalibrationStudy(const SiliconPrediction& p, con
                             hx.push_back(r.estimate(m));
                             hy.push_back(r.measured(m));
                             hf.push_back(c.line.apply(r.estimate(m)));
+                            const FmcRowSpread s = rowSpread(c.loads, c.spread, loadKey(r.row));
+                            if (!s.spread.known())
+                                continue;
+                            const LatencyInterval iv =
+                                predictiveInterval(c.line, s, r.estimate(m), 0.9);
+                            ++intervals;
+                            covered += hy.back() >= iv.lowMs && hy.back() <= iv.highMs ? 1 : 0;
+                            widthSum += std::sqrt(iv.highMs / iv.lowMs);
                         }
-                        const auto mi = static_cast<std::size_t>(m);
+                        const double nan = std::nan("");
+                        d.width[mi] = intervals > 0 ? widthSum / intervals : nan;
+                        d.coverage[mi] = intervals > 0 ? double(covered) / intervals : nan;
                         d.raw[mi] = mdape(hx, hy);
                         d.fmc[mi] = mdape(hf, hy);
                         d.form[mi] = c.form;

@@ -24,8 +24,12 @@ enum class ProfileDraw : std::uint8_t {
     OneSweep, // K rows of one concurrency sweep (model, format, isl, osl), drawn at random
     OneLoad,  // K rows of one concurrency, drawn at random
     Spread,   // selectStratified on the raw TTFT estimate (one per stratum)
+    // selectIndependent (fmcchoice.h): as Spread, each pick of a new sweep and concurrency when
+    // its stratum has one; the profiles `acsel plan latency` picks
+    Independent,
 };
-std::string_view toString(ProfileDraw d); // "one-sweep", "one-concurrency", "spread"
+// "one-sweep", "one-concurrency", "spread", "independent"
+std::string_view toString(ProfileDraw d);
 
 struct CalibrationDraw {
     std::string stack;
@@ -35,6 +39,10 @@ struct CalibrationDraw {
     // Per metric (index LatencyMetric): MdAPE (%) on the held-out rows, and the form kept.
     std::array<double, 2> raw{}, fmc{};
     std::array<FmcForm, 2> form{};
+    // The calibrated 90 % predictive interval on the held-out rows (at each row's concurrency,
+    // fmcchoice.h rowSpread): mean half-width factor sqrt(high / low) and the share holding the
+    // measurement; NaN when the profiles give no interval.
+    std::array<double, 2> width{}, coverage{};
 };
 
 struct CalibrationStudyOptions {

@@ -46,20 +46,47 @@ GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m
     const auto none = [](const GateRow&) { return std::optional<double>(); };
     if (est.empty())
         return none;
-    FmcLine line;
-    if (how == Calibrate::Line) {
-        line = fitFmc(est, meas, tau);
-    } else {
-        const FmcChoice choice = chooseFmc(est, meas, tau, keys);
-        if (p != 0.5 && !choice.spread.known())
-            return none;
-        line = confidenceLine(choice.line, choice.spread, p);
+    if (how == Calibrate::Line || p == 0.5) {
+        const FmcLine line =
+            how == Calibrate::Line ? fitFmc(est, meas, tau) : chooseFmc(est, meas, tau, keys).line;
+        return [line, m, onAic](const GateRow& r) -> std::optional<double> {
+            const std::optional<double> e = onAic ? r.aic[index(m)] : r.raw[index(m)];
+            if (!e)
+                return std::nullopt;
+            return line.apply(*e);
+        };
     }
-    return [line, m, onAic](const GateRow& r) -> std::optional<double> {
+    // The p-quantile of each row's predictive distribution: its concurrency's when the
+    // profiles have enough at it, else the stack's.
+    FmcChoice choice = chooseFmc(est, meas, tau, keys);
+    return [choice = std::move(choice), m, onAic, p](const GateRow& r) -> std::optional<double> {
         const std::optional<double> e = onAic ? r.aic[index(m)] : r.raw[index(m)];
-        if (!e)
+        const FmcRowSpread spread = rowSpread(choice.loads, choice.spread, r.load);
+        if (!e || !spread.spread.known())
             return std::nullopt;
-        return line.apply(*e);
+        return confidenceLine(choice.line, spread, p).apply(*e);
+    };
+}
+
+// The chosen form's 90 % interval of a row, at the row's concurrency (fmcchoice.h, rowSpread).
+IntervalPredictor chosenInterval(const std::vector<const GateRow*>& profiles, LatencyMetric m,
+                                 double tau)
+{
+    std::vector<double> est, meas;
+    std::vector<FmcProfileKey> keys;
+    for (const GateRow* r : profiles) {
+        est.push_back(r->raw[index(m)]);
+        meas.push_back(r->measured[index(m)]);
+        keys.push_back({r->sweep, r->load});
+    }
+    if (est.empty())
+        return [](const GateRow&) { return std::optional<LatencyInterval>(); };
+    FmcChoice choice = chooseFmc(est, meas, tau, keys);
+    return [choice = std::move(choice), m](const GateRow& r) -> std::optional<LatencyInterval> {
+        const FmcRowSpread spread = rowSpread(choice.loads, choice.spread, r.load);
+        if (!spread.spread.known())
+            return std::nullopt;
+        return predictiveInterval(choice.line, spread, r.raw[index(m)], kGateIntervalLevel);
     };
 }
 
@@ -69,6 +96,9 @@ void add(GateCounts& sum, const GateCounts& x)
     sum.noEstimate += x.noEstimate;
     for (std::size_t f = 0; f < kBudgetFactors.size(); ++f)
         sum.admitted[f] += x.admitted[f];
+    sum.intervals += x.intervals;
+    sum.covered += x.covered;
+    sum.widthSum += x.widthSum;
 }
 
 void checkRow(const GateRow& r)
@@ -134,8 +164,12 @@ std::vector<GateVariant> standardGateVariants(double tau, bool withAic, double c
                          return fmcOn(p, m, tau, true, Calibrate::Line);
                      }});
     }
-    v.push_back({"calibrate", [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
+    v.push_back({"calibrate",
+                 [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
                      return fmcOn(p, m, tau, false, Calibrate::Chosen);
+                 },
+                 [tau](const std::vector<const GateRow*>& p, LatencyMetric m) {
+                     return chosenInterval(p, m, tau);
                  }});
     if (confidence != 0.5) {
         std::ostringstream name;
@@ -149,8 +183,10 @@ std::vector<GateVariant> standardGateVariants(double tau, bool withAic, double c
 }
 
 GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
-                            const std::vector<GateVariant>& variants, int profiles, int seeds)
+                            const std::vector<GateVariant>& variants, int profiles, int seeds,
+                            GateSplit split)
 {
+    const bool bySweep = split == GateSplit::LeaveOneSweepOut;
     if (profiles < 1 || seeds < 1)
         throw std::invalid_argument("gate evaluation: needs at least one profile and one seed");
     for (const GateRow& r : rows)
@@ -177,10 +213,11 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
         it->second.push_back(static_cast<int>(i));
     }
     struct Studied {
-        std::size_t result;          // index into out.stacks
-        std::vector<int> idx;        // rows of the stack
-        std::vector<int> candidates; // rows allowed as profiles
-        std::vector<double> ttftRaw; // of the candidates
+        std::size_t result;              // index into out.stacks
+        std::vector<int> idx;            // rows of the stack
+        std::vector<int> candidates;     // rows allowed as profiles
+        std::vector<double> ttftRaw;     // of the candidates
+        std::vector<std::string> sweeps; // leave-one-sweep-out: the stack's sweeps, sorted
     };
     std::vector<Studied> studied;
     for (const auto& [id, idx] : stacks) {
@@ -188,20 +225,31 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
         st.stack = id;
         st.rows = static_cast<int>(idx.size());
         st.profiles = profiles;
-        Studied s{out.stacks.size(), idx, {}, {}};
-        for (int i : idx)
+        Studied s{out.stacks.size(), idx, {}, {}, {}};
+        for (int i : idx) {
             if (rows[static_cast<std::size_t>(i)].profileCandidate) {
                 s.candidates.push_back(i);
                 s.ttftRaw.push_back(rows[static_cast<std::size_t>(i)].raw[0]);
             }
+            s.sweeps.push_back(rows[static_cast<std::size_t>(i)].sweep);
+        }
+        std::sort(s.sweeps.begin(), s.sweeps.end());
+        s.sweeps.erase(std::unique(s.sweeps.begin(), s.sweeps.end()), s.sweeps.end());
         st.profileCandidates = static_cast<int>(s.candidates.size());
-        if (st.rows < profiles + 1) {
+        if (bySweep && s.sweeps.size() < 2) {
+            out.excludedStacks.emplace_back(id,
+                                            "one concurrency sweep: nothing to predict it from");
+            continue;
+        }
+        if (bySweep) {
+            // held out sweep by sweep: no fixed K
+        } else if (st.rows < profiles + 1) {
             out.excludedStacks.emplace_back(
                 id, std::to_string(st.rows) + " row(s): needs at least " +
                         std::to_string(profiles + 1) + " (K profiles + one held out)");
             continue;
         }
-        if (st.profileCandidates < profiles) {
+        if (!bySweep && st.profileCandidates < profiles) {
             out.excludedStacks.emplace_back(
                 id, std::to_string(st.profileCandidates) + " profile candidate(s) of " +
                         std::to_string(st.rows) + " rows: needs " + std::to_string(profiles));
@@ -221,14 +269,34 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
 
     // prediction[row][variant][metric] for the rows held out in the current seed
     using Predictions = std::vector<std::array<std::optional<double>, 2>>;
-    for (int seed = 0; seed < seeds; ++seed) {
+    std::size_t rounds = static_cast<std::size_t>(seeds);
+    if (bySweep) {
+        rounds = 0;
+        for (const Studied& s : studied)
+            rounds = std::max(rounds, s.sweeps.size());
+    }
+    for (std::size_t seed = 0; seed < rounds; ++seed) {
         std::vector<bool> heldOut(rows.size(), false);
         std::vector<Predictions> prediction(rows.size());
         for (const Studied& s : studied) {
+            if (bySweep && seed >= s.sweeps.size())
+                continue;
+            // pick: the profiles; a row of the stack is held out when it is not one (stratified)
+            // or is of the round's sweep (by sweep).
             std::vector<int> pick;
-            for (int c : selectStratified(s.ttftRaw, profiles, static_cast<std::uint64_t>(seed)))
-                pick.push_back(s.candidates[static_cast<std::size_t>(c)]);
+            if (bySweep) {
+                for (int c : s.candidates)
+                    if (rows[static_cast<std::size_t>(c)].sweep != s.sweeps[seed])
+                        pick.push_back(c);
+            } else {
+                for (int c : selectStratified(s.ttftRaw, profiles, seed))
+                    pick.push_back(s.candidates[static_cast<std::size_t>(c)]);
+            }
             std::sort(pick.begin(), pick.end());
+            const auto held = [&](int i) {
+                return bySweep ? rows[static_cast<std::size_t>(i)].sweep == s.sweeps[seed]
+                               : !std::binary_search(pick.begin(), pick.end(), i);
+            };
             std::vector<const GateRow*> profileRows;
             for (int i : pick)
                 profileRows.push_back(&rows[static_cast<std::size_t>(i)]);
@@ -236,9 +304,11 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
             for (std::size_t v = 0; v < nv; ++v)
                 for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
                     const GatePredictor predict = variants[v].fit(profileRows, m);
+                    const IntervalPredictor interval =
+                        variants[v].interval ? variants[v].interval(profileRows, m) : nullptr;
                     GateCounts counts;
                     for (int i : s.idx) {
-                        if (std::binary_search(pick.begin(), pick.end(), i))
+                        if (!held(i))
                             continue;
                         const GateRow& r = rows[static_cast<std::size_t>(i)];
                         heldOut[static_cast<std::size_t>(i)] = true;
@@ -247,6 +317,12 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
                         const std::optional<double> p = predict(r);
                         pred[v][index(m)] = p;
                         ++counts.cases;
+                        if (const auto iv = interval ? interval(r) : std::nullopt) {
+                            const double y = r.measured[index(m)];
+                            ++counts.intervals;
+                            counts.covered += y >= iv->lowMs && y <= iv->highMs ? 1 : 0;
+                            counts.widthSum += std::sqrt(iv->highMs / iv->lowMs);
+                        }
                         if (!p) {
                             ++counts.noEstimate;
                             continue;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/latency/fmc.h"
+#include "core/latency/fmcchoice.h"
 
 #include <array>
 #include <functional>
@@ -38,17 +39,25 @@ struct GateRow {
 // gate cannot admit).
 using GatePredictor = std::function<std::optional<double>(const GateRow&)>;
 
+// A variant's central 90 % predictive interval of a held-out row; empty: none.
+using IntervalPredictor = std::function<std::optional<LatencyInterval>(const GateRow&)>;
+
 // A gate variant: fitted on one stack's profile rows for one metric. A new gate is one more
-// entry of the list given to evaluateGate.
+// entry of the list given to evaluateGate. `interval` (optional) is judged by its coverage.
 struct GateVariant {
     std::string name;
     std::function<GatePredictor(const std::vector<const GateRow*>& profiles, LatencyMetric m)> fit;
+    std::function<IntervalPredictor(const std::vector<const GateRow*>& profiles, LatencyMetric m)>
+        interval{};
 };
+
+inline constexpr double kGateIntervalLevel = 0.9;
 
 // raw (the operator estimate); fmc (the paper's FMC: the full median line at tau on the
 // profiles); with AIC estimates aic (AIC's own estimate, not calibrated) and aic+fmc (the same
 // line fitted on the profiles' AIC estimates; no estimate where no profile has one); calibrate
-// (the form `acsel calibrate` chooses among identity, offset and line, fmcchoice.h); and, when
+// (the form `acsel calibrate` chooses among identity, offset and line, fmcchoice.h, with its 90 %
+// interval, conditioned on the row's concurrency as `acsel predict` gives it); and, when
 // confidence != 0.5, calibrate@P: that form's P-quantile line, the gate of `--confidence P`
 // (no estimate where the profiles leave its spread unknown).
 std::vector<GateVariant> standardGateVariants(double tau, bool withAic, double confidence = 0.5);
@@ -63,6 +72,10 @@ struct GateCounts {
     int falseRejects() const;                          // rejected at a factor above 1
     double falseAdmitRate() const;                     // falseAdmits / overBudget (NaN if 0)
     double falseRejectRate() const;                    // falseRejects / withinBudget (NaN if 0)
+    // The variant's 90 % interval (when it has one): cases with an interval, those holding the
+    // measurement, and the sum of the half-widths as factors sqrt(high / low) ("x/ 2.1").
+    int intervals = 0, covered = 0;
+    double widthSum = 0;
 };
 
 struct DecisionCounts {
@@ -91,8 +104,15 @@ struct GateEvaluation {
     std::vector<DecisionPerMetric> acrossStacks; // pairs of two stacks
 };
 
+// Which rows are held out: per seed K profiles stratified over the raw TTFT estimate and the rest
+// of the stack; or each concurrency sweep of a stack in turn, predicted from the stack's
+// profile candidates of every other sweep (stacks of one sweep are excluded; profiles and
+// seeds are then unused).
+enum class GateSplit : std::uint8_t { Stratified, LeaveOneSweepOut };
+
 // Throws std::invalid_argument when profiles or seeds < 1 or a row's values are not positive.
 GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
-                            const std::vector<GateVariant>& variants, int profiles, int seeds);
+                            const std::vector<GateVariant>& variants, int profiles, int seeds,
+                            GateSplit split = GateSplit::Stratified);
 
 } // namespace acsel

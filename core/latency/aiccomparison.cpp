@@ -51,8 +51,9 @@ void calibrateOne(const std::vector<CommonRow>& rows, const std::vector<int>& pi
         d.oursPred.push_back(ours.line.apply(est));
         d.aicPred.push_back(theirs.line.apply(r.aicEst(m)));
         d.meas.push_back(meas);
-        if (ours.spread.known()) {
-            const LatencyInterval iv = predictiveInterval(ours.line, ours.spread, est, level);
+        const FmcRowSpread spread = rowSpread(ours.loads, ours.spread, loadKey(r.ours->row));
+        if (spread.spread.known()) {
+            const LatencyInterval iv = predictiveInterval(ours.line, spread, est, level);
             d.inside += meas >= iv.lowMs && meas <= iv.highMs ? 1 : 0;
         }
     }

@@ -387,6 +387,8 @@ FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> 
         }
     c.spread = {count, count - (c.form == FmcForm::Line ? 2 : 1),
                 count > 0 ? std::sqrt(ss / count) : 0.0};
+    if (!keys.empty())
+        c.loads = loadSpreads(r, keys);
     c.why = std::string(toString(c.form)) + " kept (leave-out loss on " +
             std::to_string(c.validated) + " of " + std::to_string(n) + " profiles, " +
             std::to_string(c.independent) + " independent): " + why;
@@ -400,6 +402,54 @@ FmcLine confidenceLine(const FmcLine& line, const FmcSpread& spread, double p)
     if (p == 0.5)
         return line;
     return {line.gamma, line.delta + spread.quantileOffset(p)};
+}
+
+FmcLine confidenceLine(const FmcLine& line, const FmcRowSpread& row, double p)
+{
+    const FmcLine l = confidenceLine(line, row.spread, p);
+    return {l.gamma, l.delta + row.centre};
+}
+
+LatencyInterval predictiveInterval(const FmcLine& line, const FmcRowSpread& row, double estimateMs,
+                                   double level)
+{
+    return predictiveInterval({line.gamma, line.delta + row.centre}, row.spread, estimateMs, level);
+}
+
+std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
+                                       std::span<const FmcProfileKey> keys)
+{
+    if (keys.empty())
+        return {};
+    if (keys.size() != residuals.size())
+        throw std::invalid_argument("load spreads need one load key per residual");
+    std::map<std::string, std::vector<double>> byLoad;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (!keys[i].load.empty() && !std::isnan(residuals[i]))
+            byLoad[keys[i].load].push_back(residuals[i]);
+    std::vector<FmcLoadSpread> out;
+    for (auto& [load, r] : byLoad) {
+        const auto n = static_cast<int>(r.size());
+        if (n < kFmcLoadMinProfiles)
+            continue;
+        std::sort(r.begin(), r.end());
+        const std::size_t m = r.size() / 2;
+        const double centre = r.size() % 2 == 1 ? r[m] : 0.5 * (r[m - 1] + r[m]);
+        double ss = 0;
+        for (double v : r)
+            ss += (v - centre) * (v - centre);
+        out.push_back({load, centre, {n, n - 1, std::sqrt(ss / n)}});
+    }
+    return out;
+}
+
+FmcRowSpread rowSpread(const std::vector<FmcLoadSpread>& loads, const FmcSpread& stack,
+                       std::string_view load)
+{
+    for (const FmcLoadSpread& l : loads)
+        if (l.load == load)
+            return {l.centre, l.spread};
+    return {0.0, stack};
 }
 
 LatencyInterval predictiveInterval(const FmcLine& line, const FmcSpread& spread, double estimateMs,

@@ -113,6 +113,33 @@ struct FmcRule {
     double offsetConfidence = 0.8;
 };
 
+// The interval conditioned on the serving regime: the out-of-fold residuals of a stack's
+// profiles run at one concurrency (FmcProfileKey::load) give that load its own centre (their
+// median: the error the chosen form leaves at that concurrency) and spread around it (dof =
+// profiles - 1). On AIConfigurator's rows the concurrency drives the error: leaving each
+// concurrency sweep out in turn, the load's centre and spread took the 90 % interval from
+// x/2.37 to x/2.12 on the tp 1 TTFT rows at the same coverage (docs/LATENCY.md, "Intervals by
+// concurrency"). Loads with fewer than kFmcLoadMinProfiles residuals use the stack's spread.
+inline constexpr int kFmcLoadMinProfiles = 5;
+struct FmcLoadSpread {
+    std::string load;
+    double centre = 0; // log-space shift of the load's predictive distribution
+    FmcSpread spread;
+};
+
+// Per load with at least kFmcLoadMinProfiles non-NaN residuals, sorted by load; none when keys
+// is empty. Throws std::invalid_argument when keys has another size than residuals.
+std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
+                                       std::span<const FmcProfileKey> keys);
+
+// What a row at `load` is given: its load's centre and spread, else the stack's (centre 0).
+struct FmcRowSpread {
+    double centre = 0;
+    FmcSpread spread;
+};
+FmcRowSpread rowSpread(const std::vector<FmcLoadSpread>& loads, const FmcSpread& stack,
+                       std::string_view load);
+
 struct FmcChoice {
     FmcForm form = FmcForm::Identity;
     FmcLine line;
@@ -128,6 +155,7 @@ struct FmcChoice {
     // independent): offset 0.133 < identity 0.323: a gain of 2.9 standard errors (2.78 needed);
     // no line from 3 independent profiles (it needs 4)".
     std::string why;
+    std::vector<FmcLoadSpread> loads; // loadSpreads of the chosen form's residuals
 };
 
 // Starting from identity, offset (from 2 independent profiles) then the line (from
@@ -142,12 +170,18 @@ FmcChoice chooseFmc(std::span<const double> estimateMs, std::span<const double> 
 // spread.quantileOffset(p). p = 0.5 returns the line itself. Throws std::invalid_argument when
 // p is outside (0, 1) or the spread is not known.
 FmcLine confidenceLine(const FmcLine& line, const FmcSpread& spread, double p);
+// The same for one row: delta + centre + the row's spread.quantileOffset(p) (at p = 0.5 the
+// line shifted by the centre).
+FmcLine confidenceLine(const FmcLine& line, const FmcRowSpread& row, double p);
 
 // The central interval holding probability `level` (e.g. 0.9) of a calibrated estimate.
 struct LatencyInterval {
     double lowMs = 0, highMs = 0;
 };
 LatencyInterval predictiveInterval(const FmcLine& line, const FmcSpread& spread, double estimateMs,
+                                   double level);
+// Around the line shifted by the row's centre, with the row's spread.
+LatencyInterval predictiveInterval(const FmcLine& line, const FmcRowSpread& row, double estimateMs,
                                    double level);
 
 } // namespace acsel

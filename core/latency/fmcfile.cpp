@@ -21,8 +21,8 @@ const FmcEntry* FmcSet::find(const std::string& stack) const
 void FmcEntry::set(LatencyMetric m, const FmcChoice& c)
 {
     (m == LatencyMetric::Ttft ? ttft : tpot) = c.line;
-    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {c.form,   c.cvLoss,      c.validation,
-                                                        c.spread, c.independent, c.why};
+    (m == LatencyMetric::Ttft ? ttftInfo : tpotInfo) = {
+        c.form, c.cvLoss, c.validation, c.spread, c.independent, c.why, c.loads};
 }
 
 namespace
@@ -50,6 +50,13 @@ Json metricJson(const FmcLine& l, const FmcFitInfo& info)
                    {"log_scale", info.spread.scale}};
     j["independent_profiles"] = info.independent;
     j["why"] = info.why;
+    j["load_spreads"] = Json::array();
+    for (const FmcLoadSpread& ls : info.loads)
+        j["load_spreads"].push_back({{"load", ls.load},
+                                     {"centre", ls.centre},
+                                     {"profiles", ls.spread.profiles},
+                                     {"dof", ls.spread.dof},
+                                     {"log_scale", ls.spread.scale}});
     return j;
 }
 
@@ -98,6 +105,21 @@ void readMetric(const JsonFields& f, const Json& line, const std::string& ptr, F
     if (line.contains("independent_profiles"))
         info.independent = f.integer(line, "independent_profiles", ptr, 0, 1 << 30);
     info.why = f.stringOr(line, "why", ptr, "");
+    if (line.contains("load_spreads")) {
+        const Json& loads = f.array(line, "load_spreads", ptr);
+        for (std::size_t i = 0; i < loads.size(); ++i) {
+            const std::string lp = ptr + "/load_spreads/" + std::to_string(i);
+            if (!loads[i].is_object())
+                f.fail(lp, "expected an object");
+            FmcLoadSpread ls;
+            ls.load = f.string(loads[i], "load", lp);
+            ls.centre = f.number(loads[i], "centre", lp, -kFmcMaxAbsDelta, kFmcMaxAbsDelta);
+            ls.spread.profiles = f.integer(loads[i], "profiles", lp, 1, 1 << 30);
+            ls.spread.dof = f.integer(loads[i], "dof", lp, 0, ls.spread.profiles);
+            ls.spread.scale = f.number(loads[i], "log_scale", lp, 0, kFmcMaxAbsDelta);
+            info.loads.push_back(std::move(ls));
+        }
+    }
 }
 
 } // namespace
@@ -128,9 +150,10 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
     if (!j.is_object())
         f.fail("", "expected a JSON object (an FMC file written by acsel calibrate)");
     const int version = f.integer(j, "schema_version", "", 1, 1000);
-    if (version != kFmcSchemaVersion)
-        f.fail("/schema_version", "expected " + std::to_string(kFmcSchemaVersion) + ", found " +
-                                      std::to_string(version));
+    if (version > kFmcSchemaVersion)
+        f.fail("/schema_version", "expected 1 to " + std::to_string(kFmcSchemaVersion) +
+                                      ", found " + std::to_string(version) +
+                                      " (a file from a newer acsel)");
     if (f.string(j, "kind", "") != "acsel-fmc")
         f.fail("/kind", "expected \"acsel-fmc\"");
     FmcSet set;

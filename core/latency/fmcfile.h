@@ -1,10 +1,11 @@
 // The fitted FMC coefficients file (written by `acsel calibrate`, read by `acsel predict`):
-// schema_version 1, kind "acsel-fmc", tau, the measurements file, and per stack the table
-// version, per metric (gamma, delta), the chosen form with its cross-validated losses and the
-// predictive spread (fmcchoice.h), the independent profiles and why the form was kept, and the ids
-// of the rows used (provenance). Files written before the forms (no "form", no "spread") read as
-// form "line" without an interval. Refused on load: no stack at all, gamma <= 0 (a calibration must
-// keep a longer estimate longer), |delta| > kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
+// schema_version 2 (1 still read: no load spreads), kind "acsel-fmc", tau, the measurements file,
+// and per stack the table version, per metric (gamma, delta), the chosen form with its
+// cross-validated losses and the predictive spread (fmcchoice.h) with the per-concurrency spreads,
+// the independent profiles and why the form was kept, and the ids of the rows used (provenance).
+// Files written before the forms (no "form", no "spread") read as form "line" without an interval.
+// Refused on load: no stack at all, gamma <= 0 (a calibration must keep a longer estimate longer),
+// |delta| > kFmcMaxAbsDelta, a form its (gamma, delta) contradicts.
 #pragma once
 
 #include "core/data/jsonfields.h"
@@ -18,16 +19,19 @@
 namespace acsel
 {
 
-inline constexpr int kFmcSchemaVersion = 1;
+inline constexpr int kFmcSchemaVersion = 2;
 
 // What the file says about one metric's line beyond (gamma, delta).
 struct FmcFitInfo {
     FmcForm form = FmcForm::Line;
     std::array<double, 3> cvLoss{}; // per form; infinity (null in the file): not validated
     FmcValidation validation = FmcValidation::LeaveOneOut;
-    FmcSpread spread;    // profiles 0: no interval (old files)
-    int independent = 0; // independent profiles (0: not recorded, older files)
-    std::string why;     // FmcChoice::why (empty in older files)
+    FmcSpread spread;                 // profiles 0: no interval (old files)
+    int independent = 0;              // independent profiles (0: not recorded, older files)
+    std::string why;                  // FmcChoice::why (empty in older files)
+    std::vector<FmcLoadSpread> loads; // per concurrency (none in version 1 files)
+    // The centre and spread of a row at `load` (rowSpread, fmcchoice.h).
+    FmcRowSpread row(std::string_view load) const { return rowSpread(loads, spread, load); }
 };
 
 struct FmcEntry {

@@ -8,6 +8,7 @@
 #include "core/export/modeloptyaml.h"
 #include "core/export/recipereader.h"
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -26,6 +27,7 @@ private slots:
     void planQualityIsSeededAndRefusesBadInput();
     void planQualityTinyModelSkipsBlockFormats();
     void planLatencyProfilesCalibrate();
+    void planLatencyWidthFromTheStudy();
     void qualityAddMergesAndRefuses();
 
 private:
@@ -224,6 +226,32 @@ void TestCliCampaign::planLatencyProfilesCalibrate()
     QVERIFY(std::abs(e["ttft"]["gamma"].get<double>() - 1.0) < 1e-2);
     QVERIFY(std::abs(e["ttft"]["delta"].get<double>() - std::log(1.25)) < 1e-2);
     QVERIFY(std::abs(e["tpot"]["delta"].get<double>() - std::log(0.8)) < 1e-2);
+}
+
+void TestCliCampaign::planLatencyWidthFromTheStudy()
+{
+    const std::string rows = std::string(ACSEL_SHARED_DIR) + "/aic/silicon/dense_tp1.csv";
+    if (!haveTables() || !QFileInfo::exists(QString::fromStdString(rows)))
+        QSKIP("no ../shared/aic tables and silicon rows beside the source tree");
+    const auto plan = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a{"plan",     "latency",     "--workspace", kWorkspace,
+                                   "--tables", kTables,       "--stack",     "h200_sxm/sglang",
+                                   "-o",       path("lat_w"), "--force"};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return run(a);
+    };
+    // h200_sxm/sglang's 16 rows: 6 profiles picked as the plan picks them give a median TTFT
+    // interval of x/ 1.78 on the other rows (3-5 give wider), so x/ 2 plans 6.
+    const Run r = plan({"--study", rows, "--width", "2"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(contains(r.out, "6 profiles bring the 90 % TTFT interval to x/ 1.78"), r.out.c_str());
+    QVERIFY2(contains(r.out, ": 6 of "), r.out.c_str());
+    const Run tooNarrow = plan({"--study", rows, "--width", "1.05"});
+    QCOMPARE(tooNarrow.code, 2);
+    QVERIFY2(contains(tooNarrow.err, "no K up to 16 brings the 90 % TTFT interval"),
+             tooNarrow.err.c_str());
+    QCOMPARE(plan({"--width", "2"}).code, 2);
+    QCOMPARE(plan({"--study", rows, "--width", "2", "--profiles", "5"}).code, 2);
 }
 
 void TestCliCampaign::qualityAddMergesAndRefuses()

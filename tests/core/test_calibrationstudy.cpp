@@ -32,6 +32,7 @@ class TestCalibrationStudy : public QObject
 private slots:
     void calibrationNeverHurtsOnMeasuredStacks();
     void sixProfilesOfOneConcurrencyKeepTheRawEstimate();
+    void plannedProfilesGiveHonestIntervals();
 };
 
 void TestCalibrationStudy::calibrationNeverHurtsOnMeasuredStacks()
@@ -115,6 +116,38 @@ void TestCalibrationStudy::sixProfilesOfOneConcurrencyKeepTheRawEstimate()
     for (FmcProfileKey& k : sweepsOnly)
         k.load.clear();
     QVERIFY(chooseFmc(x, y, 0.5, sweepsOnly).independent == 6);
+}
+
+void TestCalibrationStudy::plannedProfilesGiveHonestIntervals()
+{
+    // Profiles picked as acsel plan latency picks them (K = 5 and 8, 4 seeds): the 90 %
+    // intervals cover 85-95 % of the stacks' other rows on each file, every draw has one (3+
+    // profiles), and a half-width factor is at least 1.
+    if (!sharedPresent())
+        QSKIP(("absent: " + kShared + "/silicon/dense_tp1.csv").c_str());
+    const Workspace ws = loadWorkspace(ACSEL_DATASETS "/workspace.json", kShared);
+    CalibrationStudyOptions o;
+    o.seeds = 4;
+    o.draws = {ProfileDraw::Independent};
+    o.profileCounts = {5, 8};
+    for (const char* file : {"dense_tp1.csv", "agg_tp.csv"}) {
+        const SiliconPrediction p =
+            predictSiliconRows(ws, loadSiliconCsv(kShared + "/silicon/" + file));
+        std::array<double, 2> covered{}, rows{};
+        for (const CalibrationDraw& d : runCalibrationStudy(p, ws, o))
+            for (std::size_t m = 0; m < 2; ++m) {
+                QVERIFY2(d.width[m] >= 1 && d.coverage[m] >= 0 && d.coverage[m] <= 1,
+                         (std::string(file) + " " + d.stack).c_str());
+                covered[m] += d.coverage[m] * d.heldOut;
+                rows[m] += d.heldOut;
+            }
+        for (std::size_t m = 0; m < 2; ++m) {
+            const double share = covered[m] / rows[m];
+            QVERIFY2(share >= 0.85 && share <= 0.95,
+                     (std::string(file) + (m == 0 ? " TTFT " : " TPOT ") + std::to_string(share))
+                         .c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestCalibrationStudy)

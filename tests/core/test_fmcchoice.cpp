@@ -47,6 +47,8 @@ private slots:
     void aConcurrencyIsLeftOutWithItsProfile();
     void theCautiousOffsetIsASignTestBound();
     void selectionAvoidsSharedSweepsAndLoads();
+    void loadSpreadsByHand();
+    void aRowGetsItsLoadsInterval();
 };
 
 void TestFmcChoice::studentTMatchesTables()
@@ -358,6 +360,66 @@ void TestFmcChoice::selectionAvoidsSharedSweepsAndLoads()
     QCOMPARE(selectIndependent(est, k, 9, 1).size(), std::size_t{6}); // k >= n: all
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              selectIndependent(est, std::vector<FmcProfileKey>(2), 2, 1));
+}
+
+void TestFmcChoice::loadSpreadsByHand()
+{
+    // Load "c8": residuals 0.1, 0.2, 0.3, 0.4, 0.5 (median 0.3; deviations 0.2, 0.1, 0, 0.1,
+    // 0.2: scale sqrt(0.1 / 5) = sqrt(0.02)); load "c64": 4 residuals, below the 5 needed; a
+    // NaN residual (not validated) and an empty load are not counted.
+    const double nan = std::nan("");
+    const std::vector<double> r{0.1, 0.5, 0.3, 0.2, 0.4, 1, 1, 1, 1, nan, 7};
+    std::vector<FmcProfileKey> keys;
+    for (int i = 0; i < 5; ++i)
+        keys.push_back({"s" + std::to_string(i), "c8"});
+    for (int i = 0; i < 4; ++i)
+        keys.push_back({"t" + std::to_string(i), "c64"});
+    keys.push_back({"u", "c8"});
+    keys.push_back({"v", ""});
+    const std::vector<FmcLoadSpread> l = loadSpreads(r, keys);
+    QCOMPARE(l.size(), std::size_t{1});
+    QCOMPARE(l[0].load, std::string("c8"));
+    QCOMPARE(l[0].centre, 0.3);
+    QCOMPARE(l[0].spread.profiles, 5);
+    QCOMPARE(l[0].spread.dof, 4);
+    QVERIFY(std::abs(l[0].spread.scale - std::sqrt(0.02)) < 1e-12);
+    QVERIFY(loadSpreads(r, {}).empty());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, loadSpreads(r, std::span(keys).first(3)));
+}
+
+void TestFmcChoice::aRowGetsItsLoadsInterval()
+{
+    const FmcSpread stack{20, 19, 0.5};
+    const std::vector<FmcLoadSpread> loads{{"c8", 0.3, {5, 4, 0.1}}};
+    const FmcRowSpread at8 = rowSpread(loads, stack, "c8");
+    const FmcRowSpread at64 = rowSpread(loads, stack, "c64");
+    QCOMPARE(at8.centre, 0.3);
+    QCOMPARE(at8.spread.scale, 0.1);
+    QCOMPARE(at64.centre, 0.0);
+    QCOMPARE(at64.spread.scale, 0.5);
+    // At c8 the 90 % interval of estimate 100 on the identity line: 100 e^0.3 x/ e^(t_4(0.95)
+    // 0.1 sqrt(1 + 1/5)), t_4(0.95) = 2.1318 (printed tables).
+    const double half = 2.1318 * 0.1 * std::sqrt(1.2);
+    const LatencyInterval iv = predictiveInterval(FmcLine{}, at8, 100.0, 0.9);
+    QVERIFY(std::abs(iv.lowMs - 100 * std::exp(0.3 - half)) < 1e-3);
+    QVERIFY(std::abs(iv.highMs - 100 * std::exp(0.3 + half)) < 1e-3);
+    // The gate's 0.9-quantile line: t_4(0.9) = 1.5332.
+    const FmcLine q = confidenceLine(FmcLine{1.0, 0.2}, at8, 0.9);
+    QCOMPARE(q.gamma, 1.0);
+    QVERIFY(std::abs(q.delta - (0.2 + 0.3 + 1.5332 * 0.1 * std::sqrt(1.2))) < 1e-4);
+    // chooseFmc fills them from the chosen form's residuals: here every profile at c8 and the
+    // identity kept (no two profiles independent), so the raw log ratios themselves.
+    std::vector<double> x{100, 200, 300, 400, 500}, y;
+    std::vector<FmcProfileKey> keys;
+    const double ratio[] = {1.1, 1.5, 1.3, 1.2, 1.4};
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        y.push_back(x[i] * ratio[i]);
+        keys.push_back({"s" + std::to_string(i), "c8"});
+    }
+    const FmcChoice c = chooseFmc(x, y, 0.5, keys);
+    QVERIFY(c.form == FmcForm::Identity);
+    QCOMPARE(c.loads.size(), std::size_t{1});
+    QVERIFY(std::abs(c.loads[0].centre - std::log(1.3)) < 1e-12);
 }
 
 QTEST_APPLESS_MAIN(TestFmcChoice)

@@ -88,6 +88,7 @@ private slots:
     void handWorkedFixture();
     void calibrateChoosesTheFormAndItsConfidence();
     void addedVariantSeesTheStratifiedProfiles();
+    void leaveOneSweepOutHoldsOutEachSweep();
     void badInputIsRefused();
     void aicEstimatesReader();
 };
@@ -285,6 +286,65 @@ void TestGateEvaluation::addedVariantSeesTheStratifiedProfiles()
     // Twice the measured TTFT: rejected at every factor, 3 held out x 3 seeds x 3 factors.
     QCOMPARE(g.pooled[0][0].falseRejects(), 27);
     QCOMPARE(g.pooled[0][0].falseAdmits(), 0);
+}
+
+void TestGateEvaluation::leaveOneSweepOutHoldsOutEachSweep()
+{
+    // Stack s: sweeps a (2 rows), b (1 row), c (2 rows, one not a profile candidate); stack t:
+    // one sweep, excluded. Each sweep of s is judged in turn, the profiles the candidates of
+    // the other two sweeps; an interval variant holding [0.5, 2] x measured TTFT for sweep a
+    // only covers 2 of 5 cases, each of width factor 2.
+    std::vector<GateRow> rows;
+    const char* sweeps[] = {"a", "a", "b", "c", "c", "z"};
+    for (int i = 0; i < 6; ++i) {
+        GateRow r;
+        r.id = "r" + std::to_string(i);
+        r.stack = i < 5 ? "s" : "t";
+        r.sweep = sweeps[i];
+        r.profileCandidate = i != 4;
+        r.measured = {100.0 * (i + 1), 1};
+        r.raw = r.measured;
+        rows.push_back(r);
+    }
+    std::vector<std::pair<std::string, std::vector<std::string>>> seen; // judged sweep, profiles
+    GateVariant spy{
+        "spy",
+        [&](const std::vector<const GateRow*>& profiles, LatencyMetric m) {
+            std::vector<std::string> ids;
+            for (const GateRow* p : profiles)
+                ids.push_back(p->id);
+            if (m == LatencyMetric::Ttft)
+                seen.emplace_back("", ids);
+            return GatePredictor([&seen, m](const GateRow& r) {
+                if (m == LatencyMetric::Ttft)
+                    seen.back().first = r.sweep;
+                return std::optional<double>(r.measured[0]);
+            });
+        },
+        [](const std::vector<const GateRow*>&, LatencyMetric) {
+            return IntervalPredictor([](const GateRow& r) -> std::optional<LatencyInterval> {
+                if (r.sweep != "a")
+                    return LatencyInterval{0.25 * r.measured[0], 0.5 * r.measured[0]};
+                return LatencyInterval{0.5 * r.measured[0], 2 * r.measured[0]};
+            });
+        }};
+    const GateEvaluation g = evaluateGate(rows, {spy}, 1, 1, GateSplit::LeaveOneSweepOut);
+    QCOMPARE(seen.size(), std::size_t{3});
+    QCOMPARE(seen[0].first, std::string("a"));
+    QCOMPARE(seen[0].second, (std::vector<std::string>{"r2", "r3"}));
+    QCOMPARE(seen[1].first, std::string("b"));
+    QCOMPARE(seen[1].second, (std::vector<std::string>{"r0", "r1", "r3"}));
+    QCOMPARE(seen[2].first, std::string("c"));
+    QCOMPARE(seen[2].second, (std::vector<std::string>{"r0", "r1", "r2"}));
+    QCOMPARE(g.stacks.size(), std::size_t{1});
+    QCOMPARE(g.excludedStacks.size(), std::size_t{1});
+    QCOMPARE(g.excludedStacks[0].first, std::string("t"));
+    const GateCounts& ttft = g.pooled[0][0];
+    QCOMPARE(ttft.cases, 5);
+    QCOMPARE(ttft.intervals, 5);
+    QCOMPARE(ttft.covered, 2);
+    // half-width factors: sqrt(4) = 2 for a, sqrt(2) for the others
+    QVERIFY(std::abs(ttft.widthSum - (2 * 2 + 3 * std::sqrt(2.0))) < 1e-12);
 }
 
 void TestGateEvaluation::badInputIsRefused()
