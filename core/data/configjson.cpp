@@ -82,7 +82,8 @@ Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
     const int concurrency = request.concurrency;
     const std::string p = "/config";
     const Json& c = f.object(j, "config", "");
-    f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache", "tp"});
+    f.onlyKeys(c, p,
+               {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache", "tp", "moe_ep"});
     Config out;
     out.batch = f.integer(c, "batch", p, 1, kMaxConcurrency);
     if (out.batch < concurrency)
@@ -105,6 +106,10 @@ Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
             f.fail(p + "/tp", "tp " + std::to_string(out.tp) + " exceeds the request's gpus " +
                                   std::to_string(request.gpus) + " (/request/gpus)");
     }
+    // MoE models only, absent for 1: the GPUs the experts are split over (resolveModel checks
+    // that it divides tp and the experts).
+    if (c.contains("moe_ep"))
+        out.moeEp = f.integer(c, "moe_ep", p, 1, kMaxGpus);
     return out;
 }
 
@@ -223,6 +228,8 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
         f.fail("/config/bands", why + " (" + arch.name + ")");
     if (const std::string why = tpProblem(arch, doc.config.tp); !why.empty())
         f.fail("/config/tp", why);
+    if (const std::string why = moeEpProblem(arch, doc.config.tp, doc.config.moeEp); !why.empty())
+        f.fail("/config/moe_ep", why);
     doc.config.model = *idx;
 }
 
@@ -258,6 +265,8 @@ Ordered configDocumentJson(const ConfigDocument& d)
                    {"lm_head_quantized", d.config.lmHeadQuantized},
                    {"kv_cache", toString(d.config.kv)},
                    {"tp", d.config.tp}};
+    if (d.config.moeEp != 1)
+        j["config"]["moe_ep"] = d.config.moeEp;
     if (d.predictions) {
         const Prediction& p = *d.predictions;
         j["predictions"] = {{"ttft_ms", p.ttftMs},

@@ -229,7 +229,7 @@ std::string modelOptRecipeYaml(const ExportInput& in)
     e << YAML::Key << "algorithm" << YAML::Value;
     emitAlgorithm(e, plan.algorithm);
     e << YAML::Key << "quant_cfg" << YAML::Value << YAML::BeginSeq;
-    for (const CfgEntry& c : quantCfgEntries(plan)) {
+    for (const CfgEntry& c : quantCfgEntries(plan, in.arch)) {
         e << YAML::BeginMap << YAML::Key << "quantizer_name" << YAML::Value << YAML::SingleQuoted
           << c.pattern;
         if (c.cfg) {
