@@ -146,6 +146,7 @@ ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Re
     const ModelArch& m = ws.models.at(static_cast<std::size_t>(c.model));
     d.modelName = m.name;
     d.modelHfId = m.hfId;
+    d.moeModel = m.isMoe();
     d.request = q;
     d.config = c;
     d.predictions = predictions;
@@ -231,6 +232,7 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
     if (const std::string why = moeEpProblem(arch, doc.config.tp, doc.config.moeEp); !why.empty())
         f.fail("/config/moe_ep", why);
     doc.config.model = *idx;
+    doc.moeModel = arch.isMoe();
 }
 
 void writeRequestFields(Ordered& j, const Request& q)
@@ -258,7 +260,7 @@ Ordered configDocumentJson(const ConfigDocument& d)
         bands.push_back({{"first_layer", b.begin},
                          {"last_layer", b.end - 1},
                          {"format", toString(b.format)},
-                         {"scope", toString(b.scope)}});
+                         {"scope", toString(b.scope, d.moeModel)}});
     j["config"] = {{"batch", d.config.batch},
                    {"bands", bands},
                    {"algorithm", toString(d.config.algorithm)},

@@ -218,8 +218,8 @@ std::string nothingQuantizedNote(const Config& c, int numLayers)
 std::string launchScript(const LaunchSettings& s, const ExportInput& in)
 {
     std::string out = "#!/usr/bin/env bash\n# " + std::string(toString(s.engine)) +
-                      " launch settings for " + in.arch.name + ": " + in.config.recipe.describe() +
-                      "\n";
+                      " launch settings for " + in.arch.name + ": " +
+                      in.config.recipe.describe(in.arch.isMoe()) + "\n";
     for (const std::string& n : s.notes)
         out += "# - " + n + "\n";
     out += "set -euo pipefail\n";

@@ -62,7 +62,8 @@ std::string headerComment(const ExportInput& in)
 {
     return "NVIDIA ModelOpt PTQ recipe (ModelOpt >= 0.44, list form), written by acsel-studio " +
            std::string(ACSEL_VERSION) + ".\nModel: " + in.arch.name + " (" + in.arch.hfId + "), " +
-           std::to_string(in.arch.layers) + " layers. Bands: " + in.config.recipe.describe() +
+           std::to_string(in.arch.layers) +
+           " layers. Bands: " + in.config.recipe.describe(in.arch.isMoe()) +
            ".\nApply: recipe = modelopt.recipe.load_recipe(\"<this file>\")\n"
            "       mtq.quantize(model, recipe.quantize.model_dump(), forward_loop)\n"
            "   or: python examples/llm_ptq/hf_ptq.py --pyt_ckpt_path " +

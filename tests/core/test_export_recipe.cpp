@@ -12,6 +12,7 @@
 #include "core/export/modulenames.h"
 #include "core/export/quantcfg.h"
 #include "core/export/recipereader.h"
+#include "core/latency/memorymodel.h"
 #include "modelfixtures.h"
 #include "test_export_fixtures.h"
 
@@ -89,6 +90,7 @@ private slots:
     void readerRefusesWhatIsNoBandRecipe();
     void moeExpertsQuantizedPerBandRouterNever_data();
     void moeExpertsQuantizedPerBandRouterNever();
+    void moeMemoryPricesWhatIsExported();
 };
 
 void TestExportRecipe::yamlHasOneEnabledWeightEntryPerQuantizedLinear()
@@ -557,6 +559,47 @@ void TestExportRecipe::moeExpertsQuantizedPerBandRouterNever()
         forEachMatch(names, x + ".weight_quantizer",
                      [&](const MoeName& n) { QVERIFY2(n.role != "expert", x.c_str()); });
     QCOMPARE(excluded.size(), std::size_t(5 * L + 1)); // router, q/k/v/o per layer; lm_head
+}
+
+// The memory model saves, against bf16, exactly what the exported plan quantizes: every module
+// the plan gives a format (each expert of an MoE layer), its weights at the format's bytes.
+void TestExportRecipe::moeMemoryPricesWhatIsExported()
+{
+    const ModelArch a = workspaceModel("Qwen3-30B-A3B");
+    const Request q = makeRequest("jetson_agx_thor/vllm");
+    const Platform gpu;
+    const Config bf16 =
+        makeConfig(48, {}, {{Format::Bf16, Scope::Full}}, Algorithm::Max, KvFormat::Bf16);
+    const double base = estimateStaticMemory(a, bf16, q, gpu).weightBytes;
+    for (Scope s : kAllScopes)
+        for (Format f : {Format::Fp8, Format::Nvfp4, Format::Int4Wo}) {
+            const Config c =
+                makeConfig(48, {20}, {{Format::Bf16, Scope::Full}, {f, s}},
+                           f == Format::Int4Wo ? Algorithm::Awq : Algorithm::Max, KvFormat::Bf16);
+            const QuantPlan plan = planOf(c, 48);
+            double saved = 0, experts = 0;
+            for (int i = 0; i < 48; ++i)
+                for (Linear l : kAllLinears) {
+                    const Format g =
+                        plan.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)];
+                    if (g == Format::Bf16)
+                        continue;
+                    const LinearShape sh = shapeOf(a, l, !isAttention(l) && a.isMoeLayer(i));
+                    const auto modules = static_cast<double>(linearModules(a, i, l).size());
+                    saved += modules * static_cast<double>(sh.inFeatures * sh.outFeatures) *
+                             (2.0 - facts(g).effectiveBits / 8.0);
+                    experts += isAttention(l) ? 0 : modules;
+                }
+            // experts: 28 layers x 128 experts x 3 linears, when the scope takes them
+            QCOMPARE(experts, s == Scope::Attn ? 0.0 : 28.0 * 128 * 3);
+            const double got = base - estimateStaticMemory(a, c, q, gpu).weightBytes;
+            QVERIFY2(std::abs(got - saved) <= 1e-9 * saved,
+                     qPrintable(QString("%1/%2: %3 vs %4")
+                                    .arg(QString::fromStdString(std::string(toString(f))),
+                                         QString::fromStdString(std::string(toString(s, true))))
+                                    .arg(got)
+                                    .arg(saved)));
+        }
 }
 
 QTEST_APPLESS_MAIN(TestExportRecipe)
