@@ -27,6 +27,10 @@ struct CardContent {
     // A caveat on the RMQD, shown under the metrics on an amber line (object name
     // "rmqdCaveat"): e.g. the quality set has no rows of this model. Empty: no line.
     QString rmqdCaveat;
+    // The model's parameters (object name "cardParameters"): "8.19 B parameters", or for a
+    // mixture of experts "3.35 B active / 30.53 B total parameters" (parameterText).
+    QString parameters;
+    bool moe = false; // the model has experts: the MLP scope reads "experts"
 };
 
 class RecipeCard : public QWidget
@@ -53,6 +57,7 @@ signals:
 
 private:
     QLabel* title_ = nullptr;
+    QLabel* parameters_ = nullptr;
     QLabel* recipe_ = nullptr;
     QLabel* uniform_ = nullptr;
     QLabel* verdict_ = nullptr;

@@ -355,6 +355,10 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     sizeByGpus_ = loaded.hooks.sizeByGpus;
     sizingKey_.reset();
     editor_->setPredictor([this](const Config& c) { return predictNow(c); });
+    std::vector<bool> moe;
+    for (const ModelArch& m : ws_->models)
+        moe.push_back(m.isMoe());
+    editor_->setMoeModels(std::move(moe));
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())
@@ -426,7 +430,9 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         o.bestUniform,
         o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
         o.stats,
-        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString())};
+        acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString()),
+        ws_ ? parameterText(ws_->models[static_cast<std::size_t>(o.best->model)]) : QString(),
+        ws_ && ws_->models[static_cast<std::size_t>(o.best->model)].isMoe()};
     card_->setContent(c);
     plot_->setRecommended(markOf(o.bestPrediction));
     plot_->setBestUniform(o.bestUniform ? std::optional(markOf(o.bestUniformPrediction))
