@@ -53,7 +53,7 @@ QString predictionSummary(const PredictionView& p)
              verdict);
 }
 
-QString configSummary(const Config& c, const QString& modelName)
+QString configSummary(const Config& c, const QString& modelName, bool moe)
 {
     // The calibration algorithm is named as such: a bare "max" read as a value.
     QString s = QStringLiteral("%1, batch %2, calibration %3")
@@ -66,7 +66,19 @@ QString configSummary(const Config& c, const QString& modelName)
         s += QStringLiteral(", fp8 KV");
     if (c.tp > 1)
         s += QStringLiteral(", tensor parallel on %1 GPUs").arg(c.tp);
-    return s + QStringLiteral(": ") + QString::fromStdString(c.recipe.describe());
+    return s + QStringLiteral(": ") + QString::fromStdString(c.recipe.describe(moe));
+}
+
+QString parameterText(const ModelArch& arch)
+{
+    const auto billions = [](std::int64_t n) {
+        return QString::number(static_cast<double>(n) / 1e9, 'f', 2);
+    };
+    if (!arch.isMoe())
+        return QCoreApplication::translate("acsel", "%1 B parameters")
+            .arg(billions(arch.paramCount()));
+    return QCoreApplication::translate("acsel", "%1 B active / %2 B total parameters")
+        .arg(billions(arch.activeParamCount()), billions(arch.paramCount()));
 }
 
 QString emptySpaceText()

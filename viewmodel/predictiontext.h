@@ -16,8 +16,11 @@ QString formatGiB(double gib);
 QString formatRmqd(double rmqd);
 // "TTFT 812 ms · TPOT 21.4 ms · 18.2 GiB · RMQD 0.0123 · admitted"
 QString predictionSummary(const PredictionView& p);
-// "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp"
-QString configSummary(const acsel::Config& c, const QString& modelName);
+// "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp" (with moe the MLP
+// scope reads "experts").
+QString configSummary(const acsel::Config& c, const QString& modelName, bool moe = false);
+// "8.19 B parameters"; a mixture of experts: "3.35 B active / 30.53 B total parameters".
+QString parameterText(const acsel::ModelArch& arch);
 
 // Why nothing meets the request, from the exact nearest miss (core/search/nearestmiss.h): per
 // budget, the lowest value within the other two budgets and the answer at the budget to set

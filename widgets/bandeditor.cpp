@@ -159,6 +159,17 @@ void BandEditor::setPredictor(Predictor predictor)
     repredict();
 }
 
+void BandEditor::setMoeModels(std::vector<bool> moe)
+{
+    moeModels_ = std::move(moe);
+}
+
+bool BandEditor::isMoe(int model) const
+{
+    return model >= 0 && static_cast<std::size_t>(model) < moeModels_.size() &&
+           moeModels_[static_cast<std::size_t>(model)];
+}
+
 void BandEditor::setConfig(const Config& config, const QString& modelName,
                            std::vector<Format> availableFormats, Origin origin)
 {
@@ -173,6 +184,7 @@ void BandEditor::setConfig(const Config& config, const QString& modelName,
         tr("%1, %2 layers. Drag a boundary, arrows nudge it, right-click a band to edit")
             .arg(modelName)
             .arg(config.recipe.numLayers()));
+    strip_->setMoe(isMoe(config.model));
     strip_->setRecipe(config.recipe);
     showSettings();
 }
@@ -244,7 +256,8 @@ void BandEditor::showRecommendation(const Config& config, const QString& modelNa
     offered_ = config;
     offeredModel_ = modelName;
     offeredFormats_ = std::move(availableFormats);
-    offerText_->setText(tr("New recommendation: %1").arg(configSummary(config, modelName)));
+    offerText_->setText(
+        tr("New recommendation: %1").arg(configSummary(config, modelName, isMoe(config.model))));
     offerBar_->show();
     updateOffer();
 }

@@ -38,6 +38,8 @@ public:
 
     // Empty predictor: edits still work, the prediction line says none is connected.
     void setPredictor(Predictor predictor);
+    // Per workspace model, whether it has experts: its strip names the MLP scope "experts".
+    void setMoeModels(std::vector<bool> moe);
     // Where a configuration came from: the search's recommendation, or the user's choice (a
     // clicked point, a restored session).
     enum class Origin { Recommendation, Chosen };
@@ -102,6 +104,8 @@ private:
     acsel::Config config_;
     std::optional<PredictionView> prediction_;
     QString modelName_;
+    std::vector<bool> moeModels_;
+    bool isMoe(int model) const;
     Origin origin_ = Origin::Chosen;
     bool loaded_ = false;
     std::optional<acsel::Config> offered_;

@@ -24,11 +24,11 @@ QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
-QString bandLabel(const Band& b)
+QString bandLabel(const Band& b, bool moe)
 {
     return b.format == Format::Bf16
                ? QStringLiteral("bf16")
-               : qs(toString(b.format)) + QLatin1Char('/') + qs(toString(b.scope));
+               : qs(toString(b.format)) + QLatin1Char('/') + qs(toString(b.scope, moe));
 }
 } // namespace
 
@@ -43,6 +43,12 @@ BandStrip::BandStrip(QWidget* parent) : QWidget(parent), undo_(new QUndoStack(th
 void BandStrip::setAvailableFormats(std::vector<Format> formats)
 {
     formats_ = std::move(formats);
+}
+
+void BandStrip::setMoe(bool moe)
+{
+    moe_ = moe;
+    update();
 }
 
 void BandStrip::setRecipe(const BandRecipe& recipe)
@@ -157,7 +163,7 @@ void BandStrip::paintEvent(QPaintEvent*)
             p.fillRect(r, QBrush(pal.color(QPalette::Base),
                                  b.scope == Scope::Mlp ? Qt::BDiagPattern : Qt::FDiagPattern));
         const QString text =
-            bandLabel(b) + QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1);
+            bandLabel(b, moe_) + QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1);
         const QString shown = p.fontMetrics().elidedText(text, Qt::ElideRight, r.width() - 10);
         // The label sits on a plain patch of the band colour so hatching never crosses it.
         QRect label = p.fontMetrics().boundingRect(shown).adjusted(-4, -1, 4, 1);
@@ -270,7 +276,8 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
     QMenu* scope = menu->addMenu(tr("Scope"));
     scope->setEnabled(b.format != Format::Bf16);
     for (Scope s : kAllScopes)
-        offer(scope, qs(toString(s)), tr("band %1 scope %2").arg(number).arg(qs(toString(s))),
+        offer(scope, qs(toString(s, moe_)),
+              tr("band %1 scope %2").arg(number).arg(qs(toString(s, moe_))),
               setBand(recipe_, band, b.format, s), s == b.scope);
     if (recipe_.size() < BandRecipe::kMaxBands && atLayer > b.begin && atLayer < b.end) {
         QMenu* split = menu->addMenu(tr("Split at layer %1, right part as").arg(atLayer));
@@ -278,7 +285,7 @@ QMenu* BandStrip::bandMenu(int band, int atLayer, QWidget* parent)
             for (Scope s : kAllScopes) {
                 if (f == Format::Bf16 && s != Scope::Full)
                     continue;
-                const QString name = bandLabel({0, 1, f, s});
+                const QString name = bandLabel({0, 1, f, s}, moe_);
                 if (const auto next = splitBand(recipe_, band, atLayer, f, s))
                     offer(split, name,
                           tr("split band %1 at layer %2, right part %3")

@@ -23,6 +23,8 @@ public:
 
     // Formats the selected stack can run (the format menu offers only these).
     void setAvailableFormats(std::vector<acsel::Format> formats);
+    // The model has experts: the MLP scope is labelled "experts" (bands and menu).
+    void setMoe(bool moe);
     // Loads a recipe (e.g. the recommendation): clears the undo history.
     void setRecipe(const acsel::BandRecipe& recipe);
     const acsel::BandRecipe& recipe() const { return recipe_; }
@@ -67,6 +69,7 @@ private:
     acsel::BandRecipe recipe_;
     acsel::BandRecipe dragStart_;
     std::vector<acsel::Format> formats_;
+    bool moe_ = false;
     QUndoStack* undo_ = nullptr;
     int focusedCut_ = -1;
     int dragCut_ = -1;

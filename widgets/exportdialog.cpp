@@ -51,7 +51,8 @@ ExportDialog::ExportDialog(ExportInput input, std::optional<Stack> stack, QWidge
     for (ExportFormat f : kAllExportFormats)
         formatBox_->addItem(qs(title(f)), static_cast<int>(f));
 
-    auto* recipe = new QLabel(qs(input_.arch.name + ": " + input_.config.recipe.describe()), this);
+    auto* recipe = new QLabel(
+        qs(input_.arch.name + ": " + input_.config.recipe.describe(input_.arch.isMoe())), this);
     recipe->setTextInteractionFlags(Qt::TextSelectableByMouse);
     status_ = new QLabel(this);
     status_->setObjectName("status");

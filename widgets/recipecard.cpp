@@ -67,6 +67,8 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     f.setBold(true);
     f.setPointSizeF(f.pointSizeF() * 1.15);
     title_->setFont(f);
+    parameters_ = new QLabel(this);
+    parameters_->setObjectName(QStringLiteral("cardParameters"));
     recipe_ = new QLabel(this);
     uniform_ = new QLabel(this);
     verdict_ = new QLabel(this);
@@ -85,7 +87,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     howSure_->setToolTip(tr("The typical error (median absolute percentage error) of the "
                             "latency estimate on the measured rows of this stack: the Surrogate "
                             "fit tab plots them"));
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_}) {
+    for (QLabel* l : {parameters_, recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
@@ -115,6 +117,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     auto* body = new QVBoxLayout(body_);
     body->setContentsMargins(0, 0, 0, 0);
     body->addWidget(title_);
+    body->addWidget(parameters_);
     body->addWidget(recipe_);
     body->addWidget(verdict_);
     body->addWidget(metrics_);
@@ -151,7 +154,7 @@ void RecipeCard::showMessage(const QString& message, const QString& detail)
     content_.reset();
     setStale(false);
     title_->setText(message);
-    for (QLabel* l : {recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_})
+    for (QLabel* l : {parameters_, recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_})
         l->clear();
     verdict_->setText(detail);
     rmqdCaveat_->hide();
@@ -167,7 +170,8 @@ void RecipeCard::setContent(const CardContent& c)
     content_ = c;
     const PredictionView& p = c.prediction;
     title_->setText(c.title);
-    recipe_->setText(configSummary(c.config, c.modelName));
+    parameters_->setText(c.parameters);
+    recipe_->setText(configSummary(c.config, c.modelName, c.moe));
     verdict_->setText(p.admitted ? tr("Gate: admitted")
                                  : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
     howSure_->setText(c.howSure);
@@ -176,9 +180,9 @@ void RecipeCard::setContent(const CardContent& c)
     rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;
     const PredictionView u = hasUniform ? *c.uniformPrediction : PredictionView{};
-    uniform_->setText(hasUniform
-                          ? tr("Best uniform: %1").arg(configSummary(*c.uniform, c.modelName))
-                          : tr("No uniform configuration meets this request."));
+    uniform_->setText(
+        hasUniform ? tr("Best uniform: %1").arg(configSummary(*c.uniform, c.modelName, c.moe))
+                   : tr("No uniform configuration meets this request."));
     struct Row {
         QString name;
         double a, b;

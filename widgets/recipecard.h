@@ -30,6 +30,11 @@ struct CardContent {
     // How sure the latencies are (an interval, or the typical error on measured rows), shown
     // under the metrics (object name "cardHowSure"). Empty: no line.
     QString howSure;
+
+    // The model's parameters (object name "cardParameters"): "8.19 B parameters", or for a
+    // mixture of experts "3.35 B active / 30.53 B total parameters" (parameterText).
+    QString parameters;
+    bool moe = false; // the model has experts: the MLP scope reads "experts"
 };
 
 class RecipeCard : public QWidget
@@ -56,6 +61,7 @@ signals:
 
 private:
     QLabel* title_ = nullptr;
+    QLabel* parameters_ = nullptr;
     QLabel* recipe_ = nullptr;
     QLabel* uniform_ = nullptr;
     QLabel* verdict_ = nullptr;

@@ -10,10 +10,10 @@ namespace acsel::cli
 
 std::string describeConfig(const Workspace& ws, const Config& c)
 {
-    return ws.models[static_cast<std::size_t>(c.model)].name + ", batch " +
-           std::to_string(c.batch) + ", " + c.recipe.describe() + ", " +
-           std::string(toString(c.algorithm)) + ", KV " + std::string(toString(c.kv)) +
-           (c.tp > 1 ? ", tp " + std::to_string(c.tp) : "");
+    const ModelArch& arch = ws.models[static_cast<std::size_t>(c.model)];
+    return arch.name + ", batch " + std::to_string(c.batch) + ", " +
+           c.recipe.describe(arch.isMoe()) + ", " + std::string(toString(c.algorithm)) + ", KV " +
+           std::string(toString(c.kv)) + (c.tp > 1 ? ", tp " + std::to_string(c.tp) : "");
 }
 
 void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu)

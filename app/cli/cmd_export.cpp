@@ -95,7 +95,7 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     if (isStandardOutput(output))
         return 0;
     io.out << "wrote " << output << " (" << toString(*format) << ") for " << arch.name << ": "
-           << doc.config.recipe.describe() << "\n";
+           << doc.config.recipe.describe(arch.isMoe()) << "\n";
     return 0;
 }
 

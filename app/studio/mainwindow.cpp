@@ -377,6 +377,10 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     sizeByGpus_ = loaded.hooks.sizeByGpus;
     sizingKey_.reset();
     editor_->setPredictor([this](const Config& c) { return predictNow(c); });
+    std::vector<bool> moe;
+    for (const ModelArch& m : ws_->models)
+        moe.push_back(m.isMoe());
+    editor_->setMoeModels(std::move(moe));
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())
@@ -385,7 +389,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     // The panel has checked what it could show (a stack of this workspace, bf16 kept).
     state_->setRequest(panel_->request());
     state_->setFilter(panel_->filter());
-    budgetOffer_->withdraw(); // the workspace's own request: nothing to offer
+    budgetOffer_->withdraw();             // the workspace's own request: nothing to offer
     plot_->setBudgets(state_->budgets()); // the same request may meet another device cap
     session_->start(state_->request(), state_->filter(),
                     state_->algorithmChoice()); // a new engine: score and search whatever changed
@@ -449,7 +453,9 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         o.bestUniform ? std::optional(o.bestUniformPrediction) : std::nullopt,
         o.stats,
         acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString()),
-        howSure_};
+        howSure_,
+        ws_ ? parameterText(ws_->models[static_cast<std::size_t>(o.best->model)]) : QString(),
+        ws_ && ws_->models[static_cast<std::size_t>(o.best->model)].isMoe()};
     card_->setContent(c);
     answerMarks_ = {markOf(o.bestPrediction),
                     o.bestUniform ? std::optional(markOf(o.bestUniformPrediction)) : std::nullopt};

@@ -82,7 +82,8 @@ Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
 {
     const std::string p = "/config";
     const Json& c = f.object(j, "config", "");
-    f.onlyKeys(c, p, {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache", "tp"});
+    f.onlyKeys(c, p,
+               {"batch", "bands", "algorithm", "lm_head_quantized", "kv_cache", "tp", "moe_ep"});
     Config out;
     out.batch = f.integer(c, "batch", p, 1, kMaxConcurrency);
     Config batchOnly;
@@ -104,6 +105,10 @@ Config parseConfig(const JsonFields& f, const Json& j, const Request& request)
         if (const ConfigProblem why = configProblem(out, request))
             f.fail(p + "/" + why.field, why.message + " (/request/gpus)");
     }
+    // MoE models only, absent for 1: the GPUs the experts are split over (resolveModel checks
+    // that it divides tp and the experts).
+    if (c.contains("moe_ep"))
+        out.moeEp = f.integer(c, "moe_ep", p, 1, kMaxGpus);
     return out;
 }
 
@@ -140,6 +145,7 @@ ConfigDocument makeConfigDocument(const Workspace& ws, const Config& c, const Re
     const ModelArch& m = ws.models.at(static_cast<std::size_t>(c.model));
     d.modelName = m.name;
     d.modelHfId = m.hfId;
+    d.moeModel = m.isMoe();
     d.request = q;
     d.config = c;
     d.predictions = predictions;
@@ -222,7 +228,10 @@ void resolveModel(ConfigDocument& doc, const Workspace& ws, const std::string& f
         f.fail("/config/bands", why + " (" + arch.name + ")");
     if (const std::string why = tpProblem(arch, doc.config.tp); !why.empty())
         f.fail("/config/tp", why);
+    if (const std::string why = moeEpProblem(arch, doc.config.tp, doc.config.moeEp); !why.empty())
+        f.fail("/config/moe_ep", why);
     doc.config.model = *idx;
+    doc.moeModel = arch.isMoe();
 }
 
 void writeRequestFields(Ordered& j, const Request& q)
@@ -250,13 +259,15 @@ Ordered configDocumentJson(const ConfigDocument& d)
         bands.push_back({{"first_layer", b.begin},
                          {"last_layer", b.end - 1},
                          {"format", toString(b.format)},
-                         {"scope", toString(b.scope)}});
+                         {"scope", toString(b.scope, d.moeModel)}});
     j["config"] = {{"batch", d.config.batch},
                    {"bands", bands},
                    {"algorithm", toString(d.config.algorithm)},
                    {"lm_head_quantized", d.config.lmHeadQuantized},
                    {"kv_cache", toString(d.config.kv)},
                    {"tp", d.config.tp}};
+    if (d.config.moeEp != 1)
+        j["config"]["moe_ep"] = d.config.moeEp;
     if (d.predictions) {
         const Prediction& p = *d.predictions;
         j["predictions"] = {{"ttft_ms", p.ttftMs},

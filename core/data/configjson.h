@@ -25,6 +25,9 @@ struct ConfigDocument {
     std::string predictionNote; // e.g. "RMQD from synthetic quality data"; empty: nothing to say
     std::string toolName = "acsel-studio";
     std::string toolVersion = ACSEL_VERSION;
+    // The model has experts, so the MLP scope is written "experts" (set from the workspace by
+    // makeConfigDocument and resolveModel; either name reads back as the same scope).
+    bool moeModel = false;
     bool operator==(const ConfigDocument&) const = default;
 };
 

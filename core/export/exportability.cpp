@@ -91,14 +91,22 @@ void check(const ModelArch& arch, const Config& c, const Stack* stack, Report&& 
                         }))
                         return;
             const int block = inputBlock(f);
-            const std::int64_t k = shapeOf(arch, l).inFeatures;
-            if (block > 0 && k % block != 0)
-                if (!report([&] {
-                        return bandName(r, i) + ": " + std::string(toString(l)) + " has " +
-                               std::to_string(k) + " input features, not a multiple of the " +
-                               std::string(toString(f)) + " block size " + std::to_string(block);
-                    }))
-                    return;
+            // The MLP linears of the band's MoE layers are its experts', of the others dense.
+            const int moeLayers = isAttention(l) ? 0 : arch.moeLayersIn(b.begin, b.end);
+            for (const bool expert : {false, true}) {
+                if ((expert ? moeLayers : b.layers() - moeLayers) == 0)
+                    continue;
+                const std::int64_t k = shapeOf(arch, l, expert).inFeatures;
+                if (block > 0 && k % block != 0)
+                    if (!report([&] {
+                            return bandName(r, i) + ": " + (expert ? "the experts' " : "") +
+                                   std::string(toString(l)) + " has " + std::to_string(k) +
+                                   " input features, not a multiple of the " +
+                                   std::string(toString(f)) + " block size " +
+                                   std::to_string(block);
+                        }))
+                        return;
+            }
         }
     }
     if (allBf16(r) && c.algorithm != Algorithm::Max)

@@ -29,11 +29,12 @@ std::string describeExport(const ExportInput& in)
     const Request& q = in.request;
     std::string s =
         "ACSeL Studio (acsel-studio " + std::string(ACSEL_VERSION) + ") recipe for " +
-        in.arch.name + " (" + in.arch.hfId + "): bands " + c.recipe.describe() + "; algorithm " +
-        std::string(toString(c.algorithm)) + "; KV cache " + std::string(toString(c.kv)) +
-        "; lm_head " + (c.lmHeadQuantized ? "quantized" : "not quantized") + "; batch " +
-        std::to_string(c.batch) + ". Chosen for " + q.stack + ", isl " + std::to_string(q.isl) +
-        ", osl " + std::to_string(q.osl) + ", concurrency " + std::to_string(q.concurrency) + " (" +
+        in.arch.name + " (" + in.arch.hfId + "): bands " + c.recipe.describe(in.arch.isMoe()) +
+        "; algorithm " + std::string(toString(c.algorithm)) + "; KV cache " +
+        std::string(toString(c.kv)) + "; lm_head " +
+        (c.lmHeadQuantized ? "quantized" : "not quantized") + "; batch " + std::to_string(c.batch) +
+        ". Chosen for " + q.stack + ", isl " + std::to_string(q.isl) + ", osl " +
+        std::to_string(q.osl) + ", concurrency " + std::to_string(q.concurrency) + " (" +
         std::string(toString(q.mode)) + "), budgets TTFT " + num(q.ttftBudgetMs) + " ms, TPOT " +
         num(q.tpotBudgetMs) + " ms, memory " + num(q.memBudgetGiB) + " GiB.";
     if (in.predictions) {

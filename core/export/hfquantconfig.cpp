@@ -67,10 +67,14 @@ std::string hfQuantConfigPreview(const ExportInput& in)
         if (std::find(formats.begin(), formats.end(), f) == formats.end())
             formats.push_back(f);
     };
-    for (std::size_t i = 0; i < plan.layers.size(); ++i)
+    for (std::size_t i = 0; i < plan.layers.size(); ++i) {
+        const int layer = static_cast<int>(i);
         for (Linear l : kAllLinears)
-            visit(linearModule(static_cast<int>(i), l),
-                  plan.layers[i][static_cast<std::size_t>(l)]);
+            for (const std::string& name : linearPatterns(in.arch, layer, l))
+                visit(name, plan.layers[i][static_cast<std::size_t>(l)]);
+        if (const std::string router = routerModule(in.arch, layer); !router.empty())
+            excluded.push_back(router); // never quantized
+    }
     visit(std::string(kLmHead), plan.lmHead);
 
     Ordered q;

@@ -2,7 +2,9 @@
 // (docs/EXPORT.md): what vLLM (quantization="modelopt") and TensorRT-LLM will read from the
 // exported checkpoint. More than one quantized format: quant_algo MIXED_PRECISION with
 // quantized_layers naming exactly the quantized linears; one format: that quant_algo with the
-// unquantized linears in exclude_modules (ModelOpt's single-format shape).
+// unquantized linears in exclude_modules (ModelOpt's single-format shape). An MoE layer's
+// routed experts go by one glob per linear ("model.layers.3.mlp.experts.*.gate_proj"); its
+// router is always in exclude_modules.
 #pragma once
 
 #include "core/export/exportinput.h"

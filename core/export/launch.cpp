@@ -162,6 +162,20 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
                       : e == Backend::Sglang ? "--tp "
                                              : "--tp_size ") +
                      std::to_string(in.config.tp);
+    if (in.arch.isMoe() && in.config.moeEp > 1) { // experts split over moe_ep GPUs
+        const std::string ep = std::to_string(in.config.moeEp);
+        if (e == Backend::Vllm) {
+            // vLLM's expert-parallel size is the tensor-parallel size: no partial split.
+            s.command += next + "--enable-expert-parallel";
+            if (in.config.moeEp != in.config.tp)
+                s.notes.push_back("vLLM splits the experts over all " +
+                                  std::to_string(in.config.tp) + " GPUs with " +
+                                  "--enable-expert-parallel, not over " + ep +
+                                  " as this configuration assumed");
+        } else {
+            s.command += next + (e == Backend::Sglang ? "--ep-size " : "--ep_size ") + ep;
+        }
+    }
 
     s.notes.push_back("a template written for " + std::string(toString(e)) + " " +
                       std::string(info(e).templateVersion) +
@@ -204,8 +218,8 @@ std::string nothingQuantizedNote(const Config& c, int numLayers)
 std::string launchScript(const LaunchSettings& s, const ExportInput& in)
 {
     std::string out = "#!/usr/bin/env bash\n# " + std::string(toString(s.engine)) +
-                      " launch settings for " + in.arch.name + ": " + in.config.recipe.describe() +
-                      "\n";
+                      " launch settings for " + in.arch.name + ": " +
+                      in.config.recipe.describe(in.arch.isMoe()) + "\n";
     for (const std::string& n : s.notes)
         out += "# - " + n + "\n";
     out += "set -euo pipefail\n";

@@ -141,7 +141,7 @@ std::string modelOptQuantCfgJson(const ExportInput& in)
 {
     const QuantPlan plan = planOf(in.config, in.arch.layers);
     Ordered cfg = Ordered::object();
-    for (const CfgEntry& e : quantCfgEntries(plan)) {
+    for (const CfgEntry& e : quantCfgEntries(plan, in.arch)) {
         Ordered v = e.cfg ? numerics(*e.cfg) : Ordered::object();
         if (e.enable)
             v["enable"] = *e.enable;

@@ -62,7 +62,8 @@ std::string headerComment(const ExportInput& in)
 {
     return "NVIDIA ModelOpt PTQ recipe (ModelOpt >= 0.44, list form), written by acsel-studio " +
            std::string(ACSEL_VERSION) + ".\nModel: " + in.arch.name + " (" + in.arch.hfId + "), " +
-           std::to_string(in.arch.layers) + " layers. Bands: " + in.config.recipe.describe() +
+           std::to_string(in.arch.layers) +
+           " layers. Bands: " + in.config.recipe.describe(in.arch.isMoe()) +
            ".\nApply: recipe = modelopt.recipe.load_recipe(\"<this file>\")\n"
            "       mtq.quantize(model, recipe.quantize.model_dump(), forward_loop)\n"
            "   or: python examples/llm_ptq/hf_ptq.py --pyt_ckpt_path " +
@@ -229,7 +230,7 @@ std::string modelOptRecipeYaml(const ExportInput& in)
     e << YAML::Key << "algorithm" << YAML::Value;
     emitAlgorithm(e, plan.algorithm);
     e << YAML::Key << "quant_cfg" << YAML::Value << YAML::BeginSeq;
-    for (const CfgEntry& c : quantCfgEntries(plan)) {
+    for (const CfgEntry& c : quantCfgEntries(plan, in.arch)) {
         e << YAML::BeginMap << YAML::Key << "quantizer_name" << YAML::Value << YAML::SingleQuoted
           << c.pattern;
         if (c.cfg) {

@@ -19,14 +19,15 @@ void addLinear(std::vector<CfgEntry>& out, const std::string& module, Format f)
 
 } // namespace
 
-std::vector<CfgEntry> quantCfgEntries(const QuantPlan& plan)
+std::vector<CfgEntry> quantCfgEntries(const QuantPlan& plan, const ModelArch& arch)
 {
     std::vector<CfgEntry> out;
     out.push_back({std::string(kDisableAll), std::nullopt, false, {}});
     for (std::size_t i = 0; i < plan.layers.size(); ++i)
         for (Linear l : kAllLinears)
             if (const Format f = plan.layers[i][static_cast<std::size_t>(l)]; f != Format::Bf16)
-                addLinear(out, linearModule(static_cast<int>(i), l), f);
+                for (const std::string& name : linearPatterns(arch, static_cast<int>(i), l))
+                    addLinear(out, name, f);
     if (plan.kv == KvFormat::Fp8)
         out.push_back({std::string(kKvPattern), kvFp8Numerics(), std::nullopt, {}});
     if (plan.lmHead != Format::Bf16)

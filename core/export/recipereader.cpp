@@ -131,10 +131,24 @@ QuantPlan planFromEntries(const std::vector<CfgEntry>& entries, Algorithm algori
     QuantPlan p;
     p.algorithm = algorithm;
     p.layers.resize(static_cast<std::size_t>(arch.layers));
-    for (int i = 0; i < arch.layers; ++i)
-        for (Linear l : kAllLinears)
-            p.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)] =
-                linearFormatOf(s, linearModule(i, l), file);
+    for (int i = 0; i < arch.layers; ++i) {
+        for (Linear l : kAllLinears) {
+            // Every module of the linear (each expert of an MoE layer) in one format.
+            const std::vector<std::string> modules = linearModules(arch, i, l);
+            const Format f = linearFormatOf(s, modules.front(), file);
+            for (const std::string& m : modules)
+                if (const Format g = linearFormatOf(s, m, file); g != f)
+                    throw LoadError(file, m,
+                                    "is " + std::string(toString(g)) + " but " + modules.front() +
+                                        " is " + std::string(toString(f)) +
+                                        "; a band gives every expert of a layer one format");
+            p.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)] = f;
+        }
+        if (const std::string router = routerModule(arch, i); !router.empty())
+            for (const char* q : {".weight_quantizer", ".input_quantizer"})
+                if (active(s, router + q, file))
+                    throw LoadError(file, router + q, "enabled; the MoE router is never quantized");
+    }
     p.lmHead = linearFormatOf(s, std::string(kLmHead), file);
     p.kv = kvFormatOf(s, arch, file);
     return p;

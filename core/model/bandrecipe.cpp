@@ -74,7 +74,7 @@ std::string BandRecipe::validate(int numLayers) const
     return {};
 }
 
-std::string BandRecipe::describe() const
+std::string BandRecipe::describe(bool moe) const
 {
     std::string out;
     for (int i = 0; i < count_; ++i) {
@@ -84,7 +84,7 @@ std::string BandRecipe::describe() const
         out += std::to_string(b.begin) + "-" + std::to_string(b.end - 1) + " " +
                std::string(toString(b.format));
         if (b.format != Format::Bf16)
-            out += "/" + std::string(toString(b.scope));
+            out += "/" + std::string(toString(b.scope, moe));
     }
     return out;
 }

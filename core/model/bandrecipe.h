@@ -48,8 +48,8 @@ public:
     // Well formed: 1-3 non-empty contiguous bands from 0 to numLayers, bf16 bands with scope
     // full, and neighbouring bands that differ (else they are one band).
     std::string validate(int numLayers) const;
-    // "0-9 fp8/full | 10-27 nvfp4/mlp | 28-35 bf16"
-    std::string describe() const;
+    // "0-9 fp8/full | 10-27 nvfp4/mlp | 28-35 bf16"; with moe the MLP scope reads "experts".
+    std::string describe(bool moe = false) const;
 
     bool operator==(const BandRecipe& o) const;
 

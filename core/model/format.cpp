@@ -39,13 +39,13 @@ std::optional<Format> parseFormat(std::string_view name)
     return std::nullopt;
 }
 
-std::string_view toString(Scope s)
+std::string_view toString(Scope s, bool moe)
 {
     switch (s) {
     case Scope::Full:
         return "full";
     case Scope::Mlp:
-        return "mlp";
+        return moe ? "experts" : "mlp";
     case Scope::Attn:
         return "attn";
     }
@@ -55,7 +55,7 @@ std::string_view toString(Scope s)
 std::optional<Scope> parseScope(std::string_view name)
 {
     for (Scope s : kAllScopes)
-        if (toString(s) == name)
+        if (toString(s) == name || toString(s, true) == name)
             return s;
     return std::nullopt;
 }

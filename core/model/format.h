@@ -57,10 +57,16 @@ inline double bitDeficit(Format f)
     return (16.0 - facts(f).bits) / 16.0;
 }
 
+// What a band quantizes in each of its layers: every linear, the MLP's, or the attention's.
+// On a mixture-of-experts model the MLP scope is named "experts": an MoE layer's MLP weights
+// are its routed experts (and a shared expert or a dense layer's MLP where the config has one),
+// while its router is never quantized by any scope.
 enum class Scope : std::uint8_t { Full, Mlp, Attn };
 inline constexpr int kScopeCount = 3;
 inline constexpr std::array<Scope, kScopeCount> kAllScopes = {Scope::Full, Scope::Mlp, Scope::Attn};
-std::string_view toString(Scope s);
+// "full", "mlp" ("experts" with moe), "attn".
+std::string_view toString(Scope s, bool moe = false);
+// Either name of a scope ("experts" is the MLP scope).
 std::optional<Scope> parseScope(std::string_view name);
 std::string scopeChoices(); // "full, mlp or attn"
 // Scope code in [0,1] for the quality surrogate: share of the layer's linear weights quantized

@@ -115,7 +115,7 @@ void addLayerFeatures(FeatureCoding coding, const ModelArch& model, int layer, F
     for (TensorGroup g : {TensorGroup::Attention, TensorGroup::Mlp}) {
         if (!scopeQuantizes(s, g))
             continue;
-        const double share = groupShare(model, g);
+        const double share = groupShare(model, layer, g);
         for (int third = 0; third < kThirds; ++third) {
             const double w = depthWeight(1 + third, layer, L);
             if (w == 0.0)

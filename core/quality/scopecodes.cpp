@@ -48,10 +48,13 @@ bool scopeQuantizes(Scope s, TensorGroup g)
     return s == Scope::Full || (s == Scope::Attn) == (g == TensorGroup::Attention);
 }
 
-double groupShare(const ModelArch& model, TensorGroup g)
+double groupShare(const ModelArch& model, int layer, TensorGroup g)
 {
     const auto attn = static_cast<double>(model.attnLinearParams());
-    const auto mlp = static_cast<double>(model.mlpLinearParams());
+    const auto mlp =
+        static_cast<double>(model.isMoeLayer(layer) ? model.moe.experts * model.expertParams() +
+                                                          model.sharedExpertParams()
+                                                    : model.mlpLinearParams());
     if (attn + mlp <= 0.0)
         return 0.0;
     return (g == TensorGroup::Attention ? attn : mlp) / (attn + mlp);

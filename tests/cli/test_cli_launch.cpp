@@ -56,6 +56,7 @@ private slots:
     void badEngine();
     void unknownStack();
     void engineReleaseThatDoesNotLoadIt();
+    void expertParallelFlags();
 };
 
 void TestCliLaunch::settingsFollowTheFile()
@@ -143,6 +144,34 @@ void TestCliLaunch::engineReleaseThatDoesNotLoadIt()
                   "--engine-release", "0.5"})
                  .code,
              2);
+}
+
+void TestCliLaunch::expertParallelFlags()
+{
+    // Qwen3-235B-A22B's experts fp8, tp 8 with the experts over the 8 GPUs.
+    QTemporaryDir dir;
+    json j = json::parse(R"({"schema_version": 1,
+      "model": {"name": "Qwen3-235B-A22B", "hf_id": "Qwen/Qwen3-235B-A22B"},
+      "stack": "h100_sxm/trtllm",
+      "request": {"isl": 1024, "osl": 256, "concurrency": 8, "ttft_budget_ms": 2000,
+                  "tpot_budget_ms": 100, "memory_budget_gib": 80, "mode": "static", "gpus": 8},
+      "config": {"batch": 8, "algorithm": "max", "lm_head_quantized": false, "kv_cache": "bf16",
+                 "bands": [{"first_layer": 0, "last_layer": 93, "format": "fp8",
+                            "scope": "mlp"}],
+                 "tp": 8, "moe_ep": 8}})");
+    const std::string path = dir.filePath("ep.json").toStdString();
+    std::ofstream(path) << j.dump();
+    const Run r = run({"launch", "--workspace", kWorkspace, "--config", path, "--engine", "all"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(contains(r.out, "--tp_size 8 \\\n  --ep_size 8\n"));
+    QVERIFY(contains(r.out, "--tensor-parallel-size 8 \\\n  --enable-expert-parallel\n"));
+    QVERIFY(contains(r.out, "--tp 8 \\\n  --ep-size 8\n"));
+    j["config"]["moe_ep"] = 3;
+    std::ofstream(path) << j.dump();
+    const Run bad = run({"launch", "--workspace", kWorkspace, "--config", path});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(contains(bad.err, "/config/moe_ep"));
+    QVERIFY(contains(bad.err, "moe_ep 3 does not divide tp 8"));
 }
 
 QTEST_GUILESS_MAIN(TestCliLaunch)

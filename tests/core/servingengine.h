@@ -68,6 +68,19 @@ public:
     }
     bool supportsTp(const Request&, int tp) const override { return costs_.supportsTp(tp); }
     void enableTensorParallelism() { costs_.collectives = true; }
+    // Gives every layer of every model an MoE block (as Qwen3-30B-A3B, Qwen3-235B-A22B and
+    // Mixtral have): 8 experts of hidden / 2 columns, 2 per token.
+    void makeMixtureOfExperts()
+    {
+        for (ModelArch& m : ws_.models) {
+            m.family = "qwen3_moe";
+            m.moe = {.experts = 8,
+                     .topk = 2,
+                     .expertIntermediate = m.hidden / 2,
+                     .sparseStep = 1,
+                     .mlpOnlyLayers = {}};
+        }
+    }
     // Static requests run as WorkspaceEngine runs them: no running rule, one batch.
     std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override
     {

@@ -51,6 +51,7 @@ private slots:
     void badInputNamesTheField();
     void resolvesTheModelInTheWorkspace();
     void tensorParallelFields();
+    void expertParallelField();
 };
 
 void TestConfigJson::readsWhatTheFileSays()
@@ -242,6 +243,38 @@ void TestConfigJson::tensorParallelFields()
     QCOMPARE(back.request.gpus, 4);
     QCOMPARE(back.config.tp, 2);
     QVERIFY(back == d);
+}
+
+void TestConfigJson::expertParallelField()
+{
+    const Workspace ws = workspace();
+    ConfigDocument d = parseConfigJson(doc(), "c.json");
+    QCOMPARE(d.config.moeEp, 1);
+    QVERIFY(writeConfigJson(d).find("moe_ep") == std::string::npos); // absent for 1
+    d.modelName = "Qwen3-235B-A22B";                                 // 94 layers, 128 experts
+    d.modelHfId = "Qwen/Qwen3-235B-A22B";
+    d.config.recipe = BandRecipe::uniform(94, Format::Fp8, Scope::Mlp);
+    d.request.gpus = 8;
+    d.config.tp = 8;
+    d.config.moeEp = 4;
+    const std::string text = writeConfigJson(d);
+    QVERIFY(text.find("\"moe_ep\": 4") != std::string::npos);
+    ConfigDocument back = parseConfigJson(Json::parse(text), "w.json");
+    QCOMPARE(back.config.moeEp, 4);
+    resolveModel(back, ws, "w.json");
+    auto failure = [&](ConfigDocument x) -> std::string {
+        try {
+            resolveModel(x, ws, "w.json");
+        } catch (const LoadError& e) {
+            return e.where() + ": " + e.message();
+        }
+        return {};
+    };
+    back.config.moeEp = 3;
+    QCOMPARE(failure(back), std::string("/config/moe_ep: moe_ep 3 does not divide tp 8"));
+    ConfigDocument dense = parseConfigJson(doc(), "c.json");
+    dense.config.moeEp = 2;
+    QCOMPARE(failure(dense), std::string("/config/moe_ep: moe_ep 2: Qwen3-8B has no experts"));
 }
 
 QTEST_APPLESS_MAIN(TestConfigJson)

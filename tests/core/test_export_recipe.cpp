@@ -12,9 +12,12 @@
 #include "core/export/modulenames.h"
 #include "core/export/quantcfg.h"
 #include "core/export/recipereader.h"
+#include "core/latency/memorymodel.h"
+#include "modelfixtures.h"
 #include "test_export_fixtures.h"
 
 #include <QTest>
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -85,6 +88,9 @@ private slots:
     void roundTrip_data();
     void roundTrip();
     void readerRefusesWhatIsNoBandRecipe();
+    void moeExpertsQuantizedPerBandRouterNever_data();
+    void moeExpertsQuantizedPerBandRouterNever();
+    void moeMemoryPricesWhatIsExported();
 };
 
 void TestExportRecipe::yamlHasOneEnabledWeightEntryPerQuantizedLinear()
@@ -389,6 +395,211 @@ void TestExportRecipe::readerRefusesWhatIsNoBandRecipe()
     problems.clear();
     QVERIFY(!recipeOfPlan(p, problems));
     QVERIFY(has(problems[0], "lm_head is fp8 but the last band is bf16"));
+}
+
+namespace
+{
+
+// The tensor names of an MoE model's quantizers, written out from its config numbers alone
+// (Hugging Face's module layout: Qwen3-MoE's mlp.experts.E.{gate,up,down}_proj and router
+// mlp.gate; Mixtral's block_sparse_moe.experts.E.w1/w2/w3 and router block_sparse_moe.gate),
+// sorted. role: "attn", "expert" or "router"; layer of each.
+struct MoeName {
+    std::string name;
+    std::string role;
+    int layer;
+    bool weight; // a weight_quantizer
+};
+
+std::vector<MoeName> moeQuantizerNames(int layers, int experts, bool mixtral)
+{
+    std::vector<MoeName> out;
+    const std::string block = mixtral ? ".block_sparse_moe" : ".mlp";
+    const std::vector<std::string> expertLinears =
+        mixtral ? std::vector<std::string>{"w1", "w2", "w3"}
+                : std::vector<std::string>{"gate_proj", "up_proj", "down_proj"};
+    auto add = [&](const std::string& module, const std::string& role, int layer) {
+        for (const char* q : {"weight_quantizer", "input_quantizer", "output_quantizer"})
+            out.push_back({module + "." + q, role, layer, std::string(q) == "weight_quantizer"});
+    };
+    for (int i = 0; i < layers; ++i) {
+        const std::string layer = "model.layers." + std::to_string(i);
+        for (const char* p : kAttn)
+            add(layer + ".self_attn." + p, "attn", i);
+        add(layer + block + ".gate", "router", i);
+        for (int e = 0; e < experts; ++e)
+            for (const std::string& l : expertLinears)
+                add(layer + block + ".experts." + std::to_string(e) + "." + l, "expert", i);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const MoeName& a, const MoeName& b) { return a.name < b.name; });
+    return out;
+}
+
+// The names a glob matches: a match starts with the glob's literal prefix, so only the names
+// from that prefix on in sorted order are tried.
+template <class Visit>
+void forEachMatch(const std::vector<MoeName>& names, const std::string& pattern, Visit&& visit)
+{
+    const std::string prefix = pattern.substr(0, pattern.find_first_of("*?["));
+    auto it = std::lower_bound(names.begin(), names.end(), prefix,
+                               [](const MoeName& n, const std::string& p) { return n.name < p; });
+    for (; it != names.end() && it->name.starts_with(prefix); ++it)
+        if (fnmatchCase(pattern, it->name))
+            visit(*it);
+}
+
+ModelArch tinyMixtral()
+{
+    ModelArch a = acsel::test::tinyArch(4);
+    a.name = "tiny-mixtral-4L-synthetic";
+    a.hfId = "acsel-test/tiny-mixtral-4L-synthetic";
+    a.family = "mixtral";
+    a.intermediate = 0;
+    a.moe.experts = 8;
+    a.moe.topk = 2;
+    a.moe.expertIntermediate = 384;
+    return a;
+}
+
+} // namespace
+
+void TestExportRecipe::moeExpertsQuantizedPerBandRouterNever_data()
+{
+    QTest::addColumn<bool>("mixtral");
+    QTest::addRow("Qwen3-30B-A3B") << false;
+    QTest::addRow("tiny Mixtral") << true;
+}
+
+// Bands fp8/full, nvfp4/experts, bf16: the YAML's entries applied in order to every quantizer
+// name, as ModelOpt applies them; each expert weight of a quantized band ends at its band's
+// format, attention only in the full band, no router quantizer ever enabled; the
+// hf_quant_config preview names the same experts and excludes every router.
+void TestExportRecipe::moeExpertsQuantizedPerBandRouterNever()
+{
+    QFETCH(bool, mixtral);
+    ExportInput in = acceptanceInput();
+    in.arch = mixtral ? tinyMixtral() : workspaceModel("Qwen3-30B-A3B");
+    const int L = in.arch.layers, fullEnd = mixtral ? 1 : 10, expertEnd = mixtral ? 3 : 40;
+    QCOMPARE(L, mixtral ? 4 : 48);
+    QCOMPARE(in.arch.moe.experts, mixtral ? 8 : 128);
+    in.config = makeConfig(
+        L, {fullEnd, expertEnd},
+        {{Format::Fp8, Scope::Full}, {Format::Nvfp4, Scope::Mlp}, {Format::Bf16, Scope::Full}},
+        Algorithm::Max, KvFormat::Fp8);
+    in.config.model = mixtral ? 0 : workspaceModelIndex("Qwen3-30B-A3B");
+    QVERIFY(isExportable(in.arch, in.config));
+    const std::vector<MoeName> names = moeQuantizerNames(L, in.arch.moe.experts, mixtral);
+
+    std::map<std::string, std::string> state; // name -> "off", "fp8" or "nvfp4"
+    const YAML::Node list =
+        YAML::Load(exportText(ExportFormat::ModelOptYaml, in))["quantize"]["quant_cfg"];
+    for (const YAML::Node& e : list) {
+        const std::string p = e["quantizer_name"].as<std::string>();
+        const bool enabled = e["cfg"] && (!e["enable"] || e["enable"].as<bool>());
+        const std::string value = !enabled                       ? "off"
+                                  : isFp8(e["cfg"])              ? "fp8"
+                                  : isNvfp4(e["cfg"])            ? "nvfp4"
+                                  : p.ends_with("bmm_quantizer") ? "kv"
+                                                                 : "other";
+        int hits = 0;
+        forEachMatch(names, p, [&](const MoeName& n) {
+            ++hits;
+            state[n.name] = value;
+        });
+        QVERIFY2(hits > 0 || p.find("lm_head") != std::string::npos || p.ends_with("bmm_quantizer"),
+                 p.c_str()); // every linear entry hits a real tensor
+    }
+    int expertWeights = 0;
+    for (const MoeName& n : names) {
+        const std::string got = state.count(n.name) ? state[n.name] : "unset";
+        const bool output = n.name.ends_with("output_quantizer");
+        std::string want = "off";
+        if (!output && n.role == "expert" && n.layer < expertEnd)
+            want = n.layer < fullEnd ? "fp8" : "nvfp4";
+        if (!output && n.role == "attn" && n.layer < fullEnd)
+            want = "fp8";
+        QVERIFY2(got == want, qPrintable(QString::fromStdString(n.name + ": " + got)));
+        expertWeights += n.role == "expert" && n.weight && got != "off";
+    }
+    QCOMPARE(expertWeights, expertEnd * in.arch.moe.experts * 3);
+
+    // The preview: mixed, so quantized_layers; a key names each quantized module; routers are
+    // excluded and no key matches one.
+    const auto q =
+        nlohmann::json::parse(exportText(ExportFormat::HfQuantConfig, in))["quantization"];
+    QCOMPARE(q["quant_algo"].get<std::string>(), std::string("MIXED_PRECISION"));
+    std::map<std::string, std::string> algo; // module (weight quantizer's owner) -> quant_algo
+    for (auto it = q["quantized_layers"].begin(); it != q["quantized_layers"].end(); ++it)
+        forEachMatch(names, it.key() + ".weight_quantizer", [&](const MoeName& n) {
+            algo[n.name] = it.value()["quant_algo"].get<std::string>();
+        });
+    for (const MoeName& n : names) {
+        if (!n.weight)
+            continue;
+        const std::string want = state[n.name] == "fp8"     ? "FP8"
+                                 : state[n.name] == "nvfp4" ? "NVFP4"
+                                                            : "";
+        QVERIFY2((algo.count(n.name) ? algo[n.name] : "") == want, n.name.c_str());
+    }
+    // One format (experts fp8 everywhere): exclude_modules lists every router and attention.
+    in.config = makeConfig(L, {}, {{Format::Fp8, Scope::Mlp}}, Algorithm::Max, KvFormat::Bf16);
+    const auto single =
+        nlohmann::json::parse(exportText(ExportFormat::HfQuantConfig, in))["quantization"];
+    QCOMPARE(single["quant_algo"].get<std::string>(), std::string("FP8"));
+    const auto excluded = single["exclude_modules"].get<std::vector<std::string>>();
+    for (int i = 0; i < L; ++i) {
+        const std::string layer = "model.layers." + std::to_string(i);
+        const std::string router = layer + (mixtral ? ".block_sparse_moe" : ".mlp") + ".gate";
+        QVERIFY2(algo.count(router + ".weight_quantizer") == 0, router.c_str());
+        for (const std::string& m : {router, layer + ".self_attn.q_proj"})
+            QVERIFY2(std::find(excluded.begin(), excluded.end(), m) != excluded.end(), m.c_str());
+    }
+    for (const std::string& x : excluded) // no exclusion reaches an expert
+        forEachMatch(names, x + ".weight_quantizer",
+                     [&](const MoeName& n) { QVERIFY2(n.role != "expert", x.c_str()); });
+    QCOMPARE(excluded.size(), std::size_t(5 * L + 1)); // router, q/k/v/o per layer; lm_head
+}
+
+// The memory model saves, against bf16, exactly what the exported plan quantizes: every module
+// the plan gives a format (each expert of an MoE layer), its weights at the format's bytes.
+void TestExportRecipe::moeMemoryPricesWhatIsExported()
+{
+    const ModelArch a = workspaceModel("Qwen3-30B-A3B");
+    const Request q = makeRequest("jetson_agx_thor/vllm");
+    const Platform gpu;
+    const Config bf16 =
+        makeConfig(48, {}, {{Format::Bf16, Scope::Full}}, Algorithm::Max, KvFormat::Bf16);
+    const double base = estimateStaticMemory(a, bf16, q, gpu).weightBytes;
+    for (Scope s : kAllScopes)
+        for (Format f : {Format::Fp8, Format::Nvfp4, Format::Int4Wo}) {
+            const Config c =
+                makeConfig(48, {20}, {{Format::Bf16, Scope::Full}, {f, s}},
+                           f == Format::Int4Wo ? Algorithm::Awq : Algorithm::Max, KvFormat::Bf16);
+            const QuantPlan plan = planOf(c, 48);
+            double saved = 0, experts = 0;
+            for (int i = 0; i < 48; ++i)
+                for (Linear l : kAllLinears) {
+                    const Format g =
+                        plan.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)];
+                    if (g == Format::Bf16)
+                        continue;
+                    const LinearShape sh = shapeOf(a, l, !isAttention(l) && a.isMoeLayer(i));
+                    const auto modules = static_cast<double>(linearModules(a, i, l).size());
+                    saved += modules * static_cast<double>(sh.inFeatures * sh.outFeatures) *
+                             (2.0 - facts(g).effectiveBits / 8.0);
+                    experts += isAttention(l) ? 0 : modules;
+                }
+            // experts: 28 layers x 128 experts x 3 linears, when the scope takes them
+            QCOMPARE(experts, s == Scope::Attn ? 0.0 : 28.0 * 128 * 3);
+            const double got = base - estimateStaticMemory(a, c, q, gpu).weightBytes;
+            QVERIFY2(std::abs(got - saved) <= 1e-9 * saved,
+                     qPrintable(QString("%1/%2: %3 vs %4")
+                                    .arg(QString::fromStdString(std::string(toString(f))),
+                                         QString::fromStdString(std::string(toString(s, true))))
+                                    .arg(got)
+                                    .arg(saved)));
+        }
 }
 
 QTEST_APPLESS_MAIN(TestExportRecipe)

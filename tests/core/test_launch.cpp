@@ -53,6 +53,7 @@ private slots:
     void allBf16QuantizesNothing();
     void trtllmOptionsFile();
     void tensorParallelFlag();
+    void expertParallelFlags();
     void servesWhatExportWrites();
     void scriptStopsAtTheFirstFailure();
 };
@@ -205,6 +206,33 @@ void TestLaunch::tensorParallelFlag()
         has(launchSettings(Backend::Vllm, in, h100(), "ckpt").command, "--tensor-parallel-size 4"));
     QVERIFY(has(launchSettings(Backend::Sglang, in, h100(), "ckpt").command, "--tp 4"));
     QVERIFY(has(launchSettings(Backend::TrtLlm, in, h100(), "ckpt").command, "--tp_size 4"));
+}
+
+void TestLaunch::expertParallelFlags()
+{
+    // Qwen3-235B-A22B (94 layers, 128 experts) over 8 GPUs at bf16.
+    ExportInput in = uniformInput(Format::Bf16, KvFormat::Bf16);
+    in.arch = workspaceModel("Qwen3-235B-A22B");
+    in.config = makeConfig(94, {}, {{Format::Bf16, Scope::Full}}, Algorithm::Max, KvFormat::Bf16);
+    in.config.model = workspaceModelIndex("Qwen3-235B-A22B");
+    in.config.tp = 8;
+    auto command = [&](Backend e) { return launchSettings(e, in, h100(), "ckpt").command; };
+    for (Backend e : {Backend::Vllm, Backend::Sglang, Backend::TrtLlm}) { // expert TP: no flag
+        QVERIFY(!has(command(e), "expert-parallel") && !has(command(e), "--ep"));
+        QVERIFY(!anyNote(launchSettings(e, in, h100(), "ckpt"), "--enable-expert-parallel"));
+    }
+    in.config.moeEp = 8;
+    QVERIFY(has(command(Backend::Vllm), " \\\n  --enable-expert-parallel"));
+    QVERIFY(has(command(Backend::Sglang), " \\\n  --ep-size 8"));
+    QVERIFY(has(command(Backend::TrtLlm), " \\\n  --ep_size 8"));
+    QVERIFY(!anyNote(launchSettings(Backend::Vllm, in, h100(), "ckpt"), "not over"));
+    // Experts over 4 of the 8 GPUs: vLLM has no such split, and says so.
+    in.config.moeEp = 4;
+    QVERIFY(has(command(Backend::Sglang), "--ep-size 4"));
+    QVERIFY(has(command(Backend::TrtLlm), "--ep_size 4"));
+    const LaunchSettings v = launchSettings(Backend::Vllm, in, h100(), "ckpt");
+    QVERIFY(has(v.command, "--enable-expert-parallel"));
+    QVERIFY(anyNote(v, "over all 8 GPUs with --enable-expert-parallel, not over 4"));
 }
 
 QTEST_APPLESS_MAIN(TestLaunch)

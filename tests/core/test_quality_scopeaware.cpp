@@ -42,6 +42,7 @@ private slots:
     void engineNeverLowersOnFewerBits();
     void engineSeparatesScopes();
     void quantizingAnyTensorCostsQuality();
+    void moeExpertsShareAndWiderScopes();
 };
 
 void TestQualityScopeAware::codesByHand()
@@ -72,8 +73,15 @@ void TestQualityScopeAware::codesByHand()
             }
     // Shares: attention q 64x64, k and v 64x32 each, o 64x64 = 12288; MLP 3 x 64 x 128 = 24576.
     const ModelArch m = smallModel();
-    QCOMPARE(groupShare(m, TensorGroup::Attention), 1.0 / 3.0);
-    QCOMPARE(groupShare(m, TensorGroup::Mlp), 2.0 / 3.0);
+    QCOMPARE(groupShare(m, 0, TensorGroup::Attention), 1.0 / 3.0);
+    QCOMPARE(groupShare(m, 0, TensorGroup::Mlp), 2.0 / 3.0);
+    // An MoE layer: the experts' share. 8 experts of 3 x 64 x 32 = 49152 against 12288: 4/5.
+    // Layer 1 listed in mlp_only_layers keeps its dense MLP.
+    ModelArch moe = m;
+    moe.moe = {.experts = 8, .topk = 2, .expertIntermediate = 32, .mlpOnlyLayers = {1}};
+    QCOMPARE(groupShare(moe, 0, TensorGroup::Mlp), 4.0 / 5.0);
+    QCOMPARE(groupShare(moe, 0, TensorGroup::Attention), 1.0 / 5.0);
+    QCOMPARE(groupShare(moe, 1, TensorGroup::Mlp), 2.0 / 3.0);
     QVERIFY(scopeQuantizes(Scope::Full, TensorGroup::Attention));
     QVERIFY(scopeQuantizes(Scope::Full, TensorGroup::Mlp));
     QVERIFY(scopeQuantizes(Scope::Attn, TensorGroup::Attention));
@@ -259,6 +267,56 @@ void TestQualityScopeAware::quantizingAnyTensorCostsQuality()
                          (share * (16 - 4.25) / 16 + share * std::pow(4.0, 4 - 4.25) + 1.0 / 3);
     QVERIFY2(std::log(banded / bf16) >= least - 1e-12,
              (std::to_string(banded) + " vs " + std::to_string(bf16)).c_str());
+}
+
+void TestQualityScopeAware::moeExpertsShareAndWiderScopes()
+{
+    // The MoE models of the workspace are in the strictness and monotonicity checks above (they
+    // loop over ws.models); here what is MoE's own. Qwen3-30B-A3B's experts-scope features carry
+    // the expert-parameter share, by hand: attention 2048 x (4096 + 2 x 512) + 4096 x 2048 =
+    // 18,874,368; experts 128 x 3 x 2048 x 768 = 603,979,776.
+    const Workspace ws = loadWorkspace(kWorkspace, "");
+    const ModelArch& a3b = ws.models[static_cast<std::size_t>(*ws.findModel("Qwen3-30B-A3B"))];
+    const double experts = 603979776.0, attn = 18874368.0;
+    QCOMPARE(groupShare(a3b, 0, TensorGroup::Mlp), experts / (experts + attn));
+    const FeatureVector phi = qualityFeatures(FeatureCoding::ScopeAware, a3b,
+                                              BandRecipe::uniform(48, Format::Fp8, Scope::Mlp),
+                                              Algorithm::Max, false, KvFormat::Bf16);
+    for (int k = kFirstLayerFeature; k < kFeatureCount; ++k) {
+        const std::string name(featureName(FeatureCoding::ScopeAware, k));
+        const double code = name.find("deficit") != std::string::npos ? 8.5 / 16.0 : 1.0 / 128.0;
+        const double want = name.rfind("mlp_", 0) == 0 ? experts / (experts + attn) * code : 0.0;
+        QVERIFY2(std::abs(phi[static_cast<std::size_t>(k)] - want) < 1e-12, name.c_str());
+    }
+    // Quantizing more never lowers the engine's prediction on an MoE model: full against
+    // experts and attn alone, for every format, layer span and algorithm it takes.
+    const QualitySet set = loadQualitySet(ws.qualityFile, ws.models);
+    const RidgeSurrogate s = fitOnTrainingRows(set, ws.models, engineSurrogateOptions());
+    int moeModels = 0, cases = 0;
+    for (const ModelArch& m : ws.models) {
+        if (!m.isMoe())
+            continue;
+        ++moeModels;
+        for (Format f : kAllFormats)
+            for (Algorithm a : kAllAlgorithms) {
+                if (f == Format::Bf16 || !algorithmFits(a, f))
+                    continue;
+                for (int cut = 1; cut < m.layers; cut += 7) {
+                    auto predict = [&](Scope scope) {
+                        return s.predict(
+                            m,
+                            BandRecipe::fromCuts(m.layers, {cut},
+                                                 {{Format::Bf16, Scope::Full}, {f, scope}}),
+                            a, false, KvFormat::Bf16);
+                    };
+                    const double full = predict(Scope::Full);
+                    QVERIFY(full > predict(Scope::Mlp) && full > predict(Scope::Attn));
+                    ++cases;
+                }
+            }
+    }
+    QCOMPARE(moeModels, 2);
+    QVERIFY(cases > 100);
 }
 
 QTEST_APPLESS_MAIN(TestQualityScopeAware)
