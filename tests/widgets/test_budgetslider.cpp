@@ -18,7 +18,8 @@ class TestBudgetSlider : public QObject
 private slots:
     void ttftHasFineControl()
     {
-        BudgetSlider ttft(1, 100000, true, QStringLiteral("ms"), 1);
+        BudgetSlider ttft(acsel::RequestField::TtftBudget, 1, 100000, true, QStringLiteral("ms"),
+                          1);
         ttft.setValue(600);
         QSignalSpy changed(&ttft, &BudgetSlider::valueChanged);
         const int start = ttft.slider()->value();
