@@ -1,7 +1,6 @@
 // The plot's points from the core explorer: one PlotPoint per kept configuration, the models in
 // the order the caller selected them, and the provenance line the plot shows (and every saved
-// figure carries). Shared by the window and by acsel's results folder (--save-dir), so both
-// draw the same cloud.
+// figure carries).
 #pragma once
 
 #include "viewmodel/plotdata.h"
