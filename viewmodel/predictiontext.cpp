@@ -139,8 +139,8 @@ QString nearestMissText(const NearestMiss& miss, const Request& q, const Workspa
         if (m.answer.config) {
             const Config& c = *m.answer.config;
             const Prediction& p = m.answer.gate.prediction;
-            line += configSummary(c, QString::fromStdString(
-                                         ws.models[static_cast<std::size_t>(c.model)].name)) +
+            const ModelArch& arch = ws.models[static_cast<std::size_t>(c.model)];
+            line += configSummary(c, QString::fromStdString(arch.name), arch.isMoe()) +
                     QStringLiteral(" (TTFT %1 · TPOT %2 · %3 · RMQD %4).")
                         .arg(formatMs(p.ttftMs), formatMs(p.tpotMs), formatGiB(p.memoryGiB()),
                              formatRmqd(p.rmqd));
