@@ -15,21 +15,6 @@ namespace acsel
 namespace
 {
 
-// The weight formats the checkpoint carries (lm_head included), bf16 left out.
-std::vector<Format> quantizedFormats(const QuantPlan& plan)
-{
-    std::vector<Format> out;
-    auto add = [&out](Format f) {
-        if (f != Format::Bf16 && std::find(out.begin(), out.end(), f) == out.end())
-            out.push_back(f);
-    };
-    for (const auto& layer : plan.layers)
-        for (Format f : layer)
-            add(f);
-    add(plan.lmHead);
-    return out;
-}
-
 std::string number(double v)
 {
     char buf[32];

@@ -10,20 +10,6 @@ namespace acsel
 namespace
 {
 
-std::vector<Format> weightFormatsOf(const QuantPlan& plan)
-{
-    std::vector<Format> out;
-    auto add = [&out](Format f) {
-        if (f != Format::Bf16 && std::find(out.begin(), out.end(), f) == out.end())
-            out.push_back(f);
-    };
-    for (const auto& layer : plan.layers)
-        for (Format f : layer)
-            add(f);
-    add(plan.lmHead);
-    return out;
-}
-
 std::string sourcesOf(const LoaderEntry& e)
 {
     std::string out;
@@ -97,7 +83,7 @@ LoadCheck checkLoad(const LoaderTable& table, Backend engine, std::string_view r
     };
 
     const QuantPlan plan = planOf(in.config, in.arch.layers);
-    const std::vector<Format> formats = weightFormatsOf(plan);
+    const std::vector<Format> formats = quantizedFormats(plan);
     if (formats.size() > 1)
         report(entry.mixedPrecision,
                "a checkpoint with several weight formats (quant_algo MIXED_PRECISION)",

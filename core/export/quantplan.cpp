@@ -2,6 +2,8 @@
 
 #include "core/model/configspace.h"
 
+#include <algorithm>
+
 namespace acsel
 {
 
@@ -111,6 +113,20 @@ std::optional<BandRecipe> recipeOfPlan(const QuantPlan& p, std::vector<std::stri
         return std::nullopt;
     }
     return r;
+}
+
+std::vector<Format> quantizedFormats(const QuantPlan& plan)
+{
+    std::vector<Format> out;
+    auto add = [&out](Format f) {
+        if (f != Format::Bf16 && std::find(out.begin(), out.end(), f) == out.end())
+            out.push_back(f);
+    };
+    for (const auto& layer : plan.layers)
+        for (Format f : layer)
+            add(f);
+    add(plan.lmHead);
+    return out;
 }
 
 } // namespace acsel

@@ -30,6 +30,10 @@ inline Format linearFormat(const Band& b, Linear l)
 // Expands a well-formed recipe (BandRecipe::validate passed) over numLayers layers.
 QuantPlan planOf(const Config& c, int numLayers);
 
+// The weight formats the checkpoint carries (lm_head included), bf16 left out, in first-seen
+// order.
+std::vector<Format> quantizedFormats(const QuantPlan& plan);
+
 // The band recipe a plan describes, or nullopt with one message per reason it cannot be one:
 // fused groups (q/k/v, gate/up) in different formats, a layer mixing formats, more than three
 // bands, lm_head in a format other than the last band's.
