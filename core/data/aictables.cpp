@@ -77,10 +77,11 @@ KvFormat attnDtype(const CsvReader& csv, int col)
                     "expected bfloat16 or fp8, found '" + std::string(csv.field(col)) + "'");
 }
 
-// Keeps one row per key: the majority kernel's, then the first in file order.
+// Sets t's rows to one row per key: the majority kernel's, then the first in file order; the
+// table's info counts and notes the rows dropped.
 template <class Row, class KeyFn>
-std::vector<Row> resolveDuplicates(const std::vector<Row>& rows, const std::vector<int>& kernel,
-                                   const KernelNames& names, KeyFn key, int& dropped)
+void keepOnePerShape(AicTable<Row>& t, const std::vector<Row>& rows, const std::vector<int>& kernel,
+                     const KernelNames& names, KeyFn key)
 {
     std::vector<std::size_t> order(rows.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -90,16 +91,20 @@ std::vector<Row> resolveDuplicates(const std::vector<Row>& rows, const std::vect
             return ka < kb;
         return names.count(kernel[a]) > names.count(kernel[b]); // stable: file order next
     });
-    std::vector<Row> out;
-    out.reserve(rows.size());
+    t.rows.clear();
+    t.rows.reserve(rows.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (i > 0 && key(rows[order[i]]) == key(rows[order[i - 1]])) {
-            ++dropped;
+            ++t.info.duplicatesDropped;
             continue;
         }
-        out.push_back(rows[order[i]]);
+        t.rows.push_back(rows[order[i]]);
     }
-    return out;
+    t.info.rowsKept = static_cast<int>(t.rows.size());
+    if (t.info.duplicatesDropped > 0)
+        t.info.notes.push_back(
+            std::to_string(t.info.duplicatesDropped) +
+            " duplicate shapes resolved (majority kernel_source, then first row)");
 }
 
 AicTable<GemmRow> readGemm(CsvReader csv)
@@ -131,15 +136,9 @@ AicTable<GemmRow> readGemm(CsvReader csv)
     requireRows(csv, t.info.rowsRead, rows.size(), "expected a gemm_dtype of " + formatChoices());
     for (const std::string& d : skippedDtypes)
         t.info.notes.push_back("gemm_dtype '" + d + "' is not modelled: its rows are skipped");
-    t.rows = resolveDuplicates(
-        rows, kernel, names,
-        [](const GemmRow& r) { return std::make_tuple(static_cast<int>(r.format), r.m, r.n, r.k); },
-        t.info.duplicatesDropped);
-    t.info.rowsKept = static_cast<int>(t.rows.size());
-    if (t.info.duplicatesDropped > 0)
-        t.info.notes.push_back(
-            std::to_string(t.info.duplicatesDropped) +
-            " duplicate shapes resolved (majority kernel_source, then first row)");
+    keepOnePerShape(t, rows, kernel, names, [](const GemmRow& r) {
+        return std::make_tuple(static_cast<int>(r.format), r.m, r.n, r.k);
+    });
     return t;
 }
 
@@ -202,18 +201,10 @@ AicTable<AttentionRow> readAttention(CsvReader csv, bool generation)
         t.info.notes.push_back(std::to_string(windowed) + " sliding-window rows skipped");
     if (beams > 0)
         t.info.notes.push_back(std::to_string(beams) + " beam_width != 1 rows skipped");
-    t.rows = resolveDuplicates(
-        rows, kernel, names,
-        [](const AttentionRow& r) {
-            return std::make_tuple(static_cast<int>(r.attnDtype), static_cast<int>(r.kvDtype),
-                                   r.kvHeads, r.headDim, r.heads, r.seq, r.batch);
-        },
-        t.info.duplicatesDropped);
-    t.info.rowsKept = static_cast<int>(t.rows.size());
-    if (t.info.duplicatesDropped > 0)
-        t.info.notes.push_back(
-            std::to_string(t.info.duplicatesDropped) +
-            " duplicate shapes resolved (majority kernel_source, then first row)");
+    keepOnePerShape(t, rows, kernel, names, [](const AttentionRow& r) {
+        return std::make_tuple(static_cast<int>(r.attnDtype), static_cast<int>(r.kvDtype),
+                               r.kvHeads, r.headDim, r.heads, r.seq, r.batch);
+    });
     return t;
 }
 

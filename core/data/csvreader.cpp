@@ -24,31 +24,21 @@ CsvReader::CsvReader(std::string text, std::string name)
     : text_(std::move(text)), name_(std::move(name))
 {
     // Header: first non-blank line.
-    while (pos_ < text_.size()) {
-        const std::size_t eol = std::min(text_.find('\n', pos_), text_.size());
-        std::string_view line(text_.data() + pos_, eol - pos_);
-        pos_ = eol + 1;
-        ++line_;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        if (line.empty())
-            continue;
-        std::vector<std::string_view> cols;
-        split(line, cols);
-        for (auto c : cols) {
-            if (c.empty())
-                throw LoadError(name_, "line " + std::to_string(line_),
-                                "empty column name in header");
-            // Columns are found by name: a repeated one would silently read its first copy.
-            if (std::find(header_.begin(), header_.end(), c) != header_.end())
-                throw LoadError(name_, "line " + std::to_string(line_),
-                                "column '" + std::string(c) + "' appears twice in the header");
-            header_.emplace_back(c);
-        }
-        fields_.reserve(header_.size());
-        return;
+    const std::optional<std::string_view> line = nextLine();
+    if (!line)
+        throw LoadError(name_, "", "file is empty: expected a CSV header row");
+    std::vector<std::string_view> cols;
+    split(*line, cols);
+    for (auto c : cols) {
+        if (c.empty())
+            throw LoadError(name_, "line " + std::to_string(line_), "empty column name in header");
+        // Columns are found by name: a repeated one would silently read its first copy.
+        if (std::find(header_.begin(), header_.end(), c) != header_.end())
+            throw LoadError(name_, "line " + std::to_string(line_),
+                            "column '" + std::string(c) + "' appears twice in the header");
+        header_.emplace_back(c);
     }
-    throw LoadError(name_, "", "file is empty: expected a CSV header row");
+    fields_.reserve(header_.size());
 }
 
 void CsvReader::split(std::string_view line, std::vector<std::string_view>& out) const
@@ -95,7 +85,7 @@ int CsvReader::requireColumn(std::string_view name) const
     throw LoadError(name_, "header", "missing column '" + std::string(name) + "'");
 }
 
-bool CsvReader::next()
+std::optional<std::string_view> CsvReader::nextLine()
 {
     while (pos_ < text_.size()) {
         const std::size_t eol = std::min(text_.find('\n', pos_), text_.size());
@@ -104,16 +94,23 @@ bool CsvReader::next()
         ++line_;
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
-        if (line.empty())
-            continue;
-        split(line, fields_);
-        if (fields_.size() != header_.size())
-            throw LoadError(name_, "line " + std::to_string(line_),
-                            "expected " + std::to_string(header_.size()) + " fields, found " +
-                                std::to_string(fields_.size()) + " (truncated or malformed row)");
-        return true;
+        if (!line.empty())
+            return line;
     }
-    return false;
+    return std::nullopt;
+}
+
+bool CsvReader::next()
+{
+    const std::optional<std::string_view> line = nextLine();
+    if (!line)
+        return false;
+    split(*line, fields_);
+    if (fields_.size() != header_.size())
+        throw LoadError(name_, "line " + std::to_string(line_),
+                        "expected " + std::to_string(header_.size()) + " fields, found " +
+                            std::to_string(fields_.size()) + " (truncated or malformed row)");
+    return true;
 }
 
 std::string CsvReader::where(int column) const

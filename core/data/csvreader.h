@@ -45,6 +45,8 @@ public:
 
 private:
     CsvReader(std::string text, std::string name);
+    // The next non-blank line without its line break (counted in line_); nullopt at the end.
+    std::optional<std::string_view> nextLine();
     void split(std::string_view line, std::vector<std::string_view>& out) const;
 
     std::string text_;
