@@ -160,11 +160,7 @@ ConfigDocument parseConfigJson(const Json& j, const std::string& file)
         f.fail("", "expected a configuration object (what acsel search --json prints)");
     f.onlyKeys(j, "",
                {"schema_version", "tool", "model", "stack", "request", "config", "predictions"});
-    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (version != kConfigJsonSchemaVersion)
-        f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
-                                      "; this acsel reads " +
-                                      std::to_string(kConfigJsonSchemaVersion));
+    f.schemaVersion(j, kConfigJsonSchemaVersion, kConfigJsonSchemaVersion);
     ConfigDocument d;
     if (j.contains("tool")) {
         const Json& t = f.object(j, "tool", "");
@@ -189,11 +185,7 @@ Request parseRequestJson(const Json& j, const std::string& file, std::optional<S
     if (!j.is_object())
         f.fail("", "expected a request object {schema_version, stack, request}");
     f.onlyKeys(j, "", {"schema_version", "stack", "request", "models"});
-    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (version != kConfigJsonSchemaVersion)
-        f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
-                                      "; this acsel reads " +
-                                      std::to_string(kConfigJsonSchemaVersion));
+    f.schemaVersion(j, kConfigJsonSchemaVersion, kConfigJsonSchemaVersion);
     return parseRequest(f, j, nonEmpty(f, j, "stack", ""), mode);
 }
 

@@ -228,11 +228,7 @@ LoaderTable loadLoaderTable(const std::string& path)
     if (!j.is_object())
         f.fail("", "expected a JSON object with schema_version and entries");
     f.onlyKeys(j, "", {"schema_version", "provenance", "entries"});
-    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (version > kEngineLoadersSchemaVersion)
-        f.fail("/schema_version", "written by a newer ACSeL Studio (schema " +
-                                      std::to_string(version) + "; this one reads " +
-                                      std::to_string(kEngineLoadersSchemaVersion) + ")");
+    f.schemaVersion(j, 1, kEngineLoadersSchemaVersion);
     const Json& entries = f.array(j, "entries", "");
     LoaderTable out;
     for (std::size_t i = 0; i < entries.size(); ++i) {

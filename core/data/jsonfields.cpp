@@ -207,6 +207,22 @@ int JsonFields::integer(const Json& parent, const std::string& key, const std::s
     return static_cast<int>(i);
 }
 
+int JsonFields::schemaVersion(const Json& root, int oldest, int newest,
+                              const std::string& renew) const
+{
+    const int version = integer(root, "schema_version", "", 1, 1 << 20);
+    if (version > newest)
+        fail("/schema_version", "written by a newer ACSeL Studio (schema " +
+                                    std::to_string(version) + ", this build reads up to " +
+                                    std::to_string(newest) + ")");
+    if (version < oldest)
+        fail("/schema_version", "schema " + std::to_string(version) +
+                                    " is no longer read (this build reads " +
+                                    std::to_string(oldest) + " to " + std::to_string(newest) + ")" +
+                                    (renew.empty() ? "" : "; " + renew));
+    return version;
+}
+
 bool JsonFields::boolean(const Json& parent, const std::string& key, const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);

@@ -39,6 +39,11 @@ public:
     bool boolean(const Json& parent, const std::string& key, const std::string& ptr) const;
     bool booleanOr(const Json& parent, const std::string& key, const std::string& ptr,
                    bool fallback) const;
+    // The root's schema_version, refused outside [oldest, newest] with one wording for every
+    // file: a newer file may hold fields this build does not know, an older one fields it no
+    // longer reads. `renew` follows the refusal of an older file: how to make a current one.
+    int schemaVersion(const Json& root, int oldest, int newest,
+                      const std::string& renew = "") const;
     // Refuses keys of obj (at ptr) outside `keys`: a misspelt optional field would otherwise
     // be silently ignored.
     void onlyKeys(const Json& obj, const std::string& ptr,

@@ -144,13 +144,7 @@ PlatformsFile parsePlatformsFile(const Json& j, const std::string& file)
         f.fail("", "expected a platforms object");
     PlatformsFile out;
     out.file = file;
-    out.schemaVersion = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (out.schemaVersion > kPlatformsSchemaVersion)
-        f.fail("/schema_version", "written by a newer ACSeL Studio (schema " +
-                                      std::to_string(out.schemaVersion) +
-                                      "); this build reads "
-                                      "schema " +
-                                      std::to_string(kPlatformsSchemaVersion));
+    out.schemaVersion = f.schemaVersion(j, 1, kPlatformsSchemaVersion);
     if (f.string(j, "kind", "") != "acsel-platforms")
         f.fail("/kind", "expected \"acsel-platforms\"");
     const Json& mem = f.object(j, "memory_op_model", "");

@@ -200,11 +200,7 @@ QualitySet parseQualitySetJson(const Json& j, const std::string& file,
                                const std::vector<ModelArch>& models)
 {
     const JsonFields f(file);
-    const int version = f.integer(j, "schema_version", "", 1, 1000);
-    if (version != kQualitySetSchemaVersion)
-        f.fail("/schema_version", "expected schema_version " +
-                                      std::to_string(kQualitySetSchemaVersion) + ", found " +
-                                      std::to_string(version));
+    f.schemaVersion(j, kQualitySetSchemaVersion, kQualitySetSchemaVersion);
     if (f.string(j, "kind", "") != "acsel-quality-set")
         f.fail("/kind", "expected \"acsel-quality-set\"");
     QualitySet set;

@@ -41,13 +41,7 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
         {"schema_version", "name", "provenance", "platforms", "utilisation", "quality", "models"});
     Workspace ws;
     ws.file = file;
-    ws.schemaVersion = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (ws.schemaVersion > kWorkspaceSchemaVersion)
-        f.fail("/schema_version", "written by a newer ACSeL Studio (schema " +
-                                      std::to_string(ws.schemaVersion) +
-                                      "); this build reads "
-                                      "schema " +
-                                      std::to_string(kWorkspaceSchemaVersion));
+    ws.schemaVersion = f.schemaVersion(j, 1, kWorkspaceSchemaVersion);
     ws.name = f.string(j, "name", "");
     const Json& models = f.array(j, "models", "");
     if (models.empty())

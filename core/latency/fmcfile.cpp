@@ -149,11 +149,7 @@ FmcSet fmcFromJson(const Json& j, const std::string& file)
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a JSON object (an FMC file written by acsel calibrate)");
-    const int version = f.integer(j, "schema_version", "", 1, 1000);
-    if (version > kFmcSchemaVersion)
-        f.fail("/schema_version", "expected 1 to " + std::to_string(kFmcSchemaVersion) +
-                                      ", found " + std::to_string(version) +
-                                      " (a file from a newer acsel)");
+    f.schemaVersion(j, 1, kFmcSchemaVersion);
     if (f.string(j, "kind", "") != "acsel-fmc")
         f.fail("/kind", "expected \"acsel-fmc\"");
     FmcSet set;

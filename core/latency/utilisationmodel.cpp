@@ -312,10 +312,7 @@ UtilisationModel parseUtilisation(const Json& j, const std::string& file)
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a utilisation object");
-    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (version > kUtilisationSchemaVersion)
-        f.fail("/schema_version",
-               "written by a newer ACSeL Studio (schema " + std::to_string(version) + ")");
+    f.schemaVersion(j, 1, kUtilisationSchemaVersion);
     if (f.string(j, "kind", "") != "acsel-utilisation")
         f.fail("/kind", "expected \"acsel-utilisation\"");
     UtilisationModel m;

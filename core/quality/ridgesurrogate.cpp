@@ -227,15 +227,9 @@ nlohmann::json RidgeSurrogate::toJson() const
 RidgeSurrogate RidgeSurrogate::fromJson(const nlohmann::json& j, const std::string& file)
 {
     const JsonFields f(file);
-    const int version = f.integer(j, "schema_version", "", 1, 1000);
-    if (version < 2 || version > kSurrogateSchemaVersion)
-        f.fail("/schema_version",
-               "expected schema_version " + std::to_string(kSurrogateSchemaVersion) + ", found " +
-                   std::to_string(version) +
-                   (version < kSurrogateSchemaVersion
-                        ? " (an older surrogate: its algorithm features differ; refit it with "
-                          "`acsel report quality --save`)"
-                        : " (written by a newer ACSeL Studio)"));
+    const int version = f.schemaVersion(j, 2, kSurrogateSchemaVersion,
+                                        "an older surrogate: its algorithm features differ; "
+                                        "refit it with `acsel report quality --save`");
     if (f.string(j, "kind", "") != "acsel-quality-surrogate")
         f.fail("/kind", "expected \"acsel-quality-surrogate\"");
     if (f.string(j, "target", "") != "log_rmqd")

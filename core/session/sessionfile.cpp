@@ -116,11 +116,7 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
     if (!j.is_object())
         f.fail("", "expected a session object (an .acsel-session file)");
     // The version first: a newer file may have fields this build does not know.
-    const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
-    if (version > kSessionSchemaVersion)
-        f.fail("/schema_version", "written by a newer ACSeL Studio (schema " +
-                                      std::to_string(version) + ", this build reads up to " +
-                                      std::to_string(kSessionSchemaVersion) + ")");
+    f.schemaVersion(j, 1, kSessionSchemaVersion);
     f.onlyKeys(j, "",
                {"schema_version", "tool", "clean_exit", "session_file", "workspace", "stack",
                 "request", "filter", "search_algorithm", "view", "edited", "pinned"});

@@ -119,7 +119,7 @@ void TestConfigJson::badInputNamesTheField_data()
         QTest::newRow(name) << patch << where << message;
     };
     row("schema version", R"([{"op":"replace","path":"/schema_version","value":2}])",
-        "/schema_version", "unsupported schema_version 2");
+        "/schema_version", "written by a newer ACSeL Studio (schema 2");
     row("unknown top key", R"([{"op":"add","path":"/predicitons","value":{}}])", "/predicitons",
         "unknown field 'predicitons'");
     row("missing batch", R"([{"op":"remove","path":"/config/batch"}])", "/config/batch",

@@ -74,8 +74,8 @@ void TestFmcFile::versionOneFilesHaveNone()
     QVERIFY(back.entries.at(0).ttftInfo.loads.empty());
     QCOMPARE(back.entries.at(0).ttftInfo.row("c8").spread.scale, 0.45);
     j["schema_version"] = 3;
-    QCOMPARE(failure(j), std::string("/schema_version: expected 1 to 2, found 3 (a file from a "
-                                     "newer acsel)"));
+    QCOMPARE(failure(j), std::string("/schema_version: written by a newer ACSeL Studio (schema "
+                                     "3, this build reads up to 2)"));
 }
 
 void TestFmcFile::badLoadSpreadsAreRefused()
