@@ -1,0 +1,44 @@
+#include "widgets/markspread.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace acsel::gui
+{
+
+namespace
+{
+bool roomAt(const std::vector<QPointF>& placed, QPointF p, double gap)
+{
+    for (const QPointF& q : placed)
+        if (std::hypot(p.x() - q.x(), p.y() - q.y()) < gap * (1 - 1e-9)) // a hexagon's side
+            return false;
+    return true;
+}
+} // namespace
+
+std::vector<QPointF> spreadMarks(const std::vector<QPointF>& points, double gap)
+{
+    std::vector<QPointF> placed;
+    placed.reserve(points.size());
+    for (const QPointF& p : points) {
+        QPointF at = p;
+        // Ring k has 6k places gap*k from the point, neighbours 2 gap*k*sin(pi/6k) >= gap apart,
+        // so an earlier mark (blocking an open disc of radius gap) blocks at most three of
+        // them: with n marks ring n/2 + 1 has room at the latest.
+        for (int ring = 1; !roomAt(placed, at, gap); ++ring) {
+            const int places = 6 * ring;
+            for (int j = 0; j < places; ++j) {
+                // Screen y grows downwards: -45 degrees is up and to the right.
+                const double angle = -std::numbers::pi / 4 + 2 * std::numbers::pi * j / places;
+                at = p + QPointF(std::cos(angle), std::sin(angle)) * gap * ring;
+                if (roomAt(placed, at, gap))
+                    break;
+            }
+        }
+        placed.push_back(at);
+    }
+    return placed;
+}
+
+} // namespace acsel::gui
