@@ -17,23 +17,27 @@ bool roomAt(const std::vector<QPointF>& placed, QPointF p, double gap)
 }
 } // namespace
 
-std::vector<QPointF> spreadMarks(const std::vector<QPointF>& points, double gap)
+std::vector<QPointF> spreadMarks(const std::vector<QPointF>& points, double gap,
+                                 const QRectF& bounds)
 {
     std::vector<QPointF> placed;
     placed.reserve(points.size());
     for (const QPointF& p : points) {
-        QPointF at = p;
         // Ring k has 6k places gap*k from the point, neighbours 2 gap*k*sin(pi/6k) >= gap apart,
         // so an earlier mark (blocking an open disc of radius gap) blocks at most three of
-        // them: with n marks ring n/2 + 1 has room at the latest.
-        for (int ring = 1; !roomAt(placed, at, gap); ++ring) {
+        // them: with n marks ring n/2 + 1 has room at the latest. Places outside bounds are
+        // skipped for n + 1 rings, then taken rather than none.
+        const int boundedRings = static_cast<int>(points.size()) + 1;
+        QPointF at = p;
+        bool found = roomAt(placed, at, gap);
+        for (int ring = 1; !found; ++ring) {
             const int places = 6 * ring;
-            for (int j = 0; j < places; ++j) {
+            for (int j = 0; j < places && !found; ++j) {
                 // Screen y grows downwards: -45 degrees is up and to the right.
                 const double angle = -std::numbers::pi / 4 + 2 * std::numbers::pi * j / places;
                 at = p + QPointF(std::cos(angle), std::sin(angle)) * gap * ring;
-                if (roomAt(placed, at, gap))
-                    break;
+                found = (bounds.isNull() || ring > boundedRings || bounds.contains(at)) &&
+                        roomAt(placed, at, gap);
             }
         }
         placed.push_back(at);

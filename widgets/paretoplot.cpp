@@ -454,7 +454,7 @@ void ParetoPlot::placePins()
                                  : p);
             shown.push_back(i);
         }
-    const std::vector<QPointF> at = spreadMarks(wanted, kPinGap);
+    const std::vector<QPointF> at = spreadMarks(wanted, kPinGap, inside);
     for (std::size_t k = 0; k < shown.size(); ++k) {
         const PinItems& p = pinItems_[shown[k]];
         p.mark->position->setCoords(at[k]);

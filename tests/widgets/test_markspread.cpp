@@ -57,6 +57,19 @@ private slots:
                 QVERIFY(distance(at[i], at[j]) >= 18 - 1e-9);
         QCOMPARE(at[0], points[0]);
     }
+
+    void marksStayInsideTheirBounds()
+    {
+        // Two marks on the bottom-left corner of the area: the second goes up and right (the
+        // first free places, down or left of the corner, are outside).
+        const QRectF area(0, 0, 100, 100);
+        const std::vector<QPointF> at = spreadMarks({{0, 100}, {0, 100}, {0, 100}}, 18, area);
+        for (const QPointF& p : at)
+            QVERIFY2(area.contains(p), qPrintable(QStringLiteral("%1,%2").arg(p.x()).arg(p.y())));
+        for (std::size_t i = 0; i < at.size(); ++i)
+            for (std::size_t j = i + 1; j < at.size(); ++j)
+                QVERIFY(distance(at[i], at[j]) >= 18 - 1e-9);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMarkSpread)
