@@ -2,7 +2,7 @@
 
 #include "viewmodel/bandedits.h"
 #include "widgets/bandeditcommands.h"
-#include "widgets/plotcolours.h"
+#include "widgets/bandpainter.h"
 
 #include <QContextMenuEvent>
 #include <QMenu>
@@ -23,12 +23,6 @@ constexpr int kAxisHeight = 16; // layer numbers under the strip
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-QString bandLabel(const Band& b, bool moe)
-{
-    return b.format == Format::Bf16
-               ? QStringLiteral("bf16")
-               : qs(toString(b.format)) + QLatin1Char('/') + qs(toString(b.scope, moe));
 }
 } // namespace
 
@@ -89,10 +83,7 @@ QRect BandStrip::stripRect() const
 
 int BandStrip::layerX(int layer) const
 {
-    const QRect r = stripRect();
-    const int layers = std::max(1, recipe_.numLayers());
-    return r.left() +
-           static_cast<int>(std::lround(static_cast<double>(r.width()) * layer / layers));
+    return bandLayerX(stripRect(), recipe_.numLayers(), layer);
 }
 
 int BandStrip::layerAt(int x) const
@@ -152,26 +143,7 @@ void BandStrip::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter, tr("No configuration selected"));
         return;
     }
-    for (int i = 0; i < recipe_.size(); ++i) {
-        const Band& b = recipe_[i];
-        const QRect r(QPoint(layerX(b.begin), strip.top()),
-                      QPoint(layerX(b.end) - 1, strip.bottom()));
-        const QColor c = formatColour(b.format, pal);
-        p.fillRect(r, c);
-        // Partial scopes: hatched, since only part of each layer is quantized.
-        if (b.scope != Scope::Full)
-            p.fillRect(r, QBrush(pal.color(QPalette::Base),
-                                 b.scope == Scope::Mlp ? Qt::BDiagPattern : Qt::FDiagPattern));
-        const QString text =
-            bandLabel(b, moe_) + QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1);
-        const QString shown = p.fontMetrics().elidedText(text, Qt::ElideRight, r.width() - 10);
-        // The label sits on a plain patch of the band colour so hatching never crosses it.
-        QRect label = p.fontMetrics().boundingRect(shown).adjusted(-4, -1, 4, 1);
-        label.moveCenter(r.center());
-        p.fillRect(label.intersected(r), c);
-        p.setPen(c.lightness() > 150 ? Qt::black : Qt::white);
-        p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter, shown);
-    }
+    paintBands(p, strip, recipe_, pal, moe_, true);
     // Layer ticks and numbers.
     p.setPen(pal.color(QPalette::WindowText));
     const int step = layers <= 32 ? 4 : 8;

@@ -107,14 +107,15 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const int col = index.column();
     const bool numeric = col >= Ttft && col <= Rmqd;
     const std::optional<double> d = delta(index.row(), col);
-    const QString withDelta = d ? QStringLiteral("  ") + deltaText(*d) : QString();
+    // The delta on a second line: the metric columns stay narrow enough for a laptop.
+    const QString withDelta = d ? QStringLiteral("\n") + deltaText(*d) : QString();
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
         case Label:
             return p.label;
-        case Recipe:
-            return configSummary(p.config, p.modelName);
+        case Recipe: // the bands are drawn under it (RecipeStripDelegate)
+            return tr("%1 · batch %2").arg(p.modelName).arg(p.config.batch);
         case Ttft:
             return formatMs(p.prediction.ttftMs) + withDelta;
         case Tpot:
@@ -137,6 +138,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (col == Recipe)
             return configSummary(p.config, p.modelName);
+        if (col == Label || col == Verdict) // may be elided in their narrow columns
+            return data(index, Qt::DisplayRole);
         {
             QStringList lines;
             if (col == Rmqd)

@@ -1,9 +1,10 @@
 // Up to four pinned configurations side by side: one row each, one column per metric.
-// Rows are numbered in the vertical header (the plot labels pinned points the same way).
+// Rows are numbered in the vertical header (the plot labels pinned points the same way). The
+// configuration column names the model and batch (the view draws the bands under it).
 // Numeric columns carry the value and its fraction of the column's largest value, which the
 // bar delegate draws as a bar behind the number. One row is the reference (the first pinned
 // unless another is chosen): the other rows' numbers carry their relative difference to it,
-// e.g. "12.3 ms  -8.1 %" (negative: lower, which is better for every metric).
+// e.g. "12.3 ms" over "-8.1 %" (negative: lower, which is better for every metric).
 #pragma once
 
 #include "viewmodel/explorertypes.h"

@@ -2,6 +2,7 @@
 
 #include "widgets/bardelegate.h"
 #include "widgets/comparemodel.h"
+#include "widgets/recipestripdelegate.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -14,8 +15,23 @@ CompareTable::CompareTable(CompareModel* model, QWidget* parent) : QTableView(pa
 {
     setModel(model);
     setItemDelegate(new BarDelegate(this));
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    setItemDelegateForColumn(CompareModel::Recipe, new RecipeStripDelegate(this));
+    // Every column in view at a laptop's width: the label and the gate's verdict have fixed
+    // widths (elided, whole in their tooltips), the numbers their contents' (value over
+    // delta), the configuration takes the rest.
+    QHeaderView* h = horizontalHeader();
+    h->setStretchLastSection(false);
+    h->setSectionResizeMode(QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(CompareModel::Label, QHeaderView::Fixed);
+    h->setSectionResizeMode(CompareModel::Verdict, QHeaderView::Fixed);
+    h->setSectionResizeMode(CompareModel::Recipe, QHeaderView::Stretch);
+    const QFontMetrics fm = fontMetrics();
+    h->resizeSection(CompareModel::Label, fm.horizontalAdvance(tr("Best uniform")) + 16);
+    h->resizeSection(CompareModel::Verdict, fm.horizontalAdvance(tr("no longer passes")) + 12);
+    setTextElideMode(Qt::ElideRight);
+    setWordWrap(false);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(2 * fm.height() + 8); // value over delta, bands
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setContextMenuPolicy(Qt::ActionsContextMenu);

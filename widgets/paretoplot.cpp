@@ -2,6 +2,7 @@
 
 #include "widgets/elidedlabel.h"
 #include "widgets/logticker.h"
+#include "widgets/markspread.h"
 #include "widgets/plotcolours.h"
 #include "widgets/pointcloud.h"
 
@@ -105,7 +106,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     bandKey_ = plot_->addGraph();
     bandKey_->setName(tr("band (2-3 bands)"));
     bandKey_->setLineStyle(QCPGraph::lsNone);
-    markGraph(pinned_, tr("pinned"));
+    markGraph(pinned_, tr("pinned")); // its legend key: the numbered squares are items
     markGraph(selected_, tr("selected"));
     markGraph(bestUniform_, tr("best uniform"));
     markGraph(recommended_, tr("recommended"));
@@ -122,6 +123,7 @@ ParetoPlot::ParetoPlot(QWidget* parent) : QWidget(parent)
     connect(plot_, &QCustomPlot::mousePress, this, &ParetoPlot::onMousePress);
     connect(plot_, &QCustomPlot::mouseRelease, this, &ParetoPlot::onMouseRelease);
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { autoFit_ = false; });
+    connect(plot_, &QCustomPlot::afterLayout, this, &ParetoPlot::placePins);
     plot_->installEventFilter(this); // the hover circle goes when the mouse leaves
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this] { updateBudgetItems(); });
@@ -403,29 +405,73 @@ void ParetoPlot::updateMarks()
     setOne(recommended_, recommendedMark_);
     setOne(bestUniform_, bestUniformMark_);
     setOne(selected_, selectedMark_);
-    QVector<QCPGraphData> pins;
-    while (pinLabels_.size() < pinnedMarks_.size()) {
-        auto* t = new QCPItemText(plot_);
-        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        t->setClipToAxisRect(true);
-        pinLabels_.push_back(t);
+    while (pinItems_.size() < pinnedMarks_.size()) {
+        PinItems p{new QCPItemText(plot_), new QCPItemLine(plot_)};
+        p.mark->setLayer(QStringLiteral("marks"));
+        p.mark->setClipToAxisRect(true);
+        p.mark->setPositionAlignment(Qt::AlignCenter);
+        p.mark->position->setType(QCPItemPosition::ptAbsolute);
+        p.mark->setPadding(QMargins(4, 1, 4, 1));
+        p.leader->setLayer(QStringLiteral("marks"));
+        p.leader->setClipToAxisRect(true);
+        p.leader->end->setType(QCPItemPosition::ptAbsolute);
+        pinItems_.push_back(p);
     }
-    for (std::size_t i = 0; i < pinLabels_.size(); ++i) {
-        QCPItemText* t = pinLabels_[i];
-        t->setVisible(i < pinnedMarks_.size());
-        if (i >= pinnedMarks_.size())
-            continue;
-        const QCPGraphData d = mark(pinnedMarks_[i]);
-        if (!std::isfinite(d.key) || !std::isfinite(d.value)) { // not predicted on this stack
-            t->setVisible(false);
-            continue;
+    const QPalette pal = palette();
+    for (std::size_t i = 0; i < pinItems_.size(); ++i) {
+        const PinItems& p = pinItems_[i];
+        bool shown = i < pinnedMarks_.size();
+        if (shown) {
+            const QCPGraphData d = mark(pinnedMarks_[i]);
+            shown = std::isfinite(d.key) && std::isfinite(d.value); // else not predicted
+            p.leader->start->setCoords(d.key, d.value);
         }
-        pins.append(d);
-        t->position->setCoords(d.key, d.value);
-        t->setText(QStringLiteral(" %1").arg(i + 1));
-        t->setColor(palette().color(QPalette::WindowText));
+        p.mark->setVisible(shown);
+        p.leader->setVisible(false); // placePins shows it when the square moved
+        p.mark->setText(QString::number(i + 1));
+        p.mark->setColor(pal.color(QPalette::WindowText));
+        p.mark->setPen(QPen(pal.color(QPalette::WindowText), 2));
+        p.mark->setBrush(pal.brush(QPalette::Base));
+        p.leader->setPen(QPen(pal.color(QPalette::WindowText), 1));
     }
-    pinned_->data()->set(pins);
+    placePins();
+}
+
+void ParetoPlot::placePins()
+{
+    // A square whose point is near the plot's edge is kept whole inside it.
+    const QRectF area(plot_->axisRect()->rect());
+    const QRectF inside = area.adjusted(kPinGap / 2, kPinGap / 2, -kPinGap / 2, -kPinGap / 2);
+    std::vector<QPointF> points, wanted;
+    std::vector<std::size_t> shown;
+    for (std::size_t i = 0; i < pinItems_.size(); ++i)
+        if (pinItems_[i].mark->visible()) {
+            const QPointF p = pinItems_[i].leader->start->pixelPosition();
+            points.push_back(p);
+            wanted.push_back(area.contains(p) && inside.isValid()
+                                 ? QPointF(std::clamp(p.x(), inside.left(), inside.right()),
+                                           std::clamp(p.y(), inside.top(), inside.bottom()))
+                                 : p);
+            shown.push_back(i);
+        }
+    const std::vector<QPointF> at = spreadMarks(wanted, kPinGap, inside);
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        const PinItems& p = pinItems_[shown[k]];
+        p.mark->position->setCoords(at[k]);
+        p.leader->end->setCoords(at[k]);
+        const QPointF moved = at[k] - points[k];
+        p.leader->setVisible(std::hypot(moved.x(), moved.y()) > 0.5);
+    }
+}
+
+std::vector<std::optional<QPointF>> ParetoPlot::pinnedPixels() const
+{
+    std::vector<std::optional<QPointF>> out;
+    for (std::size_t i = 0; i < pinnedMarks_.size() && i < pinItems_.size(); ++i)
+        out.push_back(pinItems_[i].mark->visible()
+                          ? std::optional(pinItems_[i].mark->position->pixelPosition())
+                          : std::nullopt);
+    return out;
 }
 
 void ParetoPlot::updateBudgetItems()

@@ -8,6 +8,7 @@
 #include "viewmodel/plotdata.h"
 #include "viewmodel/plotscoring.h"
 
+#include <QPointF>
 #include <QVector>
 #include <QWidget>
 #include <array>
@@ -20,6 +21,7 @@ class QCPGraph;
 class QCPGraphData;
 class QCPItemStraightLine;
 class QCPItemRect;
+class QCPItemLine;
 class QCPItemText;
 class QCPLayer;
 class QComboBox;
@@ -59,7 +61,13 @@ public:
     // The best uniform configuration for the same request, as its own mark above the cloud.
     void setBestUniform(std::optional<MarkedPoint> p);
     void setSelected(std::optional<MarkedPoint> p);
-    void setPinned(const std::vector<MarkedPoint>& pins); // labelled 1..n
+    // Drawn as squares numbered 1..n (Compare's rows); pins closer than kPinGap pixels are
+    // moved apart on screen, each tied to its point by a thin line.
+    void setPinned(const std::vector<MarkedPoint>& pins);
+    static constexpr double kPinGap = 18;
+    // Where each pin's square is drawn, in the plot's pixels (after a replot); none for a pin
+    // off the stack (not predicted).
+    std::vector<std::optional<QPointF>> pinnedPixels() const;
 
     LatencyAxis axis() const { return axis_; }
     ColourBy colourBy() const { return colourBy_; }
@@ -107,6 +115,7 @@ private:
     void rebuildSeries();
     void updateBudgetItems();
     void updateMarks();
+    void placePins(); // after every layout: screen positions depend on the axes
     void fitView();
     double plotY(double rmqd) const;
     QCPGraph* markGraph(QCPGraph*& g, const QString& name);
@@ -149,7 +158,11 @@ private:
     QCPLayer* hoverLayer_ = nullptr;
     QCPItemStraightLine* budgetLine_ = nullptr;
     QCPItemRect* infeasibleRegion_ = nullptr;
-    std::vector<QCPItemText*> pinLabels_;
+    struct PinItems {
+        QCPItemText* mark = nullptr;   // the numbered square
+        QCPItemLine* leader = nullptr; // from its point, when moved apart from another pin
+    };
+    std::vector<PinItems> pinItems_;
     std::optional<MarkedPoint> recommendedMark_;
     std::optional<MarkedPoint> bestUniformMark_;
     std::optional<MarkedPoint> selectedMark_;

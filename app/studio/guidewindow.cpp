@@ -1,8 +1,12 @@
 #include "guidewindow.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -41,11 +45,47 @@ GuideWindow::GuideWindow(const QString& page, QWidget* parent) : QWidget(parent,
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(browser_, 1);
+    // Markdown headings carry no anchors in a QTextDocument: a section is found by its text.
+    connect(browser_, &QTextBrowser::sourceChanged, this, &GuideWindow::scrollToSection);
     // From its file, not from its text: a relative link then resolves beside the page, and a
     // .md page is read as Markdown.
-    browser_->setSource(QUrl::fromLocalFile(QFileInfo(page).absoluteFilePath()),
-                        QTextDocument::MarkdownResource);
+    const qsizetype hash = page.indexOf(QLatin1Char('#'));
+    QUrl url = QUrl::fromLocalFile(QFileInfo(page.left(hash)).absoluteFilePath());
+    if (hash >= 0)
+        url.setFragment(page.mid(hash + 1));
     resize(820, 640);
+    browser_->setSource(url, QTextDocument::MarkdownResource);
+}
+
+QString GuideWindow::anchorOf(const QString& heading)
+{
+    QString out;
+    for (const QChar c : heading.trimmed().toLower())
+        if (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('_'))
+            out += c;
+        else if (c == QLatin1Char(' '))
+            out += QLatin1Char('-');
+    return out;
+}
+
+void GuideWindow::scrollToSection(const QUrl& url)
+{
+    section_.clear();
+    if (!url.hasFragment())
+        return;
+    const QString anchor = url.fragment();
+    for (QTextBlock b = browser_->document()->begin(); b.isValid(); b = b.next()) {
+        if (b.blockFormat().headingLevel() == 0 || anchorOf(b.text()) != anchor)
+            continue;
+        section_ = b.text();
+        // Once the page is laid out at the window's width (it may not be shown yet).
+        QTimer::singleShot(0, this, [this, position = b.position()] {
+            const QTextBlock block = browser_->document()->findBlock(position);
+            const QRectF r = browser_->document()->documentLayout()->blockBoundingRect(block);
+            browser_->verticalScrollBar()->setValue(static_cast<int>(r.top()));
+        });
+        return;
+    }
 }
 
 } // namespace acsel::studio

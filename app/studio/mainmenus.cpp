@@ -1,6 +1,7 @@
 // The window's menus and the actions that open dialogs: session files (the session logic is
 // SessionController's) and the export.
 #include "filedialogs.h"
+#include "guidetopics.h"
 #include "guidewindow.h"
 #include "mainwindow.h"
 #include "recentsessionsmenu.h"
@@ -160,7 +161,15 @@ void MainWindow::buildMenus()
     view->addSeparator();
     buildThemeMenu(view->addMenu(tr("&Theme")));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, &MainWindow::showGuide);
+    help->addAction(tr("&User guide"), this, [this] { showGuide(QStringLiteral("GUIDE.md")); })
+        ->setObjectName(QStringLiteral("guideAction"));
+    // F1: the section about the part of the window with the focus (its dock's topic).
+    help->addAction(tr("&Help on this part of the window"), QKeySequence::HelpContents, this,
+                    [this] { showGuide(acsel::studio::topicOf(QApplication::focusWidget())); })
+        ->setObjectName(QStringLiteral("contextHelpAction"));
+    QMenu* terms = help->addMenu(tr("&Words explained"));
+    for (const acsel::studio::GuideTopic& t : acsel::studio::termTopics())
+        terms->addAction(t.question, this, [this, page = t.page] { showGuide(page); });
     help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts)
         ->setObjectName(QStringLiteral("shortcutsAction"));
     help->addSeparator();
@@ -244,17 +253,18 @@ void MainWindow::showShortcuts()
     box->open();
 }
 
-void MainWindow::showGuide()
+void MainWindow::showGuide(const QString& page)
 {
     // The user guide beside the binary: in the build tree (build/<preset>/app/studio) or an
     // installed share/doc.
     const QString dir = QApplication::applicationDirPath();
-    const QString candidates[] = {dir + QStringLiteral("/../../../../docs/GUIDE.md"),
-                                  dir + QStringLiteral("/../share/doc/acsel/GUIDE.md")};
+    const QString candidates[] = {dir + QStringLiteral("/../../../../docs"),
+                                  dir + QStringLiteral("/../share/doc/acsel")};
     for (const QString& c : candidates) {
-        if (!QFileInfo(c).isReadable())
+        if (!QFileInfo(c + QStringLiteral("/GUIDE.md")).isReadable())
             continue;
-        auto* guide = new acsel::studio::GuideWindow(c);
+        auto* guide = new acsel::studio::GuideWindow(c + QLatin1Char('/') + page);
+        guide->setObjectName(QStringLiteral("guideWindow"));
         guide->setAttribute(Qt::WA_DeleteOnClose);
         guide->show();
         return;
@@ -262,7 +272,7 @@ void MainWindow::showGuide()
     QMessageBox::information(this, tr("User guide"),
                              tr("docs/GUIDE.md was not found next to the program (looked in "
                                 "%1). It is in the source tree's docs folder.")
-                                 .arg(QFileInfo(candidates[0]).absolutePath()));
+                                 .arg(QFileInfo(candidates[0]).absoluteFilePath()));
 }
 
 void MainWindow::saveSession(bool askForFile)

@@ -4,6 +4,7 @@
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
 #include "engineloading.h"
+#include "guidetopics.h"
 #include "sessiondefaults.h"
 #include "sessionnotes.h"
 #include "startupprofile.h"
@@ -20,21 +21,25 @@
 #include "widgets/searchprogress.h"
 #include "widgets/slopanel.h"
 #include "widgets/warningstyle.h"
+#include "widgets/wheelguard.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <limits>
+#include <map>
 #include <memory>
 #include <qcustomplot.h>
 
@@ -104,6 +109,8 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     layout->addWidget(gauges_);
     layout->addWidget(plot_, 1);
     setCentralWidget(central);
+    central->setProperty(acsel::studio::kGuideTopicProperty,
+                         QStringLiteral("GUIDE.md#3-a-first-session-in-the-window"));
     buildDocks();
     sessions_ = new acsel::studio::SessionController(
         {session_, state_, editor_, compare_},
@@ -144,7 +151,27 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
         return;
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    defaultDocks_ = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!defaultDocks_)
+        return;
+    defaultDocks_ = false; // once, at the size the window is first shown at
+    const int width = this->width();
+    // Compare takes a little more of the bottom than the band editor: its metrics in view
+    // without scrolling on a laptop (the strip reads well at half the width).
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("bands")),
+                 findChild<QDockWidget*>(QStringLiteral("compare"))},
+                {width * 45 / 100, width * 55 / 100}, Qt::Horizontal);
+    // Tall enough for four pins without scrolling (with the dock's title bar).
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("compare"))},
+                {compareView_->horizontalHeader()->sizeHint().height() +
+                 CompareModel::kMaxPinned * compareView_->verticalHeader()->defaultSectionSize() +
+                 2 * compareView_->frameWidth() + fontMetrics().height() + 8},
+                Qt::Vertical);
 }
 
 MainWindow::~MainWindow()
@@ -156,16 +183,27 @@ MainWindow::~MainWindow()
 
 void MainWindow::buildDocks()
 {
+    // Each dock names the user guide's section about it (F1, Help on this part of the window).
     auto dock = [this](QWidget* w, const QString& title, const char* name,
                        Qt::DockWidgetArea area) {
+        static const std::map<QString, QString> topics{
+            {QStringLiteral("request"), QStringLiteral("GUIDE.md#3-a-first-session-in-the-window")},
+            {QStringLiteral("bands"), QStringLiteral("GUIDE.md#3-a-first-session-in-the-window")},
+            {QStringLiteral("recommendation"),
+             QStringLiteral("GUIDE.md#5-reading-a-recommendation")},
+            {QStringLiteral("compare"), QStringLiteral("GUI.md#using-it")},
+            {QStringLiteral("fit"), QStringLiteral("DATA.md#3-measured-profiles-fmc-calibration")}};
         auto* d = new QDockWidget(title, this);
         d->setObjectName(QLatin1String(name)); // for saveState()
+        if (const auto t = topics.find(d->objectName()); t != topics.end())
+            d->setProperty(acsel::studio::kGuideTopicProperty, t->second);
         d->setWidget(w);
         addDockWidget(area, d);
         return d;
     };
     // Request and card scroll: their content is taller than a laptop screen leaves them.
     auto scrolled = [this](QWidget* w) {
+        WheelGuard::install(w); // the wheel scrolls the panel, not the control under it
         auto* area = new QScrollArea(this);
         area->setWidget(w);
         area->setWidgetResizable(true);

@@ -70,6 +70,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    // The first show without a saved dock layout sizes the bottom docks for the window's width.
+    void showEvent(QShowEvent* e) override;
 
 private:
     void buildDocks();
@@ -77,7 +79,7 @@ private:
     void buildThemeMenu(QMenu* menu);
     void setTheme(acsel::studio::Theme theme);
     void showShortcuts();
-    void showGuide();
+    void showGuide(const QString& page); // relative to the docs folder, "#anchor" optional
     void saveSession(bool askForFile);
     void openSessionDialog();
     void wire();
@@ -110,6 +112,7 @@ private:
     QString modelName(int model) const;
 
     bool restoreSettings_;
+    bool defaultDocks_ = true; // no saved dock layout restored, not shown yet
     std::shared_ptr<const acsel::WorkspaceEngine> engine_;
     std::shared_ptr<const acsel::Workspace> ws_; // the engine's own workspace
     QString workspaceFile_;

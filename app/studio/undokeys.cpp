@@ -1,9 +1,9 @@
 #include "undokeys.h"
 
-#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QKeyEvent>
+#include <QWidget>
 
 namespace acsel::studio
 {
@@ -20,6 +20,15 @@ bool matches(const QAction* a, const QKeyEvent& e)
 }
 } // namespace
 
+bool UndoKeys::inside(const QObject* o) const
+{
+    // By parent, not by window(): a floating dock is a window of its own.
+    for (; o; o = o->parent())
+        if (o == window_)
+            return true;
+    return false;
+}
+
 UndoKeys::UndoKeys(QWidget* window, QAction* undo, QAction* redo)
     : QObject(window), window_(window), undo_(undo), redo_(redo)
 {
@@ -30,8 +39,7 @@ bool UndoKeys::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() != QEvent::ShortcutOverride)
         return false;
-    auto* box = qobject_cast<QAbstractSpinBox*>(watched);
-    if (!box || box->window() != window_)
+    if (!watched->isWidgetType() || !inside(watched))
         return false;
     auto* key = static_cast<QKeyEvent*>(event);
     if (!matches(undo_, *key) && !matches(redo_, *key))

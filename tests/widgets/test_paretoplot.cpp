@@ -30,6 +30,7 @@ private slots:
     void legendListsOnlyTheFormatsPresent();
     void logTicksBelowOneTenth();
     void savedPlotsCarryTheCaptionAndStayLight();
+    void pinsStayApartWhenTheyCoincide();
 };
 
 void TestParetoPlot::scoringMatchesBruteForce_data()
@@ -348,6 +349,52 @@ void TestParetoPlot::savedPlotsCarryTheCaptionAndStayLight()
             red += c.red() > 120 && c.green() < 60 && c.blue() < 80;
         }
     QVERIFY2(red > 50, qPrintable(QString::number(red))); // the bold red caption text
+}
+
+void TestParetoPlot::pinsStayApartWhenTheyCoincide()
+{
+    // A recommendation pinned beside its uniform twin sits on the same pixel: the numbered
+    // squares are moved apart on screen; a pin with room stays on its point.
+    ParetoPlot plot;
+    plot.resize(900, 600);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setPoints(fixtures::randomPoints(200));
+    plot.setAxis(LatencyAxis::Ttft);
+    QCustomPlot* qcp = plot.customPlot();
+    qcp->replot(QCustomPlot::rpImmediateRefresh);
+    // Three pins on one point in the middle of the plot, one on its own.
+    const double midX = (qcp->xAxis->range().lower + qcp->xAxis->range().upper) / 2;
+    const double midY = (qcp->yAxis->range().lower + qcp->yAxis->range().upper) / 2;
+    const double farX = qcp->xAxis->range().lower + 0.9 * qcp->xAxis->range().size();
+    const double farY = qcp->yAxis->range().lower + 0.9 * qcp->yAxis->range().size();
+    const MarkedPoint same{midX, 1, midY};
+    plot.setPinned({same, same, {farX, 1, farY}, same});
+    qcp->replot(QCustomPlot::rpImmediateRefresh);
+    const std::vector<std::optional<QPointF>> at = plot.pinnedPixels();
+    QCOMPARE(at.size(), std::size_t{4});
+    const QPointF middle(qcp->xAxis->coordToPixel(midX), qcp->yAxis->coordToPixel(midY));
+    const QPointF far(qcp->xAxis->coordToPixel(farX), qcp->yAxis->coordToPixel(farY));
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        QVERIFY(at[i]);
+        const QPointF point = i == 2 ? far : middle;
+        // Within one ring of its point: three marks fit on the first ring.
+        QVERIFY(std::hypot(at[i]->x() - point.x(), at[i]->y() - point.y()) <=
+                ParetoPlot::kPinGap + 0.5);
+        for (std::size_t j = i + 1; j < at.size(); ++j)
+            QVERIFY2(std::hypot(at[i]->x() - at[j]->x(), at[i]->y() - at[j]->y()) >=
+                         ParetoPlot::kPinGap - 0.5,
+                     qPrintable(QStringLiteral("pins %1 and %2 overlap").arg(i + 1).arg(j + 1)));
+    }
+    QVERIFY(std::hypot(at[0]->x() - middle.x(), at[0]->y() - middle.y()) < 0.5);
+    QVERIFY(std::hypot(at[2]->x() - far.x(), at[2]->y() - far.y()) < 0.5);
+    // A resize moves the points: the squares follow at the next replot.
+    plot.resize(700, 500);
+    QApplication::processEvents();
+    qcp->replot(QCustomPlot::rpImmediateRefresh);
+    const QPointF moved(qcp->xAxis->coordToPixel(midX), qcp->yAxis->coordToPixel(midY));
+    QVERIFY(std::hypot(plot.pinnedPixels()[0]->x() - moved.x(),
+                       plot.pinnedPixels()[0]->y() - moved.y()) < 0.5);
 }
 
 QTEST_MAIN(TestParetoPlot)
