@@ -48,6 +48,11 @@ bool walkOrder(const ScoredCandidate& a, const ScoredCandidate& b)
     return a.algorithm < b.algorithm;
 }
 
+// A lower bound of a candidate's raw latencies and of the memory the gate compares.
+struct Bound {
+    double ttft = 0, tpot = 0, memory = 0;
+};
+
 // RMQD in bins (a float's bit pattern shifted: 128 bins per octave, ordered as the values,
 // equal floats in one bin), so that a round takes whole bins and no tie is ever split.
 constexpr int kRmqdBins = 1 << 15;
@@ -74,7 +79,7 @@ struct IndexRoundKeeper {
     bool skipsContext(int c)
     {
         const SoftScore& low = table->lowestUniform(c);
-        if (!grid->dominated(low.memoryBytes * shrink, low.rawTtft * shrink, low.rawTpot * shrink))
+        if (!grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink))
             return false;
         settled += table->space(c).recipeCount();
         return true;
@@ -82,7 +87,7 @@ struct IndexRoundKeeper {
 
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        if (grid->dominated(s.memoryBytes * shrink, s.rawTtft * shrink, s.rawTpot * shrink)) {
+        if (grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, s.memoryBytes * shrink)) {
             ++settled;
             return;
         }
@@ -134,96 +139,112 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // candidate of the same RMQD a member only wins under the later keys of the answer order,
     // checked one by one (`pending`). Grid members are strictly lower in RMQD than anything
     // still to come.
-    DominanceGrid grid(table.lowestUniform().memoryBytes, table.highestUniform().memoryBytes,
-                       table.lowestUniform().rawTtft, table.highestUniform().rawTtft, 1024);
+    DominanceGrid grid(table.lowestUniform().rawTtft, table.highestUniform().rawTtft,
+                       table.lowestUniform().rawTpot, table.highestUniform().rawTpot, 1024);
     std::vector<std::size_t> pending;
     float pendingRmqd = -std::numeric_limits<float>::infinity();
     const auto flush = [&] {
         for (std::size_t m : pending) {
             const Prediction& p = index.members_[m].prediction;
-            grid.add(p.admittedMemoryBytes(), p.rawTtftMs, p.rawTpotMs);
+            grid.add(p.rawTtftMs, p.rawTpotMs, p.admittedMemoryBytes());
         }
         pending.clear();
     };
     // Whether a pending member f comes before a candidate of f's RMQD or above under every
-    // budget once it is no slower and no larger: the candidates come in non-decreasing RMQD,
-    // so f.rmqd <= rmqd; then f needs no more GPUs, and fewer wins; on as many it needs no
-    // more bands and to win one remaining tie.
-    const auto pendingDominates = [&](double rmqd, const Config& c, double memory, double ttft,
-                                      double tpot) {
+    // budget once it beats it on memory and latency (`beats`): the candidates come in
+    // non-decreasing RMQD, so f.rmqd <= rmqd, and a lower one at float precision wins (pending
+    // members wait for the grid until a candidate of another RMQD is decided); at f's, f needs
+    // no more GPUs, and fewer wins; on as many it needs no more bands and to win one remaining
+    // tie.
+    const auto pendingDominates = [&](double rmqd, const Config& c, auto beats) {
         for (std::size_t m : pending) {
             const Member& f = index.members_[m];
             const int bands = f.config.recipe.size(), cBands = c.recipe.size();
             const bool precedes =
-                f.config.tp < c.tp ||
+                coarse(f.rmqd) < coarse(rmqd) || f.config.tp < c.tp ||
                 (f.config.tp == c.tp && bands <= cBands &&
                  (f.rmqd < rmqd || bands < cBands || configPrecedes(f.config, c)));
-            if (f.prediction.admittedMemoryBytes() <= memory && f.prediction.rawTtftMs <= ttft &&
-                f.prediction.rawTpotMs <= tpot && precedes)
+            if (precedes && beats(f.prediction))
                 return true;
         }
         return false;
     };
-    // Whether a member beats a candidate with these memory and raw latencies (its FracMix
-    // bound or its full estimate), compared after the shrink.
-    const auto dominated = [&](double rmqd, const Config& c, double memory, double ttft,
-                               double tpot) {
-        memory *= shrink;
-        ttft *= shrink;
-        tpot *= shrink;
-        return grid.dominated(memory, ttft, tpot) || pendingDominates(rmqd, c, memory, ttft, tpot);
+    // Whether a member beats a candidate's bound: its latency is FracMix's shrunk (FracMix
+    // may exceed the full estimate it bounds by its rounding), its memory the gate's own
+    // (admittedMemoryBytes) or, before that is known, FracMix's shrunk too.
+    const auto boundDominated = [&](double rmqd, const Config& cfg, const Bound& b) {
+        return grid.dominated(b.ttft, b.tpot, b.memory) ||
+               pendingDominates(rmqd, cfg, [&](const Prediction& f) {
+                   return f.rawTtftMs <= b.ttft && f.rawTpotMs <= b.tpot &&
+                          f.admittedMemoryBytes() <= b.memory;
+               });
     };
-    const auto boundDominated = [&](const ScoredCandidate& s, const Config& cfg) {
-        const SoftScore soft = table.soft(s.context, s.recipe);
-        return dominated(s.rmqd, cfg, soft.memoryBytes, soft.rawTtft, soft.rawTpot);
+    // Whether a member beats a candidate's full estimate: no more memory (compared with the
+    // budget as it is), and each raw latency equal (the calibration maps equal values to equal
+    // ones) or lower by the shrink (an ordering kept through the calibration's rounding).
+    const auto fullDominated = [&](double rmqd, const Config& cfg, const Prediction& p) {
+        const auto noSlower = [&](double f, double c) { return f == c || f <= c * shrink; };
+        return grid.dominated(p.rawTtftMs, p.rawTpotMs, p.admittedMemoryBytes(), shrink) ||
+               pendingDominates(rmqd, cfg, [&](const Prediction& f) {
+                   return noSlower(f.rawTtftMs, p.rawTtftMs) &&
+                          noSlower(f.rawTpotMs, p.rawTpotMs) &&
+                          f.admittedMemoryBytes() <= p.admittedMemoryBytes();
+               });
     };
-    // `gated`: the candidate's full gate when it was computed ahead (nullptr: not yet).
-    const auto consider = [&](const ScoredCandidate& s, const GateResult* gated) {
+    // `gated`: the candidate's full gate, computed ahead; `bound` its bound then.
+    const auto consider = [&](const ScoredCandidate& s, const Bound& bound,
+                              const GateResult& gated) {
         if (coarse(s.rmqd) != pendingRmqd) {
             flush();
             pendingRmqd = coarse(s.rmqd);
         }
         const Config cfg = table.config(s.context, s.recipe, s.algorithm);
-        if (boundDominated(s, cfg))
-            return;
-        GateResult own;
-        if (!gated) {
-            own = fullGate(e, cfg, index.workload_);
-            ++index.stats_.fullGates;
-            gated = &own;
-        }
-        if (!gated->admitted()) // larger than the device or not exportable: never an answer
-            return;
-        const Prediction& p = gated->prediction;
-        if (dominated(s.rmqd, cfg, p.admittedMemoryBytes(), p.rawTtftMs, p.rawTpotMs))
+        if (!gated.admitted() || // not exportable (larger than the device: never gated)
+            boundDominated(s.rmqd, cfg, bound) || fullDominated(s.rmqd, cfg, gated.prediction))
             return;
         pending.push_back(index.members_.size());
-        index.members_.push_back({cfg, s.rmqd, p});
+        index.members_.push_back({cfg, s.rmqd, gated.prediction});
     };
-    // The candidates of a round are decided in order, a chunk at a time; the full gates of
-    // those the members known at the chunk's start do not dominate are computed first, on the
-    // run's threads (a few of them turn out dominated by members of the same chunk: gated for
-    // nothing, never wrongly kept). Which gates are computed does not depend on the threads.
+    // The candidates of a round are decided in order, a chunk at a time. First the bounds:
+    // FracMix's, then with the gate's memory (cheap, exact) for those it does not settle.
+    // The full gates of those the members known at the chunk's start do not dominate are then
+    // computed on the run's threads (a few turn out dominated by members of the same chunk:
+    // gated for nothing, never wrongly kept), and each is decided in order. Which gates are
+    // computed does not depend on the threads. A candidate settled at the chunk's start stays
+    // settled: the members only grow.
     const int threads = searchThreads(o);
     const auto decide = [&](const std::vector<ScoredCandidate>& ready) {
         constexpr std::size_t kChunk = 512;
-        std::vector<std::optional<GateResult>> gates;
+        std::vector<GateResult> gates;
+        std::vector<Bound> bounds;
         std::vector<std::size_t> ahead;
         for (std::size_t begin = 0; begin < ready.size(); begin += kChunk) {
             const std::size_t end = std::min(ready.size(), begin + kChunk);
-            gates.assign(end - begin, std::nullopt);
             ahead.clear();
+            bounds.clear();
             for (std::size_t i = begin; i < end; ++i) {
                 const ScoredCandidate& s = ready[i];
-                if (!boundDominated(s, table.config(s.context, s.recipe, s.algorithm)))
-                    ahead.push_back(i);
+                const Config cfg = table.config(s.context, s.recipe, s.algorithm);
+                const SoftScore soft = table.soft(s.context, s.recipe);
+                Bound b{soft.rawTtft * shrink, soft.rawTpot * shrink, soft.memoryBytes * shrink};
+                if (boundDominated(s.rmqd, cfg, b))
+                    continue;
+                const std::optional<double> memory = admittedMemoryBytes(e, cfg, index.workload_);
+                if (!memory)
+                    continue;
+                b.memory = *memory;
+                if (boundDominated(s.rmqd, cfg, b))
+                    continue;
+                ahead.push_back(i);
+                bounds.push_back(b);
             }
+            gates.assign(ahead.size(), GateResult{});
             std::atomic<std::size_t> next{0};
             const auto work = [&] {
                 for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
                     const ScoredCandidate& s = ready[ahead[k]];
-                    gates[ahead[k] - begin] = fullGate(
-                        e, table.config(s.context, s.recipe, s.algorithm), index.workload_);
+                    gates[k] = fullGate(e, table.config(s.context, s.recipe, s.algorithm),
+                                        index.workload_);
                 }
             };
             std::vector<std::thread> helpers;
@@ -235,8 +256,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             index.stats_.fullGates += static_cast<std::int64_t>(ahead.size());
             if (stop.load(std::memory_order_relaxed))
                 return false;
-            for (std::size_t i = begin; i < end; ++i)
-                consider(ready[i], gates[i - begin] ? &*gates[i - begin] : nullptr);
+            for (std::size_t k = 0; k < ahead.size(); ++k)
+                consider(ready[ahead[k]], bounds[k], gates[k]);
         }
         return true;
     };
