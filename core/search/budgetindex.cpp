@@ -8,17 +8,20 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 
 namespace acsel
 {
 namespace
 {
 
-// Candidates a round holds (64 B each: about 16 MB), unless one RMQD bin alone has more.
-constexpr std::int64_t kRound = std::int64_t{1} << 18;
+// Candidates a round decides (24 B each: 12 MB; a walk's keeper holds up to twice that), unless
+// one RMQD bin alone has more.
+constexpr std::int64_t kRound = std::int64_t{1} << 19;
 
 Request withoutBudgets(Request q)
 {
@@ -35,17 +38,52 @@ double boundShrink(const Calibration& c)
     return 1 - 1e-9 / std::min({1.0, c.gammaTtft, c.gammaTpot});
 }
 
+// A band recipe in one integer whose order is recipePrecedes' (band count, then each band's
+// end, format and scope): a kept candidate takes 24 bytes and sorts without decoding.
+constexpr int kEndBits = 12, kBandBits = kEndBits + 5; // 3 bits of format, 2 of scope
+constexpr int kMaxIndexedLayers = (1 << kEndBits) - 1;
+static_assert(kFormatCount <= 8 && kScopeCount <= 4 && BandRecipe::kMaxBands == 3);
+
+std::uint64_t packRecipe(const BandRecipe& r)
+{
+    auto v = static_cast<std::uint64_t>(r.size());
+    for (int i = 0; i < BandRecipe::kMaxBands; ++i) {
+        v <<= kBandBits;
+        if (i < r.size())
+            v |= static_cast<std::uint64_t>(r[i].end) << 5 |
+                 static_cast<std::uint64_t>(r[i].format) << 2 |
+                 static_cast<std::uint64_t>(r[i].scope);
+    }
+    return v;
+}
+
+BandRecipe unpackRecipe(std::uint64_t v)
+{
+    BandRecipe r;
+    const auto bands = static_cast<int>(v >> (BandRecipe::kMaxBands * kBandBits));
+    for (int i = 0, begin = 0; i < bands; ++i) {
+        const std::uint64_t b =
+            v >> ((BandRecipe::kMaxBands - 1 - i) * kBandBits) & ((1u << kBandBits) - 1);
+        const auto end = static_cast<int>(b >> 5);
+        r.push({begin, end, static_cast<Format>(b >> 2 & 7u), static_cast<Scope>(b & 3u)});
+        begin = end;
+    }
+    return r;
+}
+
+struct IndexCandidate {
+    double rmqd = 0;
+    std::uint64_t recipe = 0; // packRecipe
+    std::int32_t context = 0;
+    Algorithm algorithm = Algorithm::Max;
+};
+
 // Increasing RMQD, ties in a fixed order of the candidate: which members a tie keeps depends
 // on the order they come in, and that must not depend on the threads.
-bool walkOrder(const ScoredCandidate& a, const ScoredCandidate& b)
+bool walkOrder(const IndexCandidate& a, const IndexCandidate& b)
 {
-    if (a.rmqd != b.rmqd)
-        return a.rmqd < b.rmqd;
-    if (a.context != b.context)
-        return a.context < b.context;
-    if (recipePrecedes(a.recipe, b.recipe) || recipePrecedes(b.recipe, a.recipe))
-        return recipePrecedes(a.recipe, b.recipe);
-    return a.algorithm < b.algorithm;
+    return std::tie(a.rmqd, a.context, a.recipe, a.algorithm) <
+           std::tie(b.rmqd, b.context, b.recipe, b.algorithm);
 }
 
 // A lower bound of a candidate's raw latencies and of the memory the gate compares.
@@ -61,28 +99,52 @@ int rmqdBin(double rmqd)
     return static_cast<int>(std::bit_cast<std::uint32_t>(static_cast<float>(rmqd)) >> 16);
 }
 
-// One thread's share of a walk over the candidates no member dominates yet: those of the
-// round's bins (floorBin, cutBin] are kept, those above are counted per bin to plan the next
-// rounds; NaN RMQD (no answer, as in Exact) and the bins already decided are skipped.
+// The lowest bin above floorBin at which the counts reach `round` (the last bin when they never
+// do): a round's bins.
+int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t round)
+{
+    std::int64_t n = 0;
+    int bin = floorBin + 1;
+    for (; bin < kRmqdBins - 1; ++bin)
+        if ((n += perBin[static_cast<std::size_t>(bin)]) >= round)
+            break;
+    return bin;
+}
+
+// One thread's share of a walk over the candidates no member dominates yet, above the bins
+// already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
+// `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
+// keepers hold every candidate of the round's bins (the lowest bins up to `round` candidates).
+// A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
+// Exact) and the bins already decided are skipped.
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
     double shrink = 1;
-    int floorBin = -1, cutBin = -1;
-    std::vector<ScoredCandidate> kept;
-    std::vector<std::int64_t> above; // per bin, beyond cutBin
-    std::int64_t settled = 0;        // walked and already decided (dominated or gated)
+    std::int64_t round = kRound;
+    int floorBin = -1;
+    int cutBin = kRmqdBins - 1; // the highest bin kept
+    bool dropped = false;       // whether a candidate above cutBin was left for a later round
+    std::vector<IndexCandidate> kept;
+    std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
+    std::size_t limit = 0;                                                      // 2 x round
+    std::int64_t settled = 0; // walked and already decided (dominated or gated)
     QualityMemo quality;
 
-    // A context whose lowest corner (every uniform minimum at once) is dominated has only
-    // dominated recipes: each recipe lies above that corner.
     bool skipsContext(int c)
     {
+        // A context whose lowest corner (every uniform minimum at once) is dominated has only
+        // dominated recipes: each recipe lies above that corner.
         const SoftScore& low = table->lowestUniform(c);
-        if (!grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink))
-            return false;
-        settled += table->space(c).recipeCount();
-        return true;
+        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink)) {
+            settled += table->space(c).recipeCount();
+            return true;
+        }
+        if (rmqdBin(table->lowestRmqd(c)) > cutBin) {
+            dropped = true;
+            return true;
+        }
+        return false;
     }
 
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
@@ -95,13 +157,25 @@ struct IndexRoundKeeper {
         const int bin = rmqdBin(rmqd);
         if (std::isnan(rmqd) || bin <= floorBin) {
             ++settled;
-        } else if (bin <= cutBin) {
-            kept.push_back({r, rmqd, 0.0, c, algo});
+        } else if (bin > cutBin) {
+            dropped = true;
         } else {
-            if (above.empty())
-                above.assign(kRmqdBins, 0);
-            ++above[static_cast<std::size_t>(bin)];
+            kept.push_back({rmqd, packRecipe(r), c, algo});
+            ++perBin[static_cast<std::size_t>(bin)];
+            if (kept.size() >= limit)
+                dropAbove(roundCut(perBin, floorBin, round));
         }
+    }
+
+    void dropAbove(int bin)
+    {
+        if (bin >= cutBin)
+            return;
+        cutBin = bin;
+        dropped = true;
+        std::erase_if(kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
+        std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
+        limit = std::max(limit, 2 * kept.size()); // one bin alone may hold more
     }
 };
 
@@ -114,7 +188,7 @@ bool BudgetIndex::applies(const Engine& e, const Request& q)
 
 std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                                               const SearchOptions& o, const ProgressFn& progress,
-                                              const std::atomic<bool>& stop)
+                                              const std::atomic<bool>& stop, std::int64_t roundSize)
 {
     if (!applies(e, q))
         throw std::invalid_argument("no budget index for this request: FracMix is no lower "
@@ -126,6 +200,11 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     const ProgressFn silent;
     ScreeningRun run("exact", e, index.workload_, o, silent, stop);
     const FracMixTable& table = run.table();
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        if (table.space(c).numLayers() > kMaxIndexedLayers)
+            throw std::length_error("no budget index for a model of more than " +
+                                    std::to_string(kMaxIndexedLayers) +
+                                    " layers; budgets are searched");
     if (table.recipeCount() > kMaxCandidates)
         throw std::length_error(
             "no budget index for this workload: " + std::to_string(table.recipeCount()) +
@@ -192,18 +271,17 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                });
     };
     // `gated`: the candidate's full gate, computed ahead; `bound` its bound then.
-    const auto consider = [&](const ScoredCandidate& s, const Bound& bound,
+    const auto consider = [&](double rmqd, const Config& cfg, const Bound& bound,
                               const GateResult& gated) {
-        if (coarse(s.rmqd) != pendingRmqd) {
+        if (coarse(rmqd) != pendingRmqd) {
             flush();
-            pendingRmqd = coarse(s.rmqd);
+            pendingRmqd = coarse(rmqd);
         }
-        const Config cfg = table.config(s.context, s.recipe, s.algorithm);
         if (!gated.admitted() || // not exportable (larger than the device: never gated)
-            boundDominated(s.rmqd, cfg, bound) || fullDominated(s.rmqd, cfg, gated.prediction))
+            boundDominated(rmqd, cfg, bound) || fullDominated(rmqd, cfg, gated.prediction))
             return;
         pending.push_back(index.members_.size());
-        index.members_.push_back({cfg, s.rmqd, gated.prediction});
+        index.members_.push_back({cfg, rmqd, gated.prediction});
     };
     // The candidates of a round are decided in order, a chunk at a time. First the bounds:
     // FracMix's, then with the gate's memory (cheap, exact) for those it does not settle.
@@ -213,19 +291,21 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // computed does not depend on the threads. A candidate settled at the chunk's start stays
     // settled: the members only grow.
     const int threads = searchThreads(o);
-    const auto decide = [&](const std::vector<ScoredCandidate>& ready) {
-        constexpr std::size_t kChunk = 512;
+    const auto decide = [&](const std::vector<IndexCandidate>& ready) {
+        constexpr std::size_t kChunk = 128;
         std::vector<GateResult> gates;
         std::vector<Bound> bounds;
+        std::vector<Config> configs;
         std::vector<std::size_t> ahead;
         for (std::size_t begin = 0; begin < ready.size(); begin += kChunk) {
             const std::size_t end = std::min(ready.size(), begin + kChunk);
             ahead.clear();
             bounds.clear();
+            configs.clear();
             for (std::size_t i = begin; i < end; ++i) {
-                const ScoredCandidate& s = ready[i];
-                const Config cfg = table.config(s.context, s.recipe, s.algorithm);
-                const SoftScore soft = table.soft(s.context, s.recipe);
+                const IndexCandidate& s = ready[i];
+                const Config cfg = table.config(s.context, unpackRecipe(s.recipe), s.algorithm);
+                const SoftScore soft = table.soft(s.context, cfg.recipe);
                 Bound b{soft.rawTtft * shrink, soft.rawTpot * shrink, soft.memoryBytes * shrink};
                 if (boundDominated(s.rmqd, cfg, b))
                     continue;
@@ -237,14 +317,13 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                     continue;
                 ahead.push_back(i);
                 bounds.push_back(b);
+                configs.push_back(cfg);
             }
             gates.assign(ahead.size(), GateResult{});
             std::atomic<std::size_t> next{0};
             const auto work = [&] {
                 for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
-                    const ScoredCandidate& s = ready[ahead[k]];
-                    gates[k] = fullGate(e, table.config(s.context, s.recipe, s.algorithm),
-                                        index.workload_);
+                    gates[k] = fullGate(e, configs[k], index.workload_);
                 }
             };
             std::vector<std::thread> helpers;
@@ -257,53 +336,85 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             if (stop.load(std::memory_order_relaxed))
                 return false;
             for (std::size_t k = 0; k < ahead.size(); ++k)
-                consider(ready[ahead[k]], bounds[k], gates[k]);
+                consider(ready[ahead[k]].rmqd, configs[k], bounds[k], gates[k]);
         }
         return true;
     };
 
-    // The first walk only counts per bin; each later one keeps the next round's bins (up to
-    // kRound candidates, or one bin) and counts the rest again, fewer as the members grow.
+    // Each walk keeps the lowest bins not decided yet, up to `round` candidates (or one bin),
+    // and decides them; the first also counts the space.
+    const std::int64_t round = roundSize > 0 ? roundSize : kRound;
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
-    for (int floorBin = -1, cutBin = -1;;) {
-        const bool first = index.stats_.walks == 0;
-        std::vector<IndexRoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
-            nullptr, 0.0, IndexRoundKeeper{&table, &grid, shrink, floorBin, cutBin, {}, {}, 0, {}},
-            first);
+    for (int floorBin = -1;;) {
+        IndexRoundKeeper prototype;
+        prototype.table = &table;
+        prototype.grid = &grid;
+        prototype.shrink = shrink;
+        prototype.round = round;
+        prototype.limit = 2 * static_cast<std::size_t>(round);
+        prototype.floorBin = floorBin;
+        std::vector<IndexRoundKeeper> keepers =
+            run.forEachScreenedRecipeInParallel(nullptr, 0.0, prototype, index.stats_.walks == 0);
         ++index.stats_.walks;
         if (run.cancelled())
             return std::nullopt;
-        std::vector<ScoredCandidate> ready;
-        std::vector<std::int64_t> above(kRmqdBins, 0);
+        // A keeper that dropped a bin held `round` candidates below it, so the merged ones are
+        // complete up to the round's cut, which does not depend on the threads.
+        std::vector<std::int64_t> perBin(kRmqdBins, 0);
         std::int64_t settled = 0;
-        std::size_t kept = 0;
-        for (const IndexRoundKeeper& k : keepers)
-            kept += k.kept.size();
-        ready.reserve(kept);
-        for (IndexRoundKeeper& k : keepers) {
-            ready.insert(ready.end(), k.kept.begin(), k.kept.end());
-            k.kept = {}; // one copy at a time
-            for (std::size_t bin = 0; bin < k.above.size(); ++bin)
-                above[bin] += k.above[bin];
+        bool more = false;
+        for (const IndexRoundKeeper& k : keepers) {
+            for (std::size_t bin = 0; bin < perBin.size(); ++bin)
+                perBin[bin] += k.perBin[bin];
             settled += k.settled;
+            more = more || k.dropped;
+        }
+        const int cutBin = roundCut(perBin, floorBin, round);
+        std::vector<IndexCandidate> ready;
+        for (IndexRoundKeeper& k : keepers) {
+            for (const IndexCandidate& c : k.kept) {
+                const bool inRound = rmqdBin(c.rmqd) <= cutBin;
+                more = more || !inRound;
+                if (inRound)
+                    ready.push_back(c);
+            }
+            k.kept = {}; // one copy at a time
         }
         keepers.clear();
         if (progress)
             progress(static_cast<double>(settled) / candidates);
-        std::sort(ready.begin(), ready.end(), walkOrder);
-        if (!decide(ready))
-            return std::nullopt;
-        floorBin = cutBin;
-        std::int64_t planned = 0;
-        for (int bin = cutBin + 1; bin < kRmqdBins; ++bin) {
-            const std::int64_t n = above[static_cast<std::size_t>(bin)];
-            if (n > 0 && planned > 0 && planned + n > kRound)
-                break;
-            planned += n;
-            cutBin = bin;
+        // Bin by bin in increasing RMQD (a counting sort by bin): the members of the bins
+        // before dominate most of a bin's candidates, dropped before sorting the rest.
+        std::vector<std::size_t> offsets(static_cast<std::size_t>(cutBin - floorBin) + 1, 0);
+        for (const IndexCandidate& c : ready)
+            ++offsets[static_cast<std::size_t>(rmqdBin(c.rmqd) - floorBin)];
+        std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+        std::vector<IndexCandidate> byBin(ready.size());
+        for (auto c = ready.rbegin(); c != ready.rend(); ++c)
+            byBin[--offsets[static_cast<std::size_t>(rmqdBin(c->rmqd) - floorBin)]] = *c;
+        ready = {};
+        std::vector<IndexCandidate> bin;
+        for (std::size_t k = 0; k < offsets.size(); ++k) {
+            const std::size_t first = offsets[k],
+                              last = k + 1 < offsets.size() ? offsets[k + 1] : byBin.size();
+            if (first == last)
+                continue;
+            flush(); // the bins before are lower in RMQD
+            bin.clear();
+            for (std::size_t i = first; i < last; ++i) {
+                const IndexCandidate& c = byBin[i];
+                const SoftScore soft = table.soft(c.context, unpackRecipe(c.recipe));
+                if (!grid.dominated(soft.rawTtft * shrink, soft.rawTpot * shrink,
+                                    soft.memoryBytes * shrink))
+                    bin.push_back(c);
+            }
+            std::sort(bin.begin(), bin.end(), walkOrder);
+            if (!decide(bin))
+                return std::nullopt;
         }
-        if (planned == 0)
+        if (!more)
             break;
+        floorBin = cutBin;
     }
     index.stats_.candidates = run.result().candidates;
     index.stats_.buildSeconds = run.finish().wallSeconds;

@@ -47,18 +47,21 @@ bool DominanceGrid::dominated(double x, double y, double z, double shrink) const
 {
     const double xs = x * shrink, ys = y * shrink;
     // Bins below both lower bins hold only points with p.x < xs and p.y < ys.
-    const int i = x_.bin(xs), j = y_.bin(ys);
+    const int i = x_.bin(xs), j = y_.bin(ys), lastRow = x_.bin(x), lastColumn = y_.bin(y);
     if (i > 0 && j > 0 && cells_[cell(i - 1, j - 1)] <= z)
         return true;
-    // The others that can dominate lie in the bins from the shrunk value's to the value's own.
+    // Every point that can dominate lies in bins <= the value's own in x and y.
+    if (cells_[cell(lastRow, lastColumn)] > z)
+        return false;
+    // Those not decided yet lie in the bins from the shrunk value's to the value's own.
     const auto beats = [&](const Point& p) {
         return (p.x <= xs || p.x == x) && (p.y <= ys || p.y == y) && p.z <= z;
     };
-    for (int r = i, last = x_.bin(x); r <= last; ++r)
+    for (int r = i; r <= lastRow; ++r)
         if (std::any_of(rows_[static_cast<std::size_t>(r)].begin(),
                         rows_[static_cast<std::size_t>(r)].end(), beats))
             return true;
-    for (int c = j, last = y_.bin(y); c <= last; ++c)
+    for (int c = j; c <= lastColumn; ++c)
         if (std::any_of(columns_[static_cast<std::size_t>(c)].begin(),
                         columns_[static_cast<std::size_t>(c)].end(), beats))
             return true;

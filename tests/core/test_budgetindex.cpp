@@ -64,6 +64,7 @@ private slots:
     void answersAsExactOnRandomWorkloads();
     void recommendIndexAsRecommend();
     void sameMembersOnAnyThreadCount();
+    void sameIndexForAnyRoundSize();
     void answersOnlyItsWorkload();
     void answersContinuousWorkloadsAsExact();
     void refusesAnEngineWithoutALatencyBound();
@@ -222,6 +223,52 @@ void TestBudgetIndex::sameMembersOnAnyThreadCount()
         if (members == 0)
             members = index->members();
         QCOMPARE(index->members(), members);
+    }
+}
+
+// Rounds of a few candidates (many walks, a bin alone over the round, keepers dropping bins
+// mid-walk) give the index of the default round: the same members, full gates on any thread
+// count, and Exact's answer on budgets at a configuration's prediction.
+void TestBudgetIndex::sameIndexForAnyRoundSize()
+{
+    std::mt19937_64 rng(31);
+    for (int i = 0; i < 8; ++i) {
+        const VariantEngine e(i % 2 ? kAmpere : kBlackwell, i % 3 == 0);
+        Request q;
+        q.stack = "toygpu/toy";
+        q.concurrency = 1 + i % 2;
+        SearchOptions o;
+        o.batches = {1, 2, 4};
+        const std::optional<BudgetIndex> whole = BudgetIndex::build(e, q, o, {}, kNoStop);
+        QVERIFY(whole.has_value());
+        QCOMPARE(whole->stats().walks, std::int64_t{1}); // the toy space fits one round
+        const std::vector<Prediction> predictions = predictionsOf(e, q, o);
+        for (const std::int64_t round : {1, 5, 64}) {
+            std::int64_t gates = -1;
+            for (const int threads : {1, 3}) {
+                o.threads = threads;
+                const std::optional<BudgetIndex> index =
+                    BudgetIndex::build(e, q, o, {}, kNoStop, round);
+                QVERIFY(index.has_value());
+                QCOMPARE(index->members(), whole->members());
+                QCOMPARE(index->stats().candidates, whole->stats().candidates);
+                QVERIFY(index->stats().walks > 1);
+                if (gates < 0)
+                    gates = index->stats().fullGates;
+                QCOMPARE(index->stats().fullGates, gates);
+                for (int k = 0; k < 4; ++k) {
+                    const Prediction& p = pick(rng, predictions);
+                    Request b = q;
+                    b.ttftBudgetMs = p.ttftMs;
+                    b.tpotBudgetMs = p.tpotMs * (k % 2 ? 1.0 : 1.5);
+                    b.memBudgetGiB = p.memoryBytes / kGiB;
+                    QVERIFY(index->answer(b).config == whole->answer(b).config);
+                    QVERIFY(index->answer(b).config ==
+                            ExactSearch().run(e, b, o, {}, kNoStop).config);
+                }
+            }
+            o.threads = 0;
+        }
     }
 }
 
