@@ -1,6 +1,7 @@
 #include "core/search/budgetindex.h"
 
 #include "core/search/dominancegrid.h"
+#include "core/search/forwardingengine.h"
 #include "core/search/screeningrun.h"
 
 #include <algorithm>
@@ -86,6 +87,16 @@ bool walkOrder(const IndexCandidate& a, const IndexCandidate& b)
            std::tie(b.rmqd, b.context, b.recipe, b.algorithm);
 }
 
+// The engine without the quality surrogate's prediction (RMQD 0): a build full-gates several
+// times more configurations than it keeps, and a member's Prediction::rmqd is Engine::rmqd,
+// set once it is kept.
+class EngineWithoutRmqd final : public ForwardingEngine
+{
+public:
+    using ForwardingEngine::ForwardingEngine;
+    double rmqd(const Config&) const override { return 0; }
+};
+
 // A lower bound of a candidate's raw latencies and of the memory the gate compares.
 struct Bound {
     double ttft = 0, tpot = 0, memory = 0;
@@ -160,6 +171,8 @@ struct IndexRoundKeeper {
         } else if (bin > cutBin) {
             dropped = true;
         } else {
+            if (kept.empty())
+                kept.reserve(limit / 2);
             kept.push_back({rmqd, packRecipe(r), c, algo});
             ++perBin[static_cast<std::size_t>(bin)];
             if (kept.size() >= limit)
@@ -282,6 +295,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             return;
         pending.push_back(index.members_.size());
         index.members_.push_back({cfg, rmqd, gated.prediction});
+        index.members_.back().prediction.rmqd = e.rmqd(cfg);
     };
     // The candidates of a round are decided in order, a chunk at a time. First the bounds:
     // FracMix's, then with the gate's memory (cheap, exact) for those it does not settle.
@@ -291,6 +305,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // computed does not depend on the threads. A candidate settled at the chunk's start stays
     // settled: the members only grow.
     const int threads = searchThreads(o);
+    const EngineWithoutRmqd withoutRmqd(e);
     const auto decide = [&](const std::vector<IndexCandidate>& ready) {
         constexpr std::size_t kChunk = 128;
         std::vector<GateResult> gates;
@@ -323,7 +338,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             std::atomic<std::size_t> next{0};
             const auto work = [&] {
                 for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
-                    gates[k] = fullGate(e, configs[k], index.workload_);
+                    gates[k] = fullGate(withoutRmqd, configs[k], index.workload_);
                 }
             };
             std::vector<std::thread> helpers;
@@ -371,6 +386,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         }
         const int cutBin = roundCut(perBin, floorBin, round);
         std::vector<IndexCandidate> ready;
+        ready.reserve(static_cast<std::size_t>(std::accumulate(
+            perBin.begin() + floorBin + 1, perBin.begin() + cutBin + 1, std::int64_t{0})));
         for (IndexRoundKeeper& k : keepers) {
             for (const IndexCandidate& c : k.kept) {
                 const bool inRound = rmqdBin(c.rmqd) <= cutBin;
