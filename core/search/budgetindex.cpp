@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -127,10 +126,17 @@ int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t
 // `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
 // keepers hold every candidate of the round's bins (the lowest bins up to `round` candidates).
 // A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
-// Exact) and the bins already decided are skipped.
+// Exact) and the bins already decided are skipped. A candidate settled in a walk stays
+// settled (the members only grow, the decided bins too): its bit in `decided` (a context's
+// candidates from base[c] on, in the walk's order, which the memory screen keeps the same in
+// every walk; each context's bits in words of their own, so threads never share a word) spares
+// the later walks its dominance test and RMQD.
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
+    std::uint64_t* decided = nullptr;
+    const std::int64_t* base = nullptr;
+    std::vector<std::int64_t> ordinal; // per context, the candidates walked so far
     double shrink = 1;
     std::int64_t round = kRound;
     int floorBin = -1;
@@ -160,13 +166,20 @@ struct IndexRoundKeeper {
 
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        if (grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, s.memoryBytes * shrink)) {
+        const auto at =
+            static_cast<std::uint64_t>(base[c] + ordinal[static_cast<std::size_t>(c)]++);
+        std::uint64_t& word = decided[at / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (at % 64);
+        if ((word & bit) != 0 ||
+            grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, s.memoryBytes * shrink)) {
+            word |= bit;
             ++settled;
             return;
         }
         const auto [algo, rmqd] = quality.best(*table, c, r);
         const int bin = rmqdBin(rmqd);
         if (std::isnan(rmqd) || bin <= floorBin) {
+            word |= bit;
             ++settled;
         } else if (bin > cutBin) {
             dropped = true;
@@ -359,11 +372,21 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // Each walk keeps the lowest bins not decided yet, up to `round` candidates (or one bin),
     // and decides them; the first also counts the space.
     const std::int64_t round = roundSize > 0 ? roundSize : kRound;
+    const auto contexts = static_cast<int>(table.contexts().size());
+    std::vector<std::int64_t> base(static_cast<std::size_t>(contexts) + 1, 0);
+    for (int c = 0; c < contexts; ++c)
+        base[static_cast<std::size_t>(c) + 1] =
+            base[static_cast<std::size_t>(c)] + (table.space(c).recipeCount() + 63) / 64 * 64;
+    std::vector<std::uint64_t> decided(static_cast<std::size_t>(base.back() / 64), 0);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
+    std::vector<IndexCandidate> byBin; // a round's candidates, its capacity kept
     for (int floorBin = -1;;) {
         IndexRoundKeeper prototype;
         prototype.table = &table;
         prototype.grid = &grid;
+        prototype.decided = decided.data();
+        prototype.base = base.data();
+        prototype.ordinal.assign(static_cast<std::size_t>(contexts), 0);
         prototype.shrink = shrink;
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);
@@ -385,35 +408,32 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             more = more || k.dropped;
         }
         const int cutBin = roundCut(perBin, floorBin, round);
-        std::vector<IndexCandidate> ready;
-        ready.reserve(static_cast<std::size_t>(std::accumulate(
-            perBin.begin() + floorBin + 1, perBin.begin() + cutBin + 1, std::int64_t{0})));
+        // The round's candidates by bin (a counting sort: the merged counts are exact up to the
+        // cut), bin floorBin + 1 + k from starts[k] to starts[k + 1].
+        const auto bins = static_cast<std::size_t>(cutBin - floorBin);
+        std::vector<std::size_t> starts(bins + 1, 0);
+        for (std::size_t k = 0; k < bins; ++k)
+            starts[k + 1] = starts[k] + static_cast<std::size_t>(
+                                            perBin[static_cast<std::size_t>(floorBin + 1) + k]);
+        byBin.resize(starts[bins]);
+        std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
         for (IndexRoundKeeper& k : keepers) {
             for (const IndexCandidate& c : k.kept) {
-                const bool inRound = rmqdBin(c.rmqd) <= cutBin;
-                more = more || !inRound;
-                if (inRound)
-                    ready.push_back(c);
+                const int bin = rmqdBin(c.rmqd);
+                more = more || bin > cutBin;
+                if (bin <= cutBin)
+                    byBin[next[static_cast<std::size_t>(bin - floorBin - 1)]++] = c;
             }
             k.kept = {}; // one copy at a time
         }
         keepers.clear();
         if (progress)
             progress(static_cast<double>(settled) / candidates);
-        // Bin by bin in increasing RMQD (a counting sort by bin): the members of the bins
-        // before dominate most of a bin's candidates, dropped before sorting the rest.
-        std::vector<std::size_t> offsets(static_cast<std::size_t>(cutBin - floorBin) + 1, 0);
-        for (const IndexCandidate& c : ready)
-            ++offsets[static_cast<std::size_t>(rmqdBin(c.rmqd) - floorBin)];
-        std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-        std::vector<IndexCandidate> byBin(ready.size());
-        for (auto c = ready.rbegin(); c != ready.rend(); ++c)
-            byBin[--offsets[static_cast<std::size_t>(rmqdBin(c->rmqd) - floorBin)]] = *c;
-        ready = {};
+        // Bin by bin in increasing RMQD: the members of the bins before dominate most of a
+        // bin's candidates, dropped before sorting the rest.
         std::vector<IndexCandidate> bin;
-        for (std::size_t k = 0; k < offsets.size(); ++k) {
-            const std::size_t first = offsets[k],
-                              last = k + 1 < offsets.size() ? offsets[k + 1] : byBin.size();
+        for (std::size_t k = 0; k < bins; ++k) {
+            const std::size_t first = starts[k], last = starts[k + 1];
             if (first == last)
                 continue;
             flush(); // the bins before are lower in RMQD

@@ -47,7 +47,8 @@ bool DominanceGrid::dominated(double x, double y, double z, double shrink) const
 {
     const double xs = x * shrink, ys = y * shrink;
     // Bins below both lower bins hold only points with p.x < xs and p.y < ys.
-    const int i = x_.bin(xs), j = y_.bin(ys), lastRow = x_.bin(x), lastColumn = y_.bin(y);
+    const int i = x_.bin(xs), j = y_.bin(ys);
+    const int lastRow = shrink == 1 ? i : x_.bin(x), lastColumn = shrink == 1 ? j : y_.bin(y);
     if (i > 0 && j > 0 && cells_[cell(i - 1, j - 1)] <= z)
         return true;
     // Every point that can dominate lies in bins <= the value's own in x and y.
