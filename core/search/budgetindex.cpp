@@ -19,9 +19,9 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (24 B each: 12 MB; a walk's keeper holds up to twice that), unless
+// Candidates a round decides (24 B each: 6 MB; a walk's keeper holds up to twice that), unless
 // one RMQD bin alone has more.
-constexpr std::int64_t kRound = std::int64_t{1} << 19;
+constexpr std::int64_t kRound = std::int64_t{1} << 18;
 
 Request withoutBudgets(Request q)
 {
