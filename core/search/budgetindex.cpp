@@ -1,6 +1,7 @@
 #include "core/search/budgetindex.h"
 
 #include "core/search/dominancegrid.h"
+#include "core/search/forwardingengine.h"
 #include "core/search/screeningrun.h"
 
 #include <algorithm>
@@ -11,13 +12,15 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 
 namespace acsel
 {
 namespace
 {
 
-// Candidates a round holds (64 B each: about 16 MB), unless one RMQD bin alone has more.
+// Candidates a round decides (24 B each: 6 MB; a walk's keeper holds up to twice that), unless
+// one RMQD bin alone has more.
 constexpr std::int64_t kRound = std::int64_t{1} << 18;
 
 Request withoutBudgets(Request q)
@@ -35,18 +38,68 @@ double boundShrink(const Calibration& c)
     return 1 - 1e-9 / std::min({1.0, c.gammaTtft, c.gammaTpot});
 }
 
+// A band recipe in one integer whose order is recipePrecedes' (band count, then each band's
+// end, format and scope): a kept candidate takes 24 bytes and sorts without decoding.
+constexpr int kEndBits = 12, kBandBits = kEndBits + 5; // 3 bits of format, 2 of scope
+constexpr int kMaxIndexedLayers = (1 << kEndBits) - 1;
+static_assert(kFormatCount <= 8 && kScopeCount <= 4 && BandRecipe::kMaxBands == 3);
+
+std::uint64_t packRecipe(const BandRecipe& r)
+{
+    auto v = static_cast<std::uint64_t>(r.size());
+    for (int i = 0; i < BandRecipe::kMaxBands; ++i) {
+        v <<= kBandBits;
+        if (i < r.size())
+            v |= static_cast<std::uint64_t>(r[i].end) << 5 |
+                 static_cast<std::uint64_t>(r[i].format) << 2 |
+                 static_cast<std::uint64_t>(r[i].scope);
+    }
+    return v;
+}
+
+BandRecipe unpackRecipe(std::uint64_t v)
+{
+    BandRecipe r;
+    const auto bands = static_cast<int>(v >> (BandRecipe::kMaxBands * kBandBits));
+    for (int i = 0, begin = 0; i < bands; ++i) {
+        const std::uint64_t b =
+            v >> ((BandRecipe::kMaxBands - 1 - i) * kBandBits) & ((1u << kBandBits) - 1);
+        const auto end = static_cast<int>(b >> 5);
+        r.push({begin, end, static_cast<Format>(b >> 2 & 7u), static_cast<Scope>(b & 3u)});
+        begin = end;
+    }
+    return r;
+}
+
+struct IndexCandidate {
+    double rmqd = 0;
+    std::uint64_t recipe = 0; // packRecipe
+    std::int32_t context = 0;
+    Algorithm algorithm = Algorithm::Max;
+};
+
 // Increasing RMQD, ties in a fixed order of the candidate: which members a tie keeps depends
 // on the order they come in, and that must not depend on the threads.
-bool walkOrder(const ScoredCandidate& a, const ScoredCandidate& b)
+bool walkOrder(const IndexCandidate& a, const IndexCandidate& b)
 {
-    if (a.rmqd != b.rmqd)
-        return a.rmqd < b.rmqd;
-    if (a.context != b.context)
-        return a.context < b.context;
-    if (recipePrecedes(a.recipe, b.recipe) || recipePrecedes(b.recipe, a.recipe))
-        return recipePrecedes(a.recipe, b.recipe);
-    return a.algorithm < b.algorithm;
+    return std::tie(a.rmqd, a.context, a.recipe, a.algorithm) <
+           std::tie(b.rmqd, b.context, b.recipe, b.algorithm);
 }
+
+// The engine without the quality surrogate's prediction (RMQD 0): a build full-gates several
+// times more configurations than it keeps, and a member's Prediction::rmqd is Engine::rmqd,
+// set once it is kept.
+class EngineWithoutRmqd final : public ForwardingEngine
+{
+public:
+    using ForwardingEngine::ForwardingEngine;
+    double rmqd(const Config&) const override { return 0; }
+};
+
+// A lower bound of a candidate's raw latencies and of the memory the gate compares.
+struct Bound {
+    double ttft = 0, tpot = 0, memory = 0;
+};
 
 // RMQD in bins (a float's bit pattern shifted: 128 bins per octave, ordered as the values,
 // equal floats in one bin), so that a round takes whole bins and no tie is ever split.
@@ -56,47 +109,99 @@ int rmqdBin(double rmqd)
     return static_cast<int>(std::bit_cast<std::uint32_t>(static_cast<float>(rmqd)) >> 16);
 }
 
-// One thread's share of a walk over the candidates no member dominates yet: those of the
-// round's bins (floorBin, cutBin] are kept, those above are counted per bin to plan the next
-// rounds; NaN RMQD (no answer, as in Exact) and the bins already decided are skipped.
+// The lowest bin above floorBin at which the counts reach `round` (the last bin when they never
+// do): a round's bins.
+int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t round)
+{
+    std::int64_t n = 0;
+    int bin = floorBin + 1;
+    for (; bin < kRmqdBins - 1; ++bin)
+        if ((n += perBin[static_cast<std::size_t>(bin)]) >= round)
+            break;
+    return bin;
+}
+
+// One thread's share of a walk over the candidates no member dominates yet, above the bins
+// already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
+// `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
+// keepers hold every candidate of the round's bins (the lowest bins up to `round` candidates).
+// A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
+// Exact) and the bins already decided are skipped. A candidate settled in a walk stays
+// settled (the members only grow, the decided bins too): its bit in `decided` (a context's
+// candidates from base[c] on, in the walk's order, which the memory screen keeps the same in
+// every walk; each context's bits in words of their own, so threads never share a word) spares
+// the later walks its dominance test and RMQD.
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
+    std::uint64_t* decided = nullptr;
+    const std::int64_t* base = nullptr;
+    std::vector<std::int64_t> ordinal; // per context, the candidates walked so far
     double shrink = 1;
-    int floorBin = -1, cutBin = -1;
-    std::vector<ScoredCandidate> kept;
-    std::vector<std::int64_t> above; // per bin, beyond cutBin
-    std::int64_t settled = 0;        // walked and already decided (dominated or gated)
+    std::int64_t round = kRound;
+    int floorBin = -1;
+    int cutBin = kRmqdBins - 1; // the highest bin kept
+    bool dropped = false;       // whether a candidate above cutBin was left for a later round
+    std::vector<IndexCandidate> kept;
+    std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
+    std::size_t limit = 0;                                                      // 2 x round
+    std::int64_t settled = 0; // walked and already decided (dominated or gated)
     QualityMemo quality;
 
-    // A context whose lowest corner (every uniform minimum at once) is dominated has only
-    // dominated recipes: each recipe lies above that corner.
     bool skipsContext(int c)
     {
+        // A context whose lowest corner (every uniform minimum at once) is dominated has only
+        // dominated recipes: each recipe lies above that corner.
         const SoftScore& low = table->lowestUniform(c);
-        if (!grid->dominated(low.memoryBytes * shrink, low.rawTtft * shrink, low.rawTpot * shrink))
-            return false;
-        settled += table->space(c).recipeCount();
-        return true;
+        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink)) {
+            settled += table->space(c).recipeCount();
+            return true;
+        }
+        if (rmqdBin(table->lowestRmqd(c)) > cutBin) {
+            dropped = true;
+            return true;
+        }
+        return false;
     }
 
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        if (grid->dominated(s.memoryBytes * shrink, s.rawTtft * shrink, s.rawTpot * shrink)) {
+        const auto at =
+            static_cast<std::uint64_t>(base[c] + ordinal[static_cast<std::size_t>(c)]++);
+        std::uint64_t& word = decided[at / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (at % 64);
+        if ((word & bit) != 0 ||
+            grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, s.memoryBytes * shrink)) {
+            word |= bit;
             ++settled;
             return;
         }
         const auto [algo, rmqd] = quality.best(*table, c, r);
         const int bin = rmqdBin(rmqd);
         if (std::isnan(rmqd) || bin <= floorBin) {
+            word |= bit;
             ++settled;
-        } else if (bin <= cutBin) {
-            kept.push_back({r, rmqd, 0.0, c, algo});
+        } else if (bin > cutBin) {
+            dropped = true;
         } else {
-            if (above.empty())
-                above.assign(kRmqdBins, 0);
-            ++above[static_cast<std::size_t>(bin)];
+            if (kept.empty())
+                kept.reserve(limit / 2);
+            kept.push_back({rmqd, packRecipe(r), c, algo});
+            ++perBin[static_cast<std::size_t>(bin)];
+            if (kept.size() >= limit)
+                dropAbove(roundCut(perBin, floorBin, round));
         }
+    }
+
+    void dropAbove(int bin)
+    {
+        if (bin >= cutBin)
+            return;
+        cutBin = bin;
+        dropped = true;
+        std::erase_if(kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
+        std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
+        limit = std::max(limit, 2 * kept.size()); // one bin alone may hold more
     }
 };
 
@@ -109,7 +214,7 @@ bool BudgetIndex::applies(const Engine& e, const Request& q)
 
 std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                                               const SearchOptions& o, const ProgressFn& progress,
-                                              const std::atomic<bool>& stop)
+                                              const std::atomic<bool>& stop, std::int64_t roundSize)
 {
     if (!applies(e, q))
         throw std::invalid_argument("no budget index for this request: FracMix is no lower "
@@ -121,6 +226,11 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     const ProgressFn silent;
     ScreeningRun run("exact", e, index.workload_, o, silent, stop);
     const FracMixTable& table = run.table();
+    for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+        if (table.space(c).numLayers() > kMaxIndexedLayers)
+            throw std::length_error("no budget index for a model of more than " +
+                                    std::to_string(kMaxIndexedLayers) +
+                                    " layers; budgets are searched");
     if (table.recipeCount() > kMaxCandidates)
         throw std::length_error(
             "no budget index for this workload: " + std::to_string(table.recipeCount()) +
@@ -134,96 +244,114 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // candidate of the same RMQD a member only wins under the later keys of the answer order,
     // checked one by one (`pending`). Grid members are strictly lower in RMQD than anything
     // still to come.
-    DominanceGrid grid(table.lowestUniform().memoryBytes, table.highestUniform().memoryBytes,
-                       table.lowestUniform().rawTtft, table.highestUniform().rawTtft, 1024);
+    DominanceGrid grid(table.lowestUniform().rawTtft, table.highestUniform().rawTtft,
+                       table.lowestUniform().rawTpot, table.highestUniform().rawTpot, 1024);
     std::vector<std::size_t> pending;
     float pendingRmqd = -std::numeric_limits<float>::infinity();
     const auto flush = [&] {
         for (std::size_t m : pending) {
             const Prediction& p = index.members_[m].prediction;
-            grid.add(p.admittedMemoryBytes(), p.rawTtftMs, p.rawTpotMs);
+            grid.add(p.rawTtftMs, p.rawTpotMs, p.admittedMemoryBytes());
         }
         pending.clear();
     };
     // Whether a pending member f comes before a candidate of f's RMQD or above under every
-    // budget once it is no slower and no larger: the candidates come in non-decreasing RMQD,
-    // so f.rmqd <= rmqd; then f needs no more GPUs, and fewer wins; on as many it needs no
-    // more bands and to win one remaining tie.
-    const auto pendingDominates = [&](double rmqd, const Config& c, double memory, double ttft,
-                                      double tpot) {
+    // budget once it beats it on memory and latency (`beats`): the candidates come in
+    // non-decreasing RMQD, so f.rmqd <= rmqd, and a lower one at float precision wins (pending
+    // members wait for the grid until a candidate of another RMQD is decided); at f's, f needs
+    // no more GPUs, and fewer wins; on as many it needs no more bands and to win one remaining
+    // tie.
+    const auto pendingDominates = [&](double rmqd, const Config& c, auto beats) {
         for (std::size_t m : pending) {
             const Member& f = index.members_[m];
             const int bands = f.config.recipe.size(), cBands = c.recipe.size();
             const bool precedes =
-                f.config.tp < c.tp ||
+                coarse(f.rmqd) < coarse(rmqd) || f.config.tp < c.tp ||
                 (f.config.tp == c.tp && bands <= cBands &&
                  (f.rmqd < rmqd || bands < cBands || configPrecedes(f.config, c)));
-            if (f.prediction.admittedMemoryBytes() <= memory && f.prediction.rawTtftMs <= ttft &&
-                f.prediction.rawTpotMs <= tpot && precedes)
+            if (precedes && beats(f.prediction))
                 return true;
         }
         return false;
     };
-    // Whether a member beats a candidate with these memory and raw latencies (its FracMix
-    // bound or its full estimate), compared after the shrink.
-    const auto dominated = [&](double rmqd, const Config& c, double memory, double ttft,
-                               double tpot) {
-        memory *= shrink;
-        ttft *= shrink;
-        tpot *= shrink;
-        return grid.dominated(memory, ttft, tpot) || pendingDominates(rmqd, c, memory, ttft, tpot);
+    // Whether a member beats a candidate's bound: its latency is FracMix's shrunk (FracMix
+    // may exceed the full estimate it bounds by its rounding), its memory the gate's own
+    // (admittedMemoryBytes) or, before that is known, FracMix's shrunk too.
+    const auto boundDominated = [&](double rmqd, const Config& cfg, const Bound& b) {
+        return grid.dominated(b.ttft, b.tpot, b.memory) ||
+               pendingDominates(rmqd, cfg, [&](const Prediction& f) {
+                   return f.rawTtftMs <= b.ttft && f.rawTpotMs <= b.tpot &&
+                          f.admittedMemoryBytes() <= b.memory;
+               });
     };
-    const auto boundDominated = [&](const ScoredCandidate& s, const Config& cfg) {
-        const SoftScore soft = table.soft(s.context, s.recipe);
-        return dominated(s.rmqd, cfg, soft.memoryBytes, soft.rawTtft, soft.rawTpot);
+    // Whether a member beats a candidate's full estimate: no more memory (compared with the
+    // budget as it is), and each raw latency equal (the calibration maps equal values to equal
+    // ones) or lower by the shrink (an ordering kept through the calibration's rounding).
+    const auto fullDominated = [&](double rmqd, const Config& cfg, const Prediction& p) {
+        const auto noSlower = [&](double f, double c) { return f == c || f <= c * shrink; };
+        return grid.dominated(p.rawTtftMs, p.rawTpotMs, p.admittedMemoryBytes(), shrink) ||
+               pendingDominates(rmqd, cfg, [&](const Prediction& f) {
+                   return noSlower(f.rawTtftMs, p.rawTtftMs) &&
+                          noSlower(f.rawTpotMs, p.rawTpotMs) &&
+                          f.admittedMemoryBytes() <= p.admittedMemoryBytes();
+               });
     };
-    // `gated`: the candidate's full gate when it was computed ahead (nullptr: not yet).
-    const auto consider = [&](const ScoredCandidate& s, const GateResult* gated) {
-        if (coarse(s.rmqd) != pendingRmqd) {
+    // `gated`: the candidate's full gate, computed ahead; `bound` its bound then.
+    const auto consider = [&](double rmqd, const Config& cfg, const Bound& bound,
+                              const GateResult& gated) {
+        if (coarse(rmqd) != pendingRmqd) {
             flush();
-            pendingRmqd = coarse(s.rmqd);
+            pendingRmqd = coarse(rmqd);
         }
-        const Config cfg = table.config(s.context, s.recipe, s.algorithm);
-        if (boundDominated(s, cfg))
-            return;
-        GateResult own;
-        if (!gated) {
-            own = fullGate(e, cfg, index.workload_);
-            ++index.stats_.fullGates;
-            gated = &own;
-        }
-        if (!gated->admitted()) // larger than the device or not exportable: never an answer
-            return;
-        const Prediction& p = gated->prediction;
-        if (dominated(s.rmqd, cfg, p.admittedMemoryBytes(), p.rawTtftMs, p.rawTpotMs))
+        if (!gated.admitted() || // not exportable (larger than the device: never gated)
+            boundDominated(rmqd, cfg, bound) || fullDominated(rmqd, cfg, gated.prediction))
             return;
         pending.push_back(index.members_.size());
-        index.members_.push_back({cfg, s.rmqd, p});
+        index.members_.push_back({cfg, rmqd, gated.prediction});
+        index.members_.back().prediction.rmqd = e.rmqd(cfg);
     };
-    // The candidates of a round are decided in order, a chunk at a time; the full gates of
-    // those the members known at the chunk's start do not dominate are computed first, on the
-    // run's threads (a few of them turn out dominated by members of the same chunk: gated for
-    // nothing, never wrongly kept). Which gates are computed does not depend on the threads.
+    // The candidates of a round are decided in order, a chunk at a time. First the bounds:
+    // FracMix's, then with the gate's memory (cheap, exact) for those it does not settle.
+    // The full gates of those the members known at the chunk's start do not dominate are then
+    // computed on the run's threads (a few turn out dominated by members of the same chunk:
+    // gated for nothing, never wrongly kept), and each is decided in order. Which gates are
+    // computed does not depend on the threads. A candidate settled at the chunk's start stays
+    // settled: the members only grow.
     const int threads = searchThreads(o);
-    const auto decide = [&](const std::vector<ScoredCandidate>& ready) {
-        constexpr std::size_t kChunk = 512;
-        std::vector<std::optional<GateResult>> gates;
+    const EngineWithoutRmqd withoutRmqd(e);
+    const auto decide = [&](const std::vector<IndexCandidate>& ready) {
+        constexpr std::size_t kChunk = 128;
+        std::vector<GateResult> gates;
+        std::vector<Bound> bounds;
+        std::vector<Config> configs;
         std::vector<std::size_t> ahead;
         for (std::size_t begin = 0; begin < ready.size(); begin += kChunk) {
             const std::size_t end = std::min(ready.size(), begin + kChunk);
-            gates.assign(end - begin, std::nullopt);
             ahead.clear();
+            bounds.clear();
+            configs.clear();
             for (std::size_t i = begin; i < end; ++i) {
-                const ScoredCandidate& s = ready[i];
-                if (!boundDominated(s, table.config(s.context, s.recipe, s.algorithm)))
-                    ahead.push_back(i);
+                const IndexCandidate& s = ready[i];
+                const Config cfg = table.config(s.context, unpackRecipe(s.recipe), s.algorithm);
+                const SoftScore soft = table.soft(s.context, cfg.recipe);
+                Bound b{soft.rawTtft * shrink, soft.rawTpot * shrink, soft.memoryBytes * shrink};
+                if (boundDominated(s.rmqd, cfg, b))
+                    continue;
+                const std::optional<double> memory = admittedMemoryBytes(e, cfg, index.workload_);
+                if (!memory)
+                    continue;
+                b.memory = *memory;
+                if (boundDominated(s.rmqd, cfg, b))
+                    continue;
+                ahead.push_back(i);
+                bounds.push_back(b);
+                configs.push_back(cfg);
             }
+            gates.assign(ahead.size(), GateResult{});
             std::atomic<std::size_t> next{0};
             const auto work = [&] {
                 for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
-                    const ScoredCandidate& s = ready[ahead[k]];
-                    gates[ahead[k] - begin] = fullGate(
-                        e, table.config(s.context, s.recipe, s.algorithm), index.workload_);
+                    gates[k] = fullGate(withoutRmqd, configs[k], index.workload_);
                 }
             };
             std::vector<std::thread> helpers;
@@ -235,54 +363,95 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             index.stats_.fullGates += static_cast<std::int64_t>(ahead.size());
             if (stop.load(std::memory_order_relaxed))
                 return false;
-            for (std::size_t i = begin; i < end; ++i)
-                consider(ready[i], gates[i - begin] ? &*gates[i - begin] : nullptr);
+            for (std::size_t k = 0; k < ahead.size(); ++k)
+                consider(ready[ahead[k]].rmqd, configs[k], bounds[k], gates[k]);
         }
         return true;
     };
 
-    // The first walk only counts per bin; each later one keeps the next round's bins (up to
-    // kRound candidates, or one bin) and counts the rest again, fewer as the members grow.
+    // Each walk keeps the lowest bins not decided yet, up to `round` candidates (or one bin),
+    // and decides them; the first also counts the space.
+    const std::int64_t round = roundSize > 0 ? roundSize : kRound;
+    const auto contexts = static_cast<int>(table.contexts().size());
+    std::vector<std::int64_t> base(static_cast<std::size_t>(contexts) + 1, 0);
+    for (int c = 0; c < contexts; ++c)
+        base[static_cast<std::size_t>(c) + 1] =
+            base[static_cast<std::size_t>(c)] + (table.space(c).recipeCount() + 63) / 64 * 64;
+    std::vector<std::uint64_t> decided(static_cast<std::size_t>(base.back() / 64), 0);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
-    for (int floorBin = -1, cutBin = -1;;) {
-        const bool first = index.stats_.walks == 0;
-        std::vector<IndexRoundKeeper> keepers = run.forEachScreenedRecipeInParallel(
-            nullptr, 0.0, IndexRoundKeeper{&table, &grid, shrink, floorBin, cutBin, {}, {}, 0, {}},
-            first);
+    std::vector<IndexCandidate> byBin; // a round's candidates, its capacity kept
+    for (int floorBin = -1;;) {
+        IndexRoundKeeper prototype;
+        prototype.table = &table;
+        prototype.grid = &grid;
+        prototype.decided = decided.data();
+        prototype.base = base.data();
+        prototype.ordinal.assign(static_cast<std::size_t>(contexts), 0);
+        prototype.shrink = shrink;
+        prototype.round = round;
+        prototype.limit = 2 * static_cast<std::size_t>(round);
+        prototype.floorBin = floorBin;
+        std::vector<IndexRoundKeeper> keepers =
+            run.forEachScreenedRecipeInParallel(nullptr, 0.0, prototype, index.stats_.walks == 0);
         ++index.stats_.walks;
         if (run.cancelled())
             return std::nullopt;
-        std::vector<ScoredCandidate> ready;
-        std::vector<std::int64_t> above(kRmqdBins, 0);
+        // A keeper that dropped a bin held `round` candidates below it, so the merged ones are
+        // complete up to the round's cut, which does not depend on the threads.
+        std::vector<std::int64_t> perBin(kRmqdBins, 0);
         std::int64_t settled = 0;
-        std::size_t kept = 0;
-        for (const IndexRoundKeeper& k : keepers)
-            kept += k.kept.size();
-        ready.reserve(kept);
-        for (IndexRoundKeeper& k : keepers) {
-            ready.insert(ready.end(), k.kept.begin(), k.kept.end());
-            k.kept = {}; // one copy at a time
-            for (std::size_t bin = 0; bin < k.above.size(); ++bin)
-                above[bin] += k.above[bin];
+        bool more = false;
+        for (const IndexRoundKeeper& k : keepers) {
+            for (std::size_t bin = 0; bin < perBin.size(); ++bin)
+                perBin[bin] += k.perBin[bin];
             settled += k.settled;
+            more = more || k.dropped;
+        }
+        const int cutBin = roundCut(perBin, floorBin, round);
+        // The round's candidates by bin (a counting sort: the merged counts are exact up to the
+        // cut), bin floorBin + 1 + k from starts[k] to starts[k + 1].
+        const auto bins = static_cast<std::size_t>(cutBin - floorBin);
+        std::vector<std::size_t> starts(bins + 1, 0);
+        for (std::size_t k = 0; k < bins; ++k)
+            starts[k + 1] = starts[k] + static_cast<std::size_t>(
+                                            perBin[static_cast<std::size_t>(floorBin + 1) + k]);
+        byBin.resize(starts[bins]);
+        std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+        for (IndexRoundKeeper& k : keepers) {
+            for (const IndexCandidate& c : k.kept) {
+                const int bin = rmqdBin(c.rmqd);
+                more = more || bin > cutBin;
+                if (bin <= cutBin)
+                    byBin[next[static_cast<std::size_t>(bin - floorBin - 1)]++] = c;
+            }
+            k.kept = {}; // one copy at a time
         }
         keepers.clear();
         if (progress)
             progress(static_cast<double>(settled) / candidates);
-        std::sort(ready.begin(), ready.end(), walkOrder);
-        if (!decide(ready))
-            return std::nullopt;
-        floorBin = cutBin;
-        std::int64_t planned = 0;
-        for (int bin = cutBin + 1; bin < kRmqdBins; ++bin) {
-            const std::int64_t n = above[static_cast<std::size_t>(bin)];
-            if (n > 0 && planned > 0 && planned + n > kRound)
-                break;
-            planned += n;
-            cutBin = bin;
+        // Bin by bin in increasing RMQD: the members of the bins before dominate most of a
+        // bin's candidates, dropped before sorting the rest.
+        std::vector<IndexCandidate> bin;
+        for (std::size_t k = 0; k < bins; ++k) {
+            const std::size_t first = starts[k], last = starts[k + 1];
+            if (first == last)
+                continue;
+            flush(); // the bins before are lower in RMQD
+            bin.clear();
+            for (std::size_t i = first; i < last; ++i) {
+                const IndexCandidate& c = byBin[i];
+                const SoftScore soft = table.soft(c.context, unpackRecipe(c.recipe));
+                if (!grid.dominated(soft.rawTtft * shrink, soft.rawTpot * shrink,
+                                    soft.memoryBytes * shrink))
+                    bin.push_back(c);
+            }
+            std::sort(bin.begin(), bin.end(), walkOrder);
+            if (!decide(bin))
+                return std::nullopt;
         }
-        if (planned == 0)
+        if (!more)
             break;
+        floorBin = cutBin;
     }
     index.stats_.candidates = run.result().candidates;
     index.stats_.buildSeconds = run.finish().wallSeconds;

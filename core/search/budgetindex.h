@@ -4,9 +4,10 @@
 // mode) and a search space (SearchOptions). The index keeps the configurations that can be the
 // answer for some budgets: walking the candidates in increasing predicted RMQD, a candidate c
 // is left out when an earlier member f precedes it in the answer order under every budget and
-// is admitted whenever c is: f's full estimate is no slower than c's FracMix lower bound in
-// TTFT and TPOT, f needs no more memory, and f's RMQD is lower at float precision (or equal
-// with f no worse on every later key of tierule.h). Then for any budgets, admitted(c) implies
+// is admitted whenever c is: f's full estimate is no slower than c's (or its FracMix lower
+// bound) in TTFT and TPOT, f needs no more memory than c's as the gate compares it, and f's
+// RMQD is lower at float precision (or equal with f no worse on every later key of
+// tierule.h). Then for any budgets, admitted(c) implies
 // admitted(f) and f comes first, so the answer, the first admitted configuration in the
 // answer order, is always a member. Members are full-gated once, while building; a query
 // scans them in RMQD order and stops after the first admitted one's RMQD: no enumeration, no
@@ -37,17 +38,19 @@ class BudgetIndex
 public:
     // Whether an index answers q's workload exactly (FracMix a lower bound, monotone FMC).
     static bool applies(const Engine& e, const Request& q);
-    // The largest space indexed: a build walks it about a dozen times (13 walks for the GUI
-    // default's 6.6M candidates, 1.3-1.7 s), so beyond this (a 1024-layer model has 3-4
-    // billion) it would take minutes; such budgets are searched instead.
+    // The largest space indexed: a build walks it several times (7 walks for the GUI
+    // default's 6.6M candidates), so beyond this (a 1024-layer model has 3-4 billion) it
+    // would take minutes; such budgets are searched instead.
     static constexpr std::int64_t kMaxCandidates = 100'000'000;
 
     // Builds the index of q's workload (its budgets are ignored) over the space of `o`; empty
     // when cancelled. Throws std::invalid_argument for an unknown stack or where !applies, and
-    // std::length_error for a space of more than kMaxCandidates.
+    // std::length_error for a space of more than kMaxCandidates. `roundSize`: the candidates a
+    // walk keeps to decide (0: 2^18); the tests use tiny rounds to walk every path.
     static std::optional<BudgetIndex> build(const Engine& e, const Request& q,
                                             const SearchOptions& o, const ProgressFn& progress,
-                                            const std::atomic<bool>& stop);
+                                            const std::atomic<bool>& stop,
+                                            std::int64_t roundSize = 0);
 
     // Whether q differs from the indexed request in its budgets at most, on the engine's
     // workspace and calibration the index was built with.

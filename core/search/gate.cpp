@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace acsel
 {
@@ -45,6 +46,25 @@ std::string over(const char* what, double value, double budget, const char* unit
 }
 
 } // namespace
+
+std::optional<double> admittedMemoryBytes(const Engine& e, const Config& c, const Request& q)
+{
+    const Workspace& ws = e.workspace();
+    const auto stackIndex = ws.findStack(q.stack);
+    if (!stackIndex)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    const double memory = e.memoryBytes(c, q);
+    if (memory >
+        memoryBudgetBytes(q, ws.platformOf(ws.stacks[static_cast<std::size_t>(*stackIndex)])))
+        return std::nullopt;
+    const std::optional<EngineMemory> engine = e.engineMemory(c, q);
+    if (engine && !engine->loads())
+        return std::nullopt;
+    Prediction p; // the gate's rule for the larger of the two
+    p.memoryBytes = memory;
+    p.engineMemoryBytes = engine ? engine->totalBytes : 0.0;
+    return p.admittedMemoryBytes();
+}
 
 GateResult fullGate(const Engine& e, const Config& c, const Request& q)
 {

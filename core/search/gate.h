@@ -5,6 +5,7 @@
 #include "core/model/prediction.h"
 #include "core/search/engine.h"
 
+#include <optional>
 #include <string>
 
 namespace acsel
@@ -23,6 +24,13 @@ struct GateResult {
 // min(request budget, device capacity), bytes.
 double memoryBudgetBytes(const Request& q, double capacityBytes);
 double memoryBudgetBytes(const Request& q, const Platform& p);
+
+// The memory the full gate compares with the budget, Prediction::admittedMemoryBytes (the
+// larger of the estimate and the engine's total at its launch flag), without the latency:
+// nullopt when the gate rejects the configuration on memory at q's budget (the estimate above
+// it, or the engine cannot load it within it). Cheap next to the gate. Throws
+// std::invalid_argument for an unknown stack.
+std::optional<double> admittedMemoryBytes(const Engine& e, const Config& c, const Request& q);
 
 // The full gate on one configuration. Memory is checked first: a configuration that does not
 // fit is rejected before any latency is computed.

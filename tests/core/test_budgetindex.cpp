@@ -1,6 +1,6 @@
 // The budget index: built once per workload, it answers any budgets with Exact's
 // answer (checked against ExactSearch and a brute-force full gate of every configuration), and
-// its dominance grid never claims a dominating point that is not there.
+// its dominance grid answers as a brute-force scan of its points.
 #include "bruteforce.h"
 #include "core/search/budgetindex.h"
 #include "core/search/dominancegrid.h"
@@ -60,47 +60,62 @@ class TestBudgetIndex : public QObject
 {
     Q_OBJECT
 private slots:
-    void gridNeverClaimsAMissingPoint();
+    void gridIsExact();
     void answersAsExactOnRandomWorkloads();
     void recommendIndexAsRecommend();
     void sameMembersOnAnyThreadCount();
+    void sameIndexForAnyRoundSize();
     void answersOnlyItsWorkload();
     void answersContinuousWorkloadsAsExact();
     void refusesAnEngineWithoutALatencyBound();
 };
 
-// Against a brute-force scan: a "dominated" answer always has a point strictly below in x and
-// y and no higher in z; a point well below (two bins: a bin spans at most 1/16 of an octave's
-// mantissa here, a ratio of 1.0625) is always found.
-void TestBudgetIndex::gridNeverClaimsAMissingPoint()
+// Against a brute-force scan of the points added: dominated(q) is true exactly when an added
+// point is no higher than q in every axis, and with a shrink exactly when one is lower by the
+// shrink in x and y (or equal there) and no higher in z. Half the queries reuse an added
+// point's coordinates, so equal values (in one axis or all) are exercised; values outside the
+// bins fall in the end bins and are compared as they are.
+void TestBudgetIndex::gridIsExact()
 {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> logValue(0, std::log(1000.0));
+    const auto value = [&] { return std::exp(logValue(rng)); };
     DominanceGrid grid(1, 1000, 1, 1000, 256);
     std::vector<Point> added;
-    int claimed = 0;
-    for (int i = 0; i < 4000; ++i) {
-        const Point q{std::exp(logValue(rng)), std::exp(logValue(rng)), std::exp(logValue(rng))};
-        if (i % 4 == 0) {
+    int claimed = 0, queries = 0;
+    for (int i = 0; i < 6000; ++i) {
+        Point q{value(), value(), value()};
+        if (i % 40 != 0) // queries lower than the points, half of them dominated
+            q = {std::sqrt(q.x), std::sqrt(q.y), std::sqrt(q.z)};
+        if (!added.empty() && rng() % 2) { // an added point's coordinate in one axis or all
+            const Point& p = added[rng() % added.size()];
+            const auto axes = rng() % 4;
+            q.x = axes == 0 || axes == 3 ? p.x : q.x;
+            q.y = axes == 1 || axes == 3 ? p.y : q.y;
+            q.z = axes == 2 || axes == 3 ? p.z : q.z;
+        }
+        if (i % 40 == 0) {
             grid.add(q.x, q.y, q.z);
             added.push_back(q);
             continue;
         }
-        bool below = false, wellBelow = false;
-        for (const Point& p : added) {
-            below = below || (p.x < q.x && p.y < q.y && p.z <= q.z);
-            wellBelow = wellBelow || (p.x * 1.15 < q.x && p.y * 1.15 < q.y && p.z <= q.z);
-        }
-        const bool dominated = grid.dominated(q.x, q.y, q.z);
-        QVERIFY(!dominated || below);
-        QVERIFY(!wellBelow || dominated);
-        claimed += dominated;
+        const double shrink = rng() % 2 ? 1.0 : 0.99;
+        bool below = false;
+        for (const Point& p : added)
+            below = below || ((p.x <= q.x * shrink || p.x == q.x) &&
+                              (p.y <= q.y * shrink || p.y == q.y) && p.z <= q.z);
+        QCOMPARE(grid.dominated(q.x, q.y, q.z, shrink), below);
+        claimed += below;
+        ++queries;
     }
-    QVERIFY(claimed > 100);
-    // Values outside the bins: nothing lies below the lowest; the highest bin holds points.
+    QVERIFY(claimed > 500 && claimed < queries - 500);
+    // Outside the bins: nothing lies below the lowest; the highest bin compares values.
     QVERIFY(!grid.dominated(0.5, 2000, 2000));
     grid.add(5000, 5000, 1);
-    QVERIFY(!grid.dominated(6000, 6000, 1));
+    QVERIFY(grid.dominated(6000, 6000, 1));
+    QVERIFY(grid.dominated(5000, 5000, 1, 0.5)); // equal in x and y
+    QVERIFY(!grid.dominated(6000, 6000, 1, 0.5));
+    QVERIFY(!grid.dominated(4000, 6000, 1));
 }
 
 // 64 workloads (Ampere/Blackwell formats, with/without a calibration, batches tied in latency
@@ -208,6 +223,52 @@ void TestBudgetIndex::sameMembersOnAnyThreadCount()
         if (members == 0)
             members = index->members();
         QCOMPARE(index->members(), members);
+    }
+}
+
+// Rounds of a few candidates (many walks, a bin alone over the round, keepers dropping bins
+// mid-walk) give the index of the default round: the same members, full gates on any thread
+// count, and Exact's answer on budgets at a configuration's prediction.
+void TestBudgetIndex::sameIndexForAnyRoundSize()
+{
+    std::mt19937_64 rng(31);
+    for (int i = 0; i < 8; ++i) {
+        const VariantEngine e(i % 2 ? kAmpere : kBlackwell, i % 3 == 0);
+        Request q;
+        q.stack = "toygpu/toy";
+        q.concurrency = 1 + i % 2;
+        SearchOptions o;
+        o.batches = {1, 2, 4};
+        const std::optional<BudgetIndex> whole = BudgetIndex::build(e, q, o, {}, kNoStop);
+        QVERIFY(whole.has_value());
+        QCOMPARE(whole->stats().walks, std::int64_t{1}); // the toy space fits one round
+        const std::vector<Prediction> predictions = predictionsOf(e, q, o);
+        for (const std::int64_t round : {1, 5, 64}) {
+            std::int64_t gates = -1;
+            for (const int threads : {1, 3}) {
+                o.threads = threads;
+                const std::optional<BudgetIndex> index =
+                    BudgetIndex::build(e, q, o, {}, kNoStop, round);
+                QVERIFY(index.has_value());
+                QCOMPARE(index->members(), whole->members());
+                QCOMPARE(index->stats().candidates, whole->stats().candidates);
+                QVERIFY(index->stats().walks > 1);
+                if (gates < 0)
+                    gates = index->stats().fullGates;
+                QCOMPARE(index->stats().fullGates, gates);
+                for (int k = 0; k < 4; ++k) {
+                    const Prediction& p = pick(rng, predictions);
+                    Request b = q;
+                    b.ttftBudgetMs = p.ttftMs;
+                    b.tpotBudgetMs = p.tpotMs * (k % 2 ? 1.0 : 1.5);
+                    b.memBudgetGiB = p.memoryBytes / kGiB;
+                    QVERIFY(index->answer(b).config == whole->answer(b).config);
+                    QVERIFY(index->answer(b).config ==
+                            ExactSearch().run(e, b, o, {}, kNoStop).config);
+                }
+            }
+            o.threads = 0;
+        }
     }
 }
 
