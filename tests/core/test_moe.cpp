@@ -5,7 +5,9 @@
 #include "core/latency/memorymodel.h"
 #include "core/latency/moeexperts.h"
 #include "core/latency/moetable.h"
+#include "core/latency/naiveestimate.h"
 #include "core/latency/opmodel.h"
+#include "core/latency/roofline.h"
 #include "core/latency/solopcosts.h"
 #include "core/model/tensorparallel.h"
 #include "core/quality/scopecodes.h"
@@ -64,6 +66,7 @@ private slots:
     void stepCountsEveryMoeOperator();
     void specOnlyDecodeReadsTouchedExperts();
     void sharedExpertInExpertsScope();
+    void rooflineRunsActiveExpertsReadsTouchedOnes();
 };
 
 // Qwen/Qwen3-30B-A3B config.json: hidden 2048, 48 layers, 32 heads, 4 KV heads, head_dim 128,
@@ -378,6 +381,17 @@ public:
     double moeMs(Format, double, const MoeShape&) const override { return 100; }
 };
 
+// GEMMs that cost n at bf16 and n / 2 quantized, memory ops nothing.
+class HalvingCosts final : public CountingCosts
+{
+public:
+    double gemmMs(Format f, double, double n, double) const override
+    {
+        return f == Format::Bf16 ? n : n / 2;
+    }
+    double memoryOpMs(double) const override { return 0; }
+};
+
 void TestMoe::stepCountsEveryMoeOperator()
 {
     // The 4-layer model of denseLayersBySparseStepAndMlpOnlyLayers: layer 1 MoE, 0, 2, 3 dense.
@@ -484,25 +498,65 @@ void TestMoe::sharedExpertInExpertsScope()
     QCOMPARE(groupShare(m, 0, TensorGroup::Mlp), 2.0 / 3.0);
 
     // Latency: a GEMM costs n at bf16, n / 2 quantized; the MoE block 100 at any format.
-    class HalvingCosts final : public CountingCosts
-    {
-    public:
-        double gemmMs(Format f, double, double n, double) const override
-        {
-            return f == Format::Bf16 ? n : n / 2;
-        }
-    };
     const HalvingCosts costs;
     StepBreakdown b;
     // Uniform fp8 experts: attention bf16 4 x 24 = 96; dense MLP (32 + 8) / 2 x 2 = 40; MoE
     // layers router 4 (bf16), block 100, shared gate_up 12 and down 8 at fp8 (10): 2 x 114.
+    // The naive per-layer baseline names the same operators: its prefill adds the bf16 lm_head
+    // (n = vocab 10) to the layers' GEMMs, memory ops and attention costing nothing here.
+    Request q;
+    q.isl = 4;
+    q.osl = 1;
+    c.batch = 1;
     c.recipe = BandRecipe::uniform(4, Format::Fp8, Scope::Mlp);
     StepModel(costs, m, c).prefillStepMs(1, 4, &b);
     QCOMPARE(b.gemm(), 96.0 + 40.0 + 228.0);
+    QCOMPARE(estimateLatencyNaive(costs, m, c, q).ttftMs, 96.0 + 40.0 + 228.0 + 10.0);
     // Attention only: attention 48, dense MLP 80, MoE layers 4 + 100 + 20 each.
     c.recipe = BandRecipe::uniform(4, Format::Fp8, Scope::Attn);
     StepModel(costs, m, c).prefillStepMs(1, 4, &b);
     QCOMPARE(b.gemm(), 48.0 + 80.0 + 248.0);
+    QCOMPARE(estimateLatencyNaive(costs, m, c, q).ttftMs, 48.0 + 80.0 + 248.0 + 10.0);
+}
+
+// The roofline on the 4-layer qwen2_moe of sharedExpertInExpertsScope (layers 1, 3 MoE), bf16,
+// batch 1, isl 4, osl 2 (decode at context 5), one GPU, by hand.
+void TestMoe::rooflineRunsActiveExpertsReadsTouchedOnes()
+{
+    const ModelArch m = parseHfConfig(nlohmann::json::parse(R"({"model_type": "qwen2_moe",
+        "num_hidden_layers": 4, "hidden_size": 8, "num_attention_heads": 2,
+        "num_key_value_heads": 1, "head_dim": 4, "intermediate_size": 16,
+        "moe_intermediate_size": 2, "num_experts": 4, "num_experts_per_tok": 2,
+        "decoder_sparse_step": 2, "shared_expert_intermediate_size": 6, "vocab_size": 10,
+        "tie_word_embeddings": true})"),
+                                      "config.json");
+    Config c;
+    c.recipe = BandRecipe::uniform(4, Format::Bf16);
+    Request q;
+    q.isl = 4;
+    q.osl = 2;
+    // Compute-bound (1,000 FLOP/s, unbounded bandwidth): FLOPs = ms. Per token: dense layers
+    // 2 x (192 + 384) = 1,152; MoE layers 2 x (attention 192 + 2 of 4 experts 96 + shared 144
+    // + router and gate 40) = 944; 2 x 1,152 + 2 x 944 = 4,192. Decode: + attention
+    // 2 x 2 x 5 x (4 layers x 2 heads x 4) = 640 + lm_head 2 x 10 x 8 = 160: 4,992. Prefill of
+    // 4 tokens: 16,768 + causal attention 2 x 2 x 16 / 2 x 32 = 1,024 + 160 = 17,952.
+    Platform compute;
+    compute.tensorFlops = {1e3, 0, 0, 0};
+    compute.memBandwidth = 1e30;
+    RooflineEstimate r = estimateRoofline(m, c, q, compute);
+    QVERIFY(std::abs(r.tpotMs - 4992.0) < 1e-6);
+    QVERIFY(std::abs(r.ttftMs - 17952.0) < 1e-6);
+    // Memory-bound (1,000 B/s): bytes = ms. Weights 4,720 bytes (attention 1,536, norms 128, dense
+    // MLPs 1,536, MoE blocks 2 x 752, final norm 16; lm_head tied) less the routed experts left
+    // untouched. Decode: 1 token touches 2 of 4 experts, 2 x 48 x 2 bytes untouched per MoE
+    // layer: 4,720 - 384 + KV 5 x 64 = 4,656. Prefill: 4 tokens touch 4 (1 - (1/2)^4) = 3.75,
+    // 0.25 x 96 x 2 = 48 bytes untouched: 4,720 - 48 + KV 4 x 64 = 4,928.
+    Platform memory;
+    memory.tensorFlops = {1e30, 0, 0, 0};
+    memory.memBandwidth = 1e3;
+    r = estimateRoofline(m, c, q, memory);
+    QVERIFY2(std::abs(r.tpotMs - 4656.0) < 1e-6, std::to_string(r.tpotMs).c_str());
+    QVERIFY2(std::abs(r.ttftMs - 4928.0) < 1e-6, std::to_string(r.ttftMs).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestMoe)
