@@ -20,8 +20,10 @@ bool given(const Json& j, const char* key)
 }
 
 // The MoE fields of qwen3_moe (num_experts, moe_intermediate_size, decoder_sparse_step,
-// mlp_only_layers; intermediate_size sizes the dense layers) and mixtral (num_local_experts;
-// intermediate_size is the experts' size, no dense layer).
+// mlp_only_layers; intermediate_size sizes the dense layers), qwen2_moe (the same and
+// shared_expert_intermediate_size, its shared expert; Hugging Face's Qwen3-MoE has none and
+// ignores the field, and so do we) and mixtral (num_local_experts; intermediate_size is the
+// experts' size, no dense layer).
 void parseMoe(const Json& j, const JsonFields& f, const std::string& ptr, ModelArch& m)
 {
     const bool mixtral = m.family == "mixtral";
@@ -32,7 +34,7 @@ void parseMoe(const Json& j, const JsonFields& f, const std::string& ptr, ModelA
         return;
     }
     m.moe.expertIntermediate = f.integer(j, "moe_intermediate_size", ptr, 1, kBig);
-    if (given(j, "shared_expert_intermediate_size"))
+    if (m.family == "qwen2_moe")
         m.moe.sharedIntermediate = f.integer(j, "shared_expert_intermediate_size", ptr, 0, kBig);
     if (given(j, "decoder_sparse_step"))
         m.moe.sparseStep = f.integer(j, "decoder_sparse_step", ptr, 1, m.layers);
@@ -59,10 +61,10 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
         f.fail(ptr, "expected a config.json object");
     ModelArch m;
     m.family = f.stringOr(j, "model_type", ptr, "");
-    const bool moe = m.family == "qwen3_moe" || m.family == "mixtral";
+    const bool moe = m.family == "qwen3_moe" || m.family == "qwen2_moe" || m.family == "mixtral";
     if (!isDense(m.family) && !moe)
         f.fail(ptr + "/model_type", "expected a decoder model_type (llama, qwen3, qwen2, mistral, "
-                                    "qwen3_moe, mixtral), found '" +
+                                    "qwen3_moe, qwen2_moe, mixtral), found '" +
                                         m.family + "'");
     if (!moe)
         for (const char* key : {"num_experts", "num_local_experts", "moe_intermediate_size"})
@@ -70,7 +72,7 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
                 f.fail(ptr + "/" + key, "model_type '" + m.family +
                                             "' is a dense decoder but this field describes "
                                             "experts: expected an MoE model_type (qwen3_moe, "
-                                            "mixtral) or no expert fields");
+                                            "qwen2_moe, mixtral) or no expert fields");
     m.layers = f.integer(j, "num_hidden_layers", ptr, 1, 1024);
     m.hidden = f.integer(j, "hidden_size", ptr, 1, kBig);
     m.heads = f.integer(j, "num_attention_heads", ptr, 1, 4096);

@@ -72,8 +72,10 @@ std::string hfQuantConfigPreview(const ExportInput& in)
         for (Linear l : kAllLinears)
             for (const std::string& name : linearPatterns(in.arch, layer, l))
                 visit(name, plan.layers[i][static_cast<std::size_t>(l)]);
-        if (const std::string router = routerModule(in.arch, layer); !router.empty())
-            excluded.push_back(router); // never quantized
+        for (const std::string& gate :
+             {routerModule(in.arch, layer), sharedGateModule(in.arch, layer)})
+            if (!gate.empty())
+                excluded.push_back(gate); // never quantized
     }
     visit(std::string(kLmHead), plan.lmHead);
 

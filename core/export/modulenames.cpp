@@ -123,6 +123,12 @@ std::string routerModule(const ModelArch& a, int layer)
     return a.isMoeLayer(layer) ? moeBlock(a, layer) + ".gate" : std::string();
 }
 
+std::string sharedGateModule(const ModelArch& a, int layer)
+{
+    return a.isMoeLayer(layer) && a.moe.sharedIntermediate > 0 ? sharedExpert(a, layer) + "_gate"
+                                                               : std::string();
+}
+
 LinearShape shapeOf(const ModelArch& a, Linear l, bool expert)
 {
     const std::int64_t hidden = a.hidden;
@@ -201,7 +207,7 @@ void addMlp(std::vector<std::string>& out, const ModelArch& a, int layer, bool a
             addLinear(out, shared + "." + std::string(toString(l)), all);
         if (all)
             out.push_back(shared + ".act_fn");
-        addLinear(out, shared + "_gate", all); // its own one-column gate, like the router
+        addLinear(out, sharedGateModule(a, layer), all);
     }
 }
 

@@ -41,6 +41,9 @@ std::vector<std::string> linearPatterns(const ModelArch& arch, int layer, Linear
 // The router of an MoE layer ("model.layers.3.mlp.gate", Mixtral's
 // "model.layers.3.block_sparse_moe.gate"), which no recipe quantizes; empty on a dense layer.
 std::string routerModule(const ModelArch& arch, int layer);
+// The one-column gate of an MoE layer's shared expert ("model.layers.3.mlp.shared_expert_gate"),
+// never quantized either; empty on a dense layer or without a shared expert.
+std::string sharedGateModule(const ModelArch& arch, int layer);
 inline constexpr std::string_view kLmHead = "lm_head";
 
 struct LinearShape {

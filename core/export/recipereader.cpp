@@ -144,10 +144,12 @@ QuantPlan planFromEntries(const std::vector<CfgEntry>& entries, Algorithm algori
                                         "; a band gives every expert of a layer one format");
             p.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)] = f;
         }
-        if (const std::string router = routerModule(arch, i); !router.empty())
+        for (const std::string& gate : {routerModule(arch, i), sharedGateModule(arch, i)})
             for (const char* q : {".weight_quantizer", ".input_quantizer"})
-                if (active(s, router + q, file))
-                    throw LoadError(file, router + q, "enabled; the MoE router is never quantized");
+                if (!gate.empty() && active(s, gate + q, file))
+                    throw LoadError(file, gate + q,
+                                    "enabled; the MoE router and the shared expert's gate are "
+                                    "never quantized");
     }
     p.lmHead = linearFormatOf(s, std::string(kLmHead), file);
     p.kv = kvFormatOf(s, arch, file);

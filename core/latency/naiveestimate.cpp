@@ -1,5 +1,7 @@
 #include "core/latency/naiveestimate.h"
 
+#include "core/model/tensorparallel.h"
+
 #include <stdexcept>
 
 namespace acsel
@@ -17,28 +19,42 @@ struct Step {
 double stepMs(const OpCosts& c, const ModelArch& a, const Config& cfg, const Step& s)
 {
     const BandRecipe& r = cfg.recipe;
-    const double h = a.hidden, d = a.headDim, I = a.intermediate;
+    const TpShard shard = shardOf(a, cfg.tp, cfg.moeEp);
+    const MoeShape moe{a.hidden,   a.moe.expertIntermediate, a.moe.topk, a.moe.experts, shard.moeTp,
+                       shard.moeEp};
+    const double h = a.hidden, I = shard.intermediate, S = shard.sharedIntermediate;
     double total = 0;
     for (int layer = 0; layer < a.layers; ++layer) {
         const Band& band = r.bandOf(layer);
         const bool attnQ = band.scope != Scope::Mlp, mlpQ = band.scope != Scope::Attn;
         const Format fa = attnQ ? band.format : Format::Bf16;
         const Format fm = mlpQ ? band.format : Format::Bf16;
-        total += c.gemmMs(fa, s.tokens, (a.heads + 2.0 * a.kvHeads) * d, h);
-        total += c.gemmMs(fa, s.tokens, h, a.heads * d);
-        total += c.gemmMs(fm, s.tokens, 2.0 * I, h);
-        total += c.gemmMs(fm, s.tokens, h, I);
-        total +=
-            s.prefill
-                ? c.contextAttentionMs(s.batch, s.seq, a.heads, a.kvHeads, a.headDim, cfg.kv)
-                : c.generationAttentionMs(s.batch, s.seq, a.heads, a.kvHeads, a.headDim, cfg.kv);
-        total += 2.0 * c.memoryOpMs(8.0 * h * s.tokens) + c.memoryOpMs(6.0 * I * s.tokens);
+        total += c.gemmMs(fa, s.tokens, shard.qkvColumns, h);
+        total += c.gemmMs(fa, s.tokens, h, shard.attnOut);
+        if (a.isMoeLayer(layer)) { // router (bf16), routed experts, shared expert
+            total += c.gemmMs(Format::Bf16, s.tokens, a.moe.experts, h);
+            total += c.moeMs(fm, s.tokens, moe);
+            if (S > 0)
+                total += c.gemmMs(fm, s.tokens, 2.0 * S, h) + c.gemmMs(fm, s.tokens, h, S) +
+                         c.memoryOpMs(6.0 * S * s.tokens);
+        } else {
+            total += c.gemmMs(fm, s.tokens, 2.0 * I, h);
+            total += c.gemmMs(fm, s.tokens, h, I);
+            total += c.memoryOpMs(6.0 * I * s.tokens);
+        }
+        total += s.prefill ? c.contextAttentionMs(s.batch, s.seq, shard.heads, shard.kvHeads,
+                                                  a.headDim, cfg.kv)
+                           : c.generationAttentionMs(s.batch, s.seq, shard.heads, shard.kvHeads,
+                                                     a.headDim, cfg.kv);
+        total += 2.0 * c.memoryOpMs(8.0 * h * s.tokens);
+        total += 2.0 * c.allReduceMs(shard.tp, s.tokens * h);
         if (layer > 0 &&
             activationClass(band.format) != activationClass(r.bandOf(layer - 1).format))
             total += c.memoryOpMs(s.tokens * h * 2.0);
     }
     const Format lm = cfg.lmHeadQuantized ? r[r.size() - 1].format : Format::Bf16;
-    total += c.memoryOpMs(s.tokens * h * 2.0) + c.gemmMs(lm, s.batch, a.vocab, h);
+    total += c.memoryOpMs(s.tokens * h * 2.0) + c.allReduceMs(shard.tp, s.tokens * h) +
+             c.gemmMs(lm, s.batch, shard.vocab, h);
     return total;
 }
 

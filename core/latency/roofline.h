@@ -1,6 +1,9 @@
 // A roofline estimate of TTFT and TPOT from first principles (FLOPs at the platform's peak of
 // each GEMM's compute class, bytes at its memory bandwidth, max of the two per step). It is
-// the analytical feature of the LR baseline (Imai et al. 2024); not used by the gate.
+// the analytical feature of the LR baseline (Imai et al. 2024); not used by the gate. On an
+// MoE layer the FLOPs are the router's, the topk routed experts' and a shared expert's per
+// token, and a step reads the resident weights less the routed experts its tokens are expected
+// not to touch (moeexperts.h, as the operator model's decode path).
 #pragma once
 
 #include "core/model/config.h"

@@ -42,7 +42,7 @@ std::int64_t ModelArch::expertParams() const
 
 std::int64_t ModelArch::routerParams() const
 {
-    return std::int64_t{hidden} * moe.experts;
+    return std::int64_t{hidden} * (moe.experts + (moe.sharedIntermediate > 0 ? 1 : 0));
 }
 
 std::int64_t ModelArch::sharedExpertParams() const

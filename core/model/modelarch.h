@@ -13,8 +13,12 @@ namespace acsel
 // model's `intermediate` columns) or an MoE block: a router (hidden x experts, never
 // quantized) picking `topk` of `experts` routed experts of `expertIntermediate` columns each
 // (gate, up, down as a dense MLP), plus a shared expert of `sharedIntermediate` columns that
-// every token runs when the config has one. As Hugging Face's Qwen3-MoE: layer l is an MoE
-// layer when (l + 1) % sparseStep == 0 and l is not in mlpOnlyLayers; Mixtral: every layer.
+// every token runs when the config has one (Qwen2-MoE; its output scaled by a one-column
+// sigmoid gate, hidden x 1, never quantized like the router). The `experts` scope covers every
+// expert, routed and shared: the formats, memory, quality features, latency and the exported
+// globs treat the shared expert as the routed ones. As Hugging Face's Qwen3-MoE and Qwen2-MoE:
+// layer l is an MoE layer when (l + 1) % sparseStep == 0 and l is not in mlpOnlyLayers;
+// Mixtral: every layer.
 struct MoeArch {
     int experts = 0;
     int topk = 0;
@@ -27,7 +31,7 @@ struct MoeArch {
 struct ModelArch {
     std::string name;   // short name used in the workspace: "Qwen3-8B"
     std::string hfId;   // "Qwen/Qwen3-8B"
-    std::string family; // model_type: "qwen3", "llama", "qwen3_moe", "mixtral"
+    std::string family; // model_type: "qwen3", "llama", "qwen3_moe", "qwen2_moe", "mixtral"
     int layers = 0;
     int hidden = 0;
     int heads = 0;
@@ -50,7 +54,8 @@ struct ModelArch {
     std::int64_t mlpLinearParams() const;  // gate, up, down of a dense layer
     std::int64_t layerNormParams() const;
     std::int64_t embeddingParams() const { return std::int64_t{vocab} * hidden; }
-    // One routed expert (gate, up, down), the router, the shared expert (0 when none).
+    // One routed expert (gate, up, down), the router with the shared expert's gate (the
+    // never-quantized linears), the shared expert (0 when none).
     std::int64_t expertParams() const;
     std::int64_t routerParams() const;
     std::int64_t sharedExpertParams() const;

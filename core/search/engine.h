@@ -52,7 +52,9 @@ public:
     virtual ~Engine() = default;
     virtual const Workspace& workspace() const = 0;
     // The full per-band estimate, uncalibrated. Must be additive over layers up to band-boundary
-    // conversion costs (>= 0), so the FracMix mix of uniform estimates is a lower bound.
+    // conversion costs (>= 0, each set by the two formats meeting there), a layer's cost set by
+    // its band choice and its kind (dense or MoE layer), so the FracMix mix of uniform
+    // estimates is a lower bound (fracmixtable.cpp).
     virtual LatencyMs rawLatency(const Config& c, const Request& q) const = 0;
     virtual double memoryBytes(const Config& c, const Request& q) const = 0;
     // Whether the request's stack can cost a configuration split over `tp` GPUs (its

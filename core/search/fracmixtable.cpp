@@ -109,6 +109,22 @@ SoftScore componentwise(const Uniforms& uniform, const Running& atRunning,
     return out.value_or(SoftScore{});
 }
 
+SoftScore sumOf(const SoftScore& a, const SoftScore& b)
+{
+    return {a.rawTtft + b.rawTtft, a.rawTpot + b.rawTpot, a.memoryBytes + b.memoryBytes};
+}
+
+// `c` on layers [0, upto), `base` on the others.
+BandRecipe kindProbe(int layers, const FormatScope& c, const FormatScope& base, int upto)
+{
+    BandRecipe r;
+    if (upto > 0)
+        r.push({0, upto, c.format, c.scope});
+    if (upto < layers)
+        r.push({upto, layers, base.format, base.scope});
+    return r;
+}
+
 // Relative slack on a memory total when reading its running count: the mix and the engine's
 // own total differ in the last bits, so a total at a slot boundary reads both counts.
 constexpr double kRunningSlack = 1e-9;
@@ -195,6 +211,17 @@ void FracMixTable::tabulate(const Engine& e, const ConfigSpace& cs, const Search
     ContextTable t;
     t.layers = cs.numLayers();
     t.quality = quality;
+    t.perDense = 1.0 / t.layers;
+    const ModelArch& arch = e.workspace().models[static_cast<std::size_t>(context.model)];
+    if (const int moeLayers = arch.moeLayers(); moeLayers > 0 && moeLayers < t.layers) {
+        t.split = true;
+        t.moeBefore.assign(static_cast<std::size_t>(t.layers) + 1, 0);
+        for (int l = 0; l < t.layers; ++l)
+            t.moeBefore[static_cast<std::size_t>(l) + 1] =
+                t.moeBefore[static_cast<std::size_t>(l)] + (arch.isMoeLayer(l) ? 1 : 0);
+        t.perDense = 1.0 / (t.layers - moeLayers);
+        t.perMoe = 1.0 / moeLayers;
+    }
     Config cfg;
     cfg.model = context.model;
     cfg.batch = context.batch;
@@ -212,10 +239,31 @@ void FracMixTable::tabulate(const Engine& e, const ConfigSpace& cs, const Search
         u.tpot = raw.tpot;
         ++uniformEstimates_;
     }
+    if (t.split)
+        splitByKind(
+            cs, t,
+            [&](const BandRecipe& r) {
+                Config probe = cfg;
+                probe.recipe = r;
+                Uniform u;
+                u.memory = e.memoryBytes(probe, request_);
+                if (!t.running) {
+                    const LatencyMs raw = e.rawLatency(probe, request_);
+                    u.ttft = raw.ttft;
+                    u.tpot = raw.tpot;
+                    ++uniformEstimates_;
+                }
+                return u;
+            },
+            t.uniform, t.moe);
     if (t.running)
         tabulateRunning(e, cs, cfg, t);
     t.lowest = componentwise(t.uniform, t.atRunning, cs.bandChoices(), minOf);
-    const SoftScore high = componentwise(t.uniform, t.atRunning, cs.bandChoices(), maxOf);
+    SoftScore high = componentwise(t.uniform, t.atRunning, cs.bandChoices(), maxOf);
+    if (t.split) { // a split score mixes each part's estimates: within the sums of their bounds
+        t.lowest = sumOf(t.lowest, componentwise(t.moe, t.moeAtRunning, cs.bandChoices(), minOf));
+        high = sumOf(high, componentwise(t.moe, t.moeAtRunning, cs.bandChoices(), maxOf));
+    }
     const bool firstContext = tables_.empty();
     lowest_ = firstContext ? t.lowest : minOf(lowest_, t.lowest);
     highest_ = firstContext ? high : maxOf(highest_, high);
@@ -225,16 +273,16 @@ void FracMixTable::tabulate(const Engine& e, const ConfigSpace& cs, const Search
 void FracMixTable::tabulateRunning(const Engine& e, const ConfigSpace& cs, const Config& sample,
                                    ContextTable& t)
 {
-    // A recipe's memory total lies within its context's uniform totals (it mixes them), and
-    // its running count falls as the total grows: tabulate every count in between. Below
-    // one slot a recipe cannot hold a request and fails the memory budget; it reads count 1.
-    double lowest = 0, highest = 0;
-    bool first = true;
-    for (const FormatScope& c : cs.bandChoices()) {
-        const double m = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))].memory;
-        lowest = first ? m : std::min(lowest, m);
-        highest = first ? m : std::max(highest, m);
-        first = false;
+    // A recipe's memory total lies within its context's uniform totals (it mixes them; split:
+    // within the sums of the parts' bounds), and its running count falls as the total grows:
+    // tabulate every count in between. Below one slot a recipe cannot hold a request and fails
+    // the memory budget; it reads count 1.
+    const std::vector<RunningLatency> none;
+    double lowest = componentwise(t.uniform, none, cs.bandChoices(), minOf).memoryBytes;
+    double highest = componentwise(t.uniform, none, cs.bandChoices(), maxOf).memoryBytes;
+    if (t.split) {
+        lowest += componentwise(t.moe, none, cs.bandChoices(), minOf).memoryBytes;
+        highest += componentwise(t.moe, none, cs.bandChoices(), maxOf).memoryBytes;
     }
     const RunningRule& rule = *t.running;
     const auto clampCount = [&](int n) { return std::clamp(n, 1, rule.limit); };
@@ -242,13 +290,83 @@ void FracMixTable::tabulateRunning(const Engine& e, const ConfigSpace& cs, const
     const int last = clampCount(rule.slotsAt(lowest * (1 - kRunningSlack)));
     Config cfg = sample;
     for (int n = t.firstRunning; n <= last; ++n) {
-        RunningLatency& at = t.atRunning.emplace_back();
+        std::array<Uniform, kChoiceSlots> whole{}, moe{};
         for (const FormatScope& c : cs.bandChoices()) {
             cfg.recipe = BandRecipe::uniform(t.layers, c.format, c.scope);
-            at[static_cast<std::size_t>(choiceSlot(c.format, c.scope))] =
-                e.rawLatencyAt(cfg, request_, n);
+            const LatencyMs raw = e.rawLatencyAt(cfg, request_, n);
+            whole[static_cast<std::size_t>(choiceSlot(c.format, c.scope))] = {raw.ttft, raw.tpot,
+                                                                              0.0};
             ++uniformEstimates_;
         }
+        if (t.split)
+            splitByKind(
+                cs, t,
+                [&](const BandRecipe& r) {
+                    cfg.recipe = r;
+                    const LatencyMs raw = e.rawLatencyAt(cfg, request_, n);
+                    ++uniformEstimates_;
+                    return Uniform{raw.ttft, raw.tpot, 0.0};
+                },
+                whole, moe);
+        RunningLatency& at = t.atRunning.emplace_back();
+        RunningLatency& atMoe = t.moeAtRunning.emplace_back();
+        for (std::size_t i = 0; i < at.size(); ++i) {
+            at[i] = {whole[i].ttft, whole[i].tpot};
+            atMoe[i] = {moe[i].ttft, moe[i].tpot};
+        }
+    }
+}
+
+// Soundness of the split (a model of L layers, M of them MoE layers, 0 < M < L). The engine's
+// estimate is additive over layers up to conversions (Engine::rawLatency; in continuous
+// batching at a fixed running count):
+//   T(r) = K + sum over layers l of cost(kind_l, c_l) + conv(r),
+// a layer's cost set by its choice c_l and its kind (dense or MoE), K by neither, conv(r) >= 0
+// a sum of one cost per band boundary set by the two formats meeting there. U_c = T(uniform c).
+// Take a base choice B and a probe layer p, 0 < p < L - 1. The two-band recipes
+// P1 = (c on [0, p], B after) and P2 = (c on [0, p), B after) each have one boundary, between
+// c and B, so T(P1) - T(P2) = cost(kind_p, c) - cost(kind_p, B). With N the layers of p's kind
+// and a = (N / L) U_B - N cost(kind_p, B), the part of p's kind is
+//   A_c = (N / L) U_B + N (T(P1) - T(P2)) = N cost(kind_p, c) + a,
+// and the other kind's part is
+//   O_c = U_c - A_c = (L - N) cost(other kind, c) + K - a.
+// A band of n_b layers, k_b of them of p's kind, takes k_b / N of A_c and (n_b - k_b) / (L - N)
+// of O_c; over the bands each kind's shares sum to 1, so the mix is
+//   a + (K - a) + sum over layers l of cost(kind_l, c_l) = T(r) - conv(r) <= T(r).
+// Memory has no conversions: the same split gives it exactly. A model of fewer than 3 layers
+// has no such p: its probe is p = 0 (P2 = uniform B), exact for memory, and its latency parts
+// are 0 (there T(P1) - T(P2) carries a conversion): a bound that prunes nothing.
+void FracMixTable::splitByKind(const ConfigSpace& cs, const ContextTable& t,
+                               const std::function<Uniform(const BandRecipe&)>& estimate,
+                               std::array<Uniform, kChoiceSlots>& whole,
+                               std::array<Uniform, kChoiceSlots>& moe)
+{
+    const int layers = t.layers;
+    const int moeLayers = t.moeBefore.back();
+    const bool interior = layers >= 3;
+    const int probe = interior ? 1 : 0;
+    const bool probeMoe = t.moeBefore[static_cast<std::size_t>(probe) + 1] >
+                          t.moeBefore[static_cast<std::size_t>(probe)];
+    const double ofKind = probeMoe ? moeLayers : layers - moeLayers;
+    const FormatScope base = cs.bandChoices().front();
+    const Uniform b = whole[static_cast<std::size_t>(choiceSlot(base.format, base.scope))];
+    for (const FormatScope& c : cs.bandChoices()) {
+        const auto slot = static_cast<std::size_t>(choiceSlot(c.format, c.scope));
+        Uniform delta; // T(P1) - T(P2), 0 for the base itself
+        if (!(c == base)) {
+            const Uniform p1 = estimate(kindProbe(layers, c, base, probe + 1));
+            const Uniform p2 = estimate(kindProbe(layers, c, base, probe));
+            delta = {p1.ttft - p2.ttft, p1.tpot - p2.tpot, p1.memory - p2.memory};
+        }
+        const double share = ofKind / layers;
+        Uniform own{share * b.ttft + ofKind * delta.ttft, share * b.tpot + ofKind * delta.tpot,
+                    share * b.memory + ofKind * delta.memory};
+        Uniform other{whole[slot].ttft - own.ttft, whole[slot].tpot - own.tpot,
+                      whole[slot].memory - own.memory};
+        if (!interior)
+            own.ttft = own.tpot = other.ttft = other.tpot = 0;
+        moe[slot] = probeMoe ? own : other;
+        whole[slot] = probeMoe ? other : own;
     }
 }
 
@@ -262,16 +380,18 @@ void FracMixTable::mixAtRunning(const ContextTable& t, const BandRecipe& r, Soft
     };
     const std::size_t lo = row(s.memoryBytes * (1 + kRunningSlack));
     const std::size_t hi = row(s.memoryBytes * (1 - kRunningSlack));
-    const double invLayers = 1.0 / t.layers;
     double ttft = 0, tpot = 0, ttftHi = 0, tpotHi = 0;
     for (const Band& b : r) {
         const auto slot = static_cast<std::size_t>(choiceSlot(b.format, b.scope));
-        const double share = b.layers() * invLayers;
-        ttft += share * t.atRunning[lo][slot].ttft;
-        tpot += share * t.atRunning[lo][slot].tpot;
+        const auto [dense, moe] = bandShares(t, b);
+        const auto mix = [&](std::size_t at, double LatencyMs::*field) {
+            return dense * (t.atRunning[at][slot].*field) + moe * (t.moeAtRunning[at][slot].*field);
+        };
+        ttft += mix(lo, &LatencyMs::ttft);
+        tpot += mix(lo, &LatencyMs::tpot);
         if (hi != lo) {
-            ttftHi += share * t.atRunning[hi][slot].ttft;
-            tpotHi += share * t.atRunning[hi][slot].tpot;
+            ttftHi += mix(hi, &LatencyMs::ttft);
+            tpotHi += mix(hi, &LatencyMs::tpot);
         }
     }
     // At a slot boundary, the lower of the two counts' mixes: a bound for either.
@@ -296,13 +416,14 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
 {
     const ContextTable& t = tables_[static_cast<std::size_t>(context)];
     SoftScore s;
-    const double invLayers = 1.0 / t.layers;
     for (const Band& b : r) {
-        const Uniform& u = t.uniform[static_cast<std::size_t>(choiceSlot(b.format, b.scope))];
-        const double share = b.layers() * invLayers;
-        s.rawTtft += share * u.ttft;
-        s.rawTpot += share * u.tpot;
-        s.memoryBytes += share * u.memory;
+        const auto slot = static_cast<std::size_t>(choiceSlot(b.format, b.scope));
+        const Uniform& u = t.uniform[slot];
+        const Uniform& m = t.moe[slot];
+        const auto [dense, moe] = bandShares(t, b);
+        s.rawTtft += dense * u.ttft + moe * m.ttft;
+        s.rawTpot += dense * u.tpot + moe * m.tpot;
+        s.memoryBytes += dense * u.memory + moe * m.memory;
     }
     if (t.running)
         mixAtRunning(t, r, s);

@@ -6,6 +6,10 @@
 //    exact memory gives;
 //  - memory: the same mix, exact (memory is additive over layers);
 //  - RMQD: the surrogate's decomposition, exact, O(bands).
+// A model mixing dense and MoE layers (decoder_sparse_step > 1, mlp_only_layers) costs its two
+// kinds of layer differently, so a band's share of the layers is not its share of the cost:
+// there each uniform estimate is split into its dense and its MoE layers' parts, and a band
+// takes its share of each kind's layers of each part (the proof is in fracmixtable.cpp).
 // A context is one (model, batch, KV format, tensor-parallel degree); recipes vary within it.
 // Quality does not depend on the degree: contexts that differ only in it share RMQD terms.
 #pragma once
@@ -14,6 +18,7 @@
 #include "core/search/searcher.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -128,16 +133,33 @@ private:
     using RunningLatency = std::array<LatencyMs, kChoiceSlots>;
     struct ContextTable {
         int layers = 0;
+        // Split by kind of layer (a model mixing dense and MoE layers): `uniform` and
+        // `atRunning` hold the dense layers' part, `moe` and `moeAtRunning` the MoE layers';
+        // moeBefore[l] counts the MoE layers before layer l, a band's share of the dense part
+        // is its dense layers x perDense, of the MoE part its MoE layers x perMoe.
+        bool split = false;
+        std::vector<int> moeBefore;
+        double perDense = 0, perMoe = 0;
         std::array<Uniform, kChoiceSlots> uniform{}; // latency unused when `running` is set
+        std::array<Uniform, kChoiceSlots> moe{};
         // Continuous batching: the rule and the uniform latencies at firstRunning + i running
         // requests, for every count a recipe of the context can run.
         std::optional<RunningRule> running;
         int firstRunning = 1;
-        std::vector<RunningLatency> atRunning;
+        std::vector<RunningLatency> atRunning, moeAtRunning;
         std::array<int, kAlgorithmCount> quality{}; // index into qualityTerms_
         SoftScore lowest;
         double lowestRmqd = 0;
     };
+    // A band's shares of its context's dense (unsplit: whole) part and of its MoE part.
+    static std::pair<double, double> bandShares(const ContextTable& t, const Band& b)
+    {
+        if (!t.split)
+            return {b.layers() * t.perDense, 0.0};
+        const int moe = t.moeBefore[static_cast<std::size_t>(b.end)] -
+                        t.moeBefore[static_cast<std::size_t>(b.begin)];
+        return {(b.layers() - moe) * t.perDense, moe * t.perMoe};
+    }
     void tabulate(const Engine& e, const ConfigSpace& cs, const SearchContext& context,
                   const std::array<int, kAlgorithmCount>& quality);
     double lowestRmqdOf(const ConfigSpace& cs,
@@ -146,6 +168,12 @@ private:
     void mixAtRunning(const ContextTable& t, const BandRecipe& r, SoftScore& s) const;
     void tabulateRunning(const Engine& e, const ConfigSpace& cs, const Config& sample,
                          ContextTable& t);
+    // Splits a split context's uniform estimates `whole` (per choice slot, as `estimate`
+    // gives them) into the dense layers' part, left in `whole`, and the MoE layers', `moe`.
+    void splitByKind(const ConfigSpace& cs, const ContextTable& t,
+                     const std::function<Uniform(const BandRecipe&)>& estimate,
+                     std::array<Uniform, kChoiceSlots>& whole,
+                     std::array<Uniform, kChoiceSlots>& moe);
 
     Request request_;
     const Stack* stack_ = nullptr;

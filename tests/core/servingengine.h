@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace acsel::test
 {
@@ -48,8 +49,10 @@ public:
 class ServingEngine final : public ToyEngine
 {
 public:
-    ServingEngine(double capacityBytes, const std::string& backend)
-        : ToyEngine({Format::Int4Wo, Format::Fp8, Format::Bf16}, {4, 5}), costs_(capacityBytes)
+    ServingEngine(double capacityBytes, const std::string& backend,
+                  std::vector<int> layers = {4, 5})
+        : ToyEngine({Format::Int4Wo, Format::Fp8, Format::Bf16}, std::move(layers)),
+          costs_(capacityBytes)
     {
         ws_ = ToyEngine::workspace();
         ws_.platforms[0] = costs_.platform();
@@ -68,17 +71,19 @@ public:
     }
     bool supportsTp(const Request&, int tp) const override { return costs_.supportsTp(tp); }
     void enableTensorParallelism() { costs_.collectives = true; }
-    // Gives every layer of every model an MoE block (as Qwen3-30B-A3B, Qwen3-235B-A22B and
-    // Mixtral have): 8 experts of hidden / 2 columns, 2 per token.
-    void makeMixtureOfExperts()
+    // Gives every model MoE blocks: 8 experts of hidden / 4 columns, 2 per token (half the
+    // weights of the dense MLP, a third of its work per token), on every
+    // layer (as Qwen3-30B-A3B, Qwen3-235B-A22B and Mixtral have) or, as decoder_sparse_step and
+    // mlp_only_layers say, on some of them (the others keep their dense MLP).
+    void makeMixtureOfExperts(int sparseStep = 1, std::vector<int> mlpOnlyLayers = {})
     {
         for (ModelArch& m : ws_.models) {
             m.family = "qwen3_moe";
             m.moe = {.experts = 8,
                      .topk = 2,
-                     .expertIntermediate = m.hidden / 2,
-                     .sparseStep = 1,
-                     .mlpOnlyLayers = {}};
+                     .expertIntermediate = m.hidden / 4,
+                     .sparseStep = sparseStep,
+                     .mlpOnlyLayers = mlpOnlyLayers};
         }
     }
     // Static requests run as WorkspaceEngine runs them: no running rule, one batch.

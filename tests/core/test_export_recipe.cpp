@@ -91,6 +91,7 @@ private slots:
     void moeExpertsQuantizedPerBandRouterNever_data();
     void moeExpertsQuantizedPerBandRouterNever();
     void moeMemoryPricesWhatIsExported();
+    void sharedExpertFollowsExpertsScope();
 };
 
 void TestExportRecipe::yamlHasOneEnabledWeightEntryPerQuantizedLinear()
@@ -600,6 +601,133 @@ void TestExportRecipe::moeMemoryPricesWhatIsExported()
                                     .arg(got)
                                     .arg(saved)));
         }
+}
+
+// A Qwen2-MoE shared expert is in the experts scope (modelarch.h): on a tiny model with layers 1
+// and 3 MoE (4 routed experts and a shared expert) and 0 and 2 dense, bands fp8/experts on 0-1
+// and nvfp4/full on 2-3. The YAML's entries applied in order to every quantizer name written
+// out by hand leave each MLP linear (dense, routed or shared expert) at its band's format,
+// attention only in the full band, the router and the shared expert's gate never enabled; the
+// memory model saves, against bf16, exactly the bytes of what the YAML quantizes; the preview
+// excludes both gates and reads the recipe back.
+void TestExportRecipe::sharedExpertFollowsExpertsScope()
+{
+    ExportInput in = acceptanceInput();
+    ModelArch& a = in.arch;
+    a = acsel::test::tinyArch(4); // hidden 256, 4 heads, 2 KV heads of 64, MLP 512
+    a.name = "tiny-qwen2moe-4L-synthetic";
+    a.hfId = "acsel-test/tiny-qwen2moe-4L-synthetic";
+    a.family = "qwen2_moe";
+    a.moe = {.experts = 4,
+             .topk = 2,
+             .expertIntermediate = 128,
+             .sharedIntermediate = 256,
+             .sparseStep = 2,
+             .mlpOnlyLayers = {}};
+    in.config = makeConfig(4, {2}, {{Format::Fp8, Scope::Mlp}, {Format::Nvfp4, Scope::Full}},
+                           Algorithm::Max, KvFormat::Bf16);
+    in.config.model = 0;
+    QVERIFY(isExportable(a, in.config));
+
+    // Quantizer names by hand, with each linear's weight count (in x out).
+    struct Module {
+        std::string name, role;
+        double params;
+    };
+    std::vector<Module> modules;
+    std::vector<MoeName> names;
+    for (int i = 0; i < 4; ++i) {
+        const std::string layer = "model.layers." + std::to_string(i);
+        modules.push_back({layer + ".self_attn.q_proj", "attn", 256.0 * 256});
+        modules.push_back({layer + ".self_attn.k_proj", "attn", 256.0 * 128});
+        modules.push_back({layer + ".self_attn.v_proj", "attn", 256.0 * 128});
+        modules.push_back({layer + ".self_attn.o_proj", "attn", 256.0 * 256});
+        const std::vector<std::string> mlp = {"gate_proj", "up_proj", "down_proj"};
+        if (i % 2 == 0) {
+            for (const std::string& l : mlp)
+                modules.push_back({layer + ".mlp." + l, "mlp", 256.0 * 512});
+            continue;
+        }
+        modules.push_back({layer + ".mlp.gate", "gate", 256.0 * 4});
+        modules.push_back({layer + ".mlp.shared_expert_gate", "gate", 256.0});
+        for (int e = 0; e < 4; ++e)
+            for (const std::string& l : mlp)
+                modules.push_back(
+                    {layer + ".mlp.experts." + std::to_string(e) + "." + l, "mlp", 256.0 * 128});
+        for (const std::string& l : mlp)
+            modules.push_back({layer + ".mlp.shared_expert." + l, "mlp", 256.0 * 256});
+    }
+    std::map<std::string, const Module*> owner;
+    for (const Module& m : modules)
+        for (const char* q : {"weight_quantizer", "input_quantizer", "output_quantizer"}) {
+            names.push_back({m.name + "." + q, m.role, std::stoi(m.name.substr(13)),
+                             std::string(q) == "weight_quantizer"});
+            owner[names.back().name] = &m;
+        }
+    std::sort(names.begin(), names.end(),
+              [](const MoeName& x, const MoeName& y) { return x.name < y.name; });
+
+    std::map<std::string, std::string> state;
+    const YAML::Node list =
+        YAML::Load(exportText(ExportFormat::ModelOptYaml, in))["quantize"]["quant_cfg"];
+    for (const YAML::Node& e : list) {
+        const std::string p = e["quantizer_name"].as<std::string>();
+        const bool enabled = e["cfg"] && (!e["enable"] || e["enable"].as<bool>());
+        const std::string value = !enabled            ? "off"
+                                  : isFp8(e["cfg"])   ? "fp8"
+                                  : isNvfp4(e["cfg"]) ? "nvfp4"
+                                                      : "other";
+        forEachMatch(names, p, [&](const MoeName& n) { state[n.name] = value; });
+    }
+    double saved = 0; // bytes against bf16 of every quantized weight
+    int shared = 0;
+    for (const MoeName& n : names) {
+        const std::string got = state.count(n.name) ? state[n.name] : "unset";
+        std::string want = "off";
+        if (!n.name.ends_with("output_quantizer") && n.role == "mlp")
+            want = n.layer < 2 ? "fp8" : "nvfp4";
+        if (!n.name.ends_with("output_quantizer") && n.role == "attn" && n.layer >= 2)
+            want = "nvfp4";
+        QVERIFY2(got == want, qPrintable(QString::fromStdString(n.name + ": " + got)));
+        if (n.weight && got != "off") {
+            const Format f = got == "fp8" ? Format::Fp8 : Format::Nvfp4;
+            saved += owner[n.name]->params * (2.0 - facts(f).effectiveBits / 8.0);
+            shared += n.name.find("shared_expert.") != std::string::npos;
+        }
+    }
+    QCOMPARE(shared, 6); // gate, up and down of layers 1 and 3
+    Config bf16 = in.config;
+    bf16.recipe = BandRecipe::uniform(4, Format::Bf16);
+    const double base = estimateStaticMemory(a, bf16, in.request, Platform{}).weightBytes;
+    const double got =
+        base - estimateStaticMemory(a, in.config, in.request, Platform{}).weightBytes;
+    QVERIFY2(std::abs(got - saved) <= 1e-9 * saved,
+             qPrintable(QString("%1 vs %2").arg(got).arg(saved)));
+
+    // One format: exclude_modules lists both gates of each MoE layer and nothing of an expert.
+    in.config = makeConfig(4, {}, {{Format::Fp8, Scope::Mlp}}, Algorithm::Max, KvFormat::Bf16);
+    const auto excluded = nlohmann::json::parse(exportText(ExportFormat::HfQuantConfig,
+                                                           in))["quantization"]["exclude_modules"]
+                              .get<std::vector<std::string>>();
+    for (const char* gate : {"model.layers.1.mlp.gate", "model.layers.1.mlp.shared_expert_gate",
+                             "model.layers.3.mlp.gate", "model.layers.3.mlp.shared_expert_gate"})
+        QVERIFY2(std::find(excluded.begin(), excluded.end(), gate) != excluded.end(), gate);
+    QCOMPARE(excluded.size(), std::size_t(4 * 4 + 2 * 2 + 1)); // attention, gates, lm_head
+    const std::string yaml = exportText(ExportFormat::ModelOptYaml, in);
+    QVERIFY(readModelOptRecipeYaml(yaml, a, "recipe.yaml").plan == planOf(in.config, 4));
+    // A recipe that quantizes the shared expert's gate is refused, naming it.
+    std::string why;
+    try {
+        readModelOptRecipeYaml(yaml + "    - quantizer_name: "
+                                      "'model.layers.3.mlp.shared_expert_gate.weight_quantizer'\n"
+                                      "      cfg: {num_bits: e4m3, axis: null}\n",
+                               a, "recipe.yaml");
+    } catch (const LoadError& e) {
+        why = e.what();
+    }
+    QVERIFY2(why.find("model.layers.3.mlp.shared_expert_gate.weight_quantizer") !=
+                 std::string::npos,
+             why.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestExportRecipe)

@@ -5,9 +5,12 @@
 #include "core/latency/memorymodel.h"
 #include "core/latency/moeexperts.h"
 #include "core/latency/moetable.h"
+#include "core/latency/naiveestimate.h"
 #include "core/latency/opmodel.h"
+#include "core/latency/roofline.h"
 #include "core/latency/solopcosts.h"
 #include "core/model/tensorparallel.h"
+#include "core/quality/scopecodes.h"
 #include "latencyfixtures.h"
 
 #include <QTest>
@@ -62,6 +65,8 @@ private slots:
     void moeTableBadInput();
     void stepCountsEveryMoeOperator();
     void specOnlyDecodeReadsTouchedExperts();
+    void sharedExpertInExpertsScope();
+    void rooflineRunsActiveExpertsReadsTouchedOnes();
 };
 
 // Qwen/Qwen3-30B-A3B config.json: hidden 2048, 48 layers, 32 heads, 4 KV heads, head_dim 128,
@@ -376,6 +381,17 @@ public:
     double moeMs(Format, double, const MoeShape&) const override { return 100; }
 };
 
+// GEMMs that cost n at bf16 and n / 2 quantized, memory ops nothing.
+class HalvingCosts final : public CountingCosts
+{
+public:
+    double gemmMs(Format f, double, double n, double) const override
+    {
+        return f == Format::Bf16 ? n : n / 2;
+    }
+    double memoryOpMs(double) const override { return 0; }
+};
+
 void TestMoe::stepCountsEveryMoeOperator()
 {
     // The 4-layer model of denseLayersBySparseStepAndMlpOnlyLayers: layer 1 MoE, 0, 2, 3 dense.
@@ -436,6 +452,111 @@ void TestMoe::specOnlyDecodeReadsTouchedExperts()
     QVERIFY2(ms < 2 * 30'532'122'624.0 / 273e9 * 1e3 * 0.5, std::to_string(ms).c_str());
     // One request touches 8 experts: a cheaper step.
     QVERIFY(step.decodeFixedMs(1) < ms);
+}
+
+// A Qwen2-MoE shared expert belongs to the experts scope: counted with the routed experts in
+// the parameters, the memory at the band's MLP format, the quality share and the step's GEMMs
+// at that format; its one-column gate stays bf16 with the router. Qwen3-MoE ignores the field.
+void TestMoe::sharedExpertInExpertsScope()
+{
+    const std::string fields = R"("num_hidden_layers": 4, "hidden_size": 8,
+        "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+        "intermediate_size": 16, "moe_intermediate_size": 2, "num_experts": 4,
+        "num_experts_per_tok": 2, "decoder_sparse_step": 2, "shared_expert_intermediate_size": 6,
+        "vocab_size": 10, "tie_word_embeddings": true})";
+    const ModelArch m = parseHfConfig(
+        nlohmann::json::parse(R"({"model_type": "qwen2_moe", )" + fields), "config.json");
+    QCOMPARE(m.moe.sharedIntermediate, 6);
+    QVERIFY(!m.qkNorm && !m.isMoeLayer(0) && m.isMoeLayer(1) && !m.isMoeLayer(2) &&
+            m.isMoeLayer(3));
+    const ModelArch qwen3 = parseHfConfig(
+        nlohmann::json::parse(R"({"model_type": "qwen3_moe", )" + fields), "config.json");
+    QCOMPARE(qwen3.moe.sharedIntermediate, 0);
+    QVERIFY(refusal(R"({"model_type": "qwen2_moe", "num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "head_dim": 4, "moe_intermediate_size": 2,
+        "num_experts": 4, "num_experts_per_tok": 2, "vocab_size": 10})")
+                .find("shared_expert_intermediate_size") != std::string::npos);
+
+    // Per layer: attention 8 x (2 + 2) x 4 + 2 x 4 x 8 = 192, norms 16 (no q/k norm). Dense
+    // MLP 3 x 8 x 16 = 384. MoE block: experts 4 x 3 x 8 x 2 = 192, shared 3 x 8 x 6 = 144,
+    // router 8 x 4 + shared gate 8 x 1 = 40. 4 x 208 + 2 x 384 + 2 x 376 + embedding 80 (tied)
+    // + final norm 8 = 2,440; active: 2 of 4 experts (96 fewer per MoE layer) = 2,248.
+    QCOMPARE(m.paramCount(), std::int64_t{2440});
+    QCOMPARE(m.activeParamCount(), std::int64_t{2248});
+
+    // fp8 experts on layers 0-1, bf16 on 2-3. Bytes: attention 4 x 192 x 2 = 1,536, norms
+    // 4 x 16 x 2 = 128; layer 0 MLP 384 x 1; layer 1 experts and shared (192 + 144) x 1 + router
+    // and gate 40 x 2; layer 2 MLP 384 x 2; layer 3 336 x 2 + 80; final norm 16: 4,000.
+    Config c;
+    c.recipe =
+        BandRecipe::fromCuts(4, {2}, {{Format::Fp8, Scope::Mlp}, {Format::Bf16, Scope::Full}});
+    QCOMPARE(estimateStaticMemory(m, c, Request{}, Platform{}).weightBytes, 4000.0);
+
+    // Quality: the MoE layer's MLP group is its experts and shared expert, 336 of 528; a dense
+    // layer's MLP 384 of 576.
+    QCOMPARE(groupShare(m, 1, TensorGroup::Mlp), 7.0 / 11.0);
+    QCOMPARE(groupShare(m, 0, TensorGroup::Mlp), 2.0 / 3.0);
+
+    // Latency: a GEMM costs n at bf16, n / 2 quantized; the MoE block 100 at any format.
+    const HalvingCosts costs;
+    StepBreakdown b;
+    // Uniform fp8 experts: attention bf16 4 x 24 = 96; dense MLP (32 + 8) / 2 x 2 = 40; MoE
+    // layers router 4 (bf16), block 100, shared gate_up 12 and down 8 at fp8 (10): 2 x 114.
+    // The naive per-layer baseline names the same operators: its prefill adds the bf16 lm_head
+    // (n = vocab 10) to the layers' GEMMs, memory ops and attention costing nothing here.
+    Request q;
+    q.isl = 4;
+    q.osl = 1;
+    c.batch = 1;
+    c.recipe = BandRecipe::uniform(4, Format::Fp8, Scope::Mlp);
+    StepModel(costs, m, c).prefillStepMs(1, 4, &b);
+    QCOMPARE(b.gemm(), 96.0 + 40.0 + 228.0);
+    QCOMPARE(estimateLatencyNaive(costs, m, c, q).ttftMs, 96.0 + 40.0 + 228.0 + 10.0);
+    // Attention only: attention 48, dense MLP 80, MoE layers 4 + 100 + 20 each.
+    c.recipe = BandRecipe::uniform(4, Format::Fp8, Scope::Attn);
+    StepModel(costs, m, c).prefillStepMs(1, 4, &b);
+    QCOMPARE(b.gemm(), 48.0 + 80.0 + 248.0);
+    QCOMPARE(estimateLatencyNaive(costs, m, c, q).ttftMs, 48.0 + 80.0 + 248.0 + 10.0);
+}
+
+// The roofline on the 4-layer qwen2_moe of sharedExpertInExpertsScope (layers 1, 3 MoE), bf16,
+// batch 1, isl 4, osl 2 (decode at context 5), one GPU, by hand.
+void TestMoe::rooflineRunsActiveExpertsReadsTouchedOnes()
+{
+    const ModelArch m = parseHfConfig(nlohmann::json::parse(R"({"model_type": "qwen2_moe",
+        "num_hidden_layers": 4, "hidden_size": 8, "num_attention_heads": 2,
+        "num_key_value_heads": 1, "head_dim": 4, "intermediate_size": 16,
+        "moe_intermediate_size": 2, "num_experts": 4, "num_experts_per_tok": 2,
+        "decoder_sparse_step": 2, "shared_expert_intermediate_size": 6, "vocab_size": 10,
+        "tie_word_embeddings": true})"),
+                                      "config.json");
+    Config c;
+    c.recipe = BandRecipe::uniform(4, Format::Bf16);
+    Request q;
+    q.isl = 4;
+    q.osl = 2;
+    // Compute-bound (1,000 FLOP/s, unbounded bandwidth): FLOPs = ms. Per token: dense layers
+    // 2 x (192 + 384) = 1,152; MoE layers 2 x (attention 192 + 2 of 4 experts 96 + shared 144
+    // + router and gate 40) = 944; 2 x 1,152 + 2 x 944 = 4,192. Decode: + attention
+    // 2 x 2 x 5 x (4 layers x 2 heads x 4) = 640 + lm_head 2 x 10 x 8 = 160: 4,992. Prefill of
+    // 4 tokens: 16,768 + causal attention 2 x 2 x 16 / 2 x 32 = 1,024 + 160 = 17,952.
+    Platform compute;
+    compute.tensorFlops = {1e3, 0, 0, 0};
+    compute.memBandwidth = 1e30;
+    RooflineEstimate r = estimateRoofline(m, c, q, compute);
+    QVERIFY(std::abs(r.tpotMs - 4992.0) < 1e-6);
+    QVERIFY(std::abs(r.ttftMs - 17952.0) < 1e-6);
+    // Memory-bound (1,000 B/s): bytes = ms. Weights 4,720 bytes (attention 1,536, norms 128, dense
+    // MLPs 1,536, MoE blocks 2 x 752, final norm 16; lm_head tied) less the routed experts left
+    // untouched. Decode: 1 token touches 2 of 4 experts, 2 x 48 x 2 bytes untouched per MoE
+    // layer: 4,720 - 384 + KV 5 x 64 = 4,656. Prefill: 4 tokens touch 4 (1 - (1/2)^4) = 3.75,
+    // 0.25 x 96 x 2 = 48 bytes untouched: 4,720 - 48 + KV 4 x 64 = 4,928.
+    Platform memory;
+    memory.tensorFlops = {1e30, 0, 0, 0};
+    memory.memBandwidth = 1e3;
+    r = estimateRoofline(m, c, q, memory);
+    QVERIFY2(std::abs(r.tpotMs - 4656.0) < 1e-6, std::to_string(r.tpotMs).c_str());
+    QVERIFY2(std::abs(r.ttftMs - 4928.0) < 1e-6, std::to_string(r.ttftMs).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestMoe)

@@ -266,7 +266,7 @@ void TestOpModel::fastPathEqualsNaiveBaseline()
     const auto c = realCosts("h100_sxm/trtllm");
     if (!c)
         QSKIP("../shared/aic not present");
-    const ModelArch a = llama31_8b();
+    ModelArch a = llama31_8b();
     std::vector<Config> configs;
     configs.push_back(configOf(BandRecipe::uniform(32, Format::Fp8), 8));
     configs.push_back(configOf(BandRecipe::fromCuts(32, {5, 20},
@@ -276,18 +276,34 @@ void TestOpModel::fastPathEqualsNaiveBaseline()
                                3));
     configs.back().kv = KvFormat::Fp8;
     configs.back().lmHeadQuantized = true;
-    for (const Config& cfg : configs)
-        for (int osl : {1, 2, 100, 2000}) {
-            Request q;
-            q.isl = 3000;
-            q.osl = osl;
-            const LatencyEstimate fast = estimateLatency(*c, a, cfg, q);
-            const LatencyEstimate naive = estimateLatencyNaive(*c, a, cfg, q);
-            QVERIFY(near(fast.ttftMs, naive.ttftMs, 1e-12));
-            QVERIFY(osl == 1 ? fast.tpotMs == 0 && naive.tpotMs == 0
-                             : near(fast.tpotMs, naive.tpotMs, 1e-12));
-            QCOMPARE(fast.decodeSamples, naive.decodeSamples);
+    configs.push_back(configs.back()); // over two GPUs: one GPU's share and its all-reduces
+    configs.back().tp = 2;
+    // Then as a mixture of experts on alternate layers (8 experts of 7168 columns, 2 per
+    // token, a shared expert), the experts split by expert parallelism over the two GPUs.
+    for (const bool moe : {false, true}) {
+        if (moe) {
+            a.family = "qwen2_moe";
+            a.moe = {.experts = 8,
+                     .topk = 2,
+                     .expertIntermediate = 7168,
+                     .sharedIntermediate = 2048,
+                     .sparseStep = 2,
+                     .mlpOnlyLayers = {}};
+            configs.back().moeEp = 2;
         }
+        for (const Config& cfg : configs)
+            for (int osl : {1, 2, 100, 2000}) {
+                Request q;
+                q.isl = 3000;
+                q.osl = osl;
+                const LatencyEstimate fast = estimateLatency(*c, a, cfg, q);
+                const LatencyEstimate naive = estimateLatencyNaive(*c, a, cfg, q);
+                QVERIFY(near(fast.ttftMs, naive.ttftMs, 1e-12));
+                QVERIFY(osl == 1 ? fast.tpotMs == 0 && naive.tpotMs == 0
+                                 : near(fast.tpotMs, naive.tpotMs, 1e-12));
+                QCOMPARE(fast.decodeSamples, naive.decodeSamples);
+            }
+    }
 }
 
 void TestOpModel::rejectsWhatItCannotCost()
