@@ -78,20 +78,18 @@ void TestCalibrationStudy::calibrationNeverHurtsOnMeasuredStacks()
                                      std::to_string(s[0]) + " FMC " + std::to_string(s[1]) +
                                      ", TPOT raw " + std::to_string(s[2]) + " FMC " +
                                      std::to_string(s[3]) + " (sums over draws)";
-            // Summed over the draws of one K, FMC is no worse than raw by more than 2 %: where
-            // the raw TTFT is already centred (with the request overhead of the measured
-            // releases) an offset or line gains nothing on average (dense_tp1 TTFT, K 5: 731.3
-            // against 719.1; K 7: 472.1 against 463.7); TPOT and agg_tp gain at every K.
-            QVERIFY2(s[1] <= s[0] * 1.02 && s[3] <= s[2] * 1.02, what.c_str());
+            // Summed over the draws of one K, FMC is no worse than raw: where the raw TTFT is
+            // already centred (dense_tp1 with the request overhead) the one-standard-error rule
+            // keeps the identity (K 5: 719.1 both; an offset gave 731.3 without the rule).
+            QVERIFY2(s[1] <= s[0] * (1 + 1e-9) && s[3] <= s[2] * (1 + 1e-9), what.c_str());
         }
     }
-    // 13 stacks of the two files give spread draws; at most 1 in 80 metric-draws (TTFT or TPOT
-    // of one draw) ends worse than raw by more than 5 % (docs/LATENCY.md, "How many profiles",
-    // every one an offset or line fitted on profiles that miss a model or a regime): 9 of 828
-    // here, 6 before the request overhead centred the raw TTFT of h100_sxm/trtllm and
-    // h200_sxm/sglang (1 in 100 then held).
+    // 13 stacks of the two files give spread draws; at most 1 in 100 metric-draws (TTFT or TPOT
+    // of one draw) ends worse than raw by more than 5 % (docs/LATENCY.md, "How many profiles"):
+    // none of 828 here, 9 before the one-standard-error rule (every one an offset fitted on
+    // profiles that miss a model or a regime).
     QVERIFY(spreadDraws >= 360);
-    QVERIFY2(worse * 80 <= 2 * spreadDraws,
+    QVERIFY2(worse * 100 <= 2 * spreadDraws,
              (std::to_string(worse) + " of " + std::to_string(2 * spreadDraws)).c_str());
 }
 void TestCalibrationStudy::sixProfilesOfOneConcurrencyKeepTheRawEstimate()
