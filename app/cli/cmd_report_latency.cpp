@@ -167,7 +167,7 @@ void printRows(const SiliconPrediction& p, const Workspace& ws, std::ostream& ou
     out << "stack,model,format,kv,isl,osl,concurrency,running,kv_slots,ttft_ms,ttft_static,"
            "ttft_cont,tpot_ms,tpot_static,tpot_cont,queue_wait,warmup,arrival,backlog,"
            "own_prefill_step,chunks,mixed_share,decode_step,mixed_step,in_step_ttft,"
-           "in_step_tpot\n";
+           "in_step_tpot,request_overhead\n";
     const std::vector<BenchmarkReplay> inStep = replaySiliconRows(ws, p);
     for (std::size_t i = 0; i < p.rows.size(); ++i) {
         const PredictedSiliconRow& r = p.rows[i];
@@ -181,7 +181,8 @@ void printRows(const SiliconPrediction& p, const Workspace& ws, std::ostream& ou
             << s.latency.tpotMs << "," << s.queueWaitMs << "," << s.warmupPrefillMs << ","
             << s.arrivalWaitMs << "," << s.backlogWaitMs << "," << s.ownPrefillStepMs << ","
             << s.prefillChunks << "," << s.mixedShare << "," << s.decodeStepMs << ","
-            << s.mixedStepMs << "," << inStep[i].meanTtftMs << "," << inStep[i].meanTpotMs << "\n";
+            << s.mixedStepMs << "," << inStep[i].meanTtftMs << "," << inStep[i].meanTpotMs << ","
+            << s.requestOverheadMs << "\n";
     }
 }
 

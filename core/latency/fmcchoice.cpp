@@ -150,31 +150,53 @@ bool augment(int s, const std::vector<std::vector<int>>& loadsOf, std::vector<in
 
 // The paired per-profile loss differences of a more complex form's residuals r against the
 // simpler form's, on the profiles both validate: significant when their mean +
-// t_{n-1}(level) standard errors is below 0.
+// t_{n-1}(level) standard errors is below 0 and the gain exceeds one standard error of the
+// complex form's own mean loss (the one-standard-error rule: a loss estimated on a few
+// profiles is noisy, and a gain within its noise keeps the simpler form).
 struct Gain {
     int profiles = 0;
     double mean = 0, se = 0, needed = 0; // needed: t_{n-1}(level)
-    bool significant() const { return profiles >= 2 && mean + needed * se < -1e-12; }
+    double lossSe = 0;                   // standard error of the complex form's mean loss
+    bool significant() const
+    {
+        return profiles >= 2 && mean + needed * se < -1e-12 && -mean > lossSe;
+    }
 };
+
+double meanOf(const std::vector<double>& v)
+{
+    double m = 0;
+    for (double x : v)
+        m += x / static_cast<double>(v.size());
+    return m;
+}
+
+// Standard error of the mean of v (at least 2 values).
+double standardError(const std::vector<double>& v, double mean)
+{
+    double ss = 0;
+    for (double x : v)
+        ss += (x - mean) * (x - mean);
+    const auto n = static_cast<double>(v.size());
+    return std::sqrt(ss / (n - 1) / n);
+}
 
 Gain gainOf(const std::vector<double>& r, const std::vector<double>& simpler, double tau,
             double level)
 {
-    std::vector<double> d;
+    std::vector<double> d, loss;
     for (std::size_t i = 0; i < r.size(); ++i)
-        if (!std::isnan(r[i]) && !std::isnan(simpler[i]))
-            d.push_back(pinball(r[i], tau) - pinball(simpler[i], tau));
+        if (!std::isnan(r[i]) && !std::isnan(simpler[i])) {
+            loss.push_back(pinball(r[i], tau));
+            d.push_back(loss.back() - pinball(simpler[i], tau));
+        }
     Gain g;
     g.profiles = static_cast<int>(d.size());
     if (g.profiles < 2)
         return g;
-    const auto n = static_cast<double>(d.size());
-    for (double v : d)
-        g.mean += v / n;
-    double ss = 0;
-    for (double v : d)
-        ss += (v - g.mean) * (v - g.mean);
-    g.se = std::sqrt(ss / (n - 1) / n);
+    g.mean = meanOf(d);
+    g.se = standardError(d, g.mean);
+    g.lossSe = standardError(loss, meanOf(loss));
     g.needed = studentTQuantile(level, g.profiles - 1);
     return g;
 }
@@ -198,7 +220,9 @@ std::string compared(FmcForm form, FmcForm simpler, const std::array<double, 3>&
     if (a >= b)
         return out;
     const std::string sigmas = g.se > 0 ? fmt(-g.mean / g.se) : "unbounded";
-    return out + ": a gain of " + sigmas + " standard errors (" + fmt(g.needed) + " needed)";
+    return out + ": a gain of " + sigmas + " standard errors (" + fmt(g.needed) + " needed), " +
+           fmt(-g.mean) + (-g.mean > g.lossSe ? " > " : " <= ") + "one standard error " +
+           fmt(g.lossSe) + " of its loss";
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "core/latency/servingmodel.h"
 
 #include "core/latency/memorymodel.h"
+#include "core/latency/requestoverhead.h"
 #include "core/model/tensorparallel.h"
 
 #include <algorithm>
@@ -126,7 +127,9 @@ ServingDefaults servingDefaults(std::string_view backend, const Platform& platfo
 
 ServingDefaults servingDefaults(const Request& request, const Platform& platform)
 {
-    return servingDefaults(backendOf(request.stack), platform, request.engineVersion);
+    ServingDefaults d = servingDefaults(backendOf(request.stack), platform, request.engineVersion);
+    d.requestOverheadMs = requestOverheadMs(request.stack, request.engineVersion);
+    return d;
 }
 
 KvPoolLine kvPoolLine(const ServingDefaults& d, const ModelArch& arch, const Platform& platform,
@@ -364,7 +367,9 @@ ServingEstimate estimateWithSlots(const OpCosts& costs, const ModelArch& arch, c
     e.cycleMs = ttftRun + steps * lat.tpotMs;
     if (request.concurrency > n)
         e.queueWaitMs = e.cycleMs * (request.concurrency - n) / n;
-    lat.ttftMs = e.queueWaitMs + ttftMean;
+    // The overhead is outside the steps: it holds no slot and does not lengthen the cycle.
+    e.requestOverheadMs = d.requestOverheadMs;
+    lat.ttftMs = e.queueWaitMs + ttftMean + e.requestOverheadMs;
     return e;
 }
 

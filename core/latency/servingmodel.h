@@ -15,8 +15,9 @@
 // The measured TTFT is a benchmark mean: its first round starts all n requests at once (their
 // prompts prefilled in budget-sized steps), so the mean over kBenchmarkRounds rounds (AIC
 // assumes 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady
-// state the rest. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it
-// reduces to the static estimate exactly.
+// state the rest. A measured release adds its request overhead (requestoverhead.h) to TTFT.
+// With c = 1 (and Config::batch = 1, the prompt within the step token budget) it reduces to
+// the static estimate plus that overhead exactly.
 #pragma once
 
 #include "core/latency/opcosts.h"
@@ -59,6 +60,10 @@ struct ServingDefaults {
     // benchmark row's server ran with. A configuration's Config::batch is the cap its launch
     // template sets instead (acsel launch).
     int defaultMaxRunning = 0;
+    // Added to every request's TTFT: the time outside the engine's steps, fitted per (stack,
+    // release) on measured rows (requestoverhead.h); 0 unless the request names a measured
+    // release.
+    double requestOverheadMs = 0;
     bool known = true; // false: generic defaults for an unknown backend
 };
 // trtllm: max_num_tokens 8192, max_batch_size 2048, chunked prefill off,
@@ -72,7 +77,8 @@ struct ServingDefaults {
 // reservation and a step scheduled ahead (the conservative side), known = false.
 ServingDefaults servingDefaults(std::string_view backend, const Platform& platform,
                                 std::string_view engineVersion = {});
-// The defaults of the request's stack (its backend) and engine release.
+// The defaults of the request's stack (its backend) and engine release, with the release's
+// measured request overhead.
 ServingDefaults servingDefaults(const Request& request, const Platform& platform);
 
 // SGLang's defaults on a device of `capacityBytes` at tp = pp = 1 (server_args.py,
@@ -143,14 +149,15 @@ struct ServingEstimate {
     // a prefill when they mix (ServingDefaults::mixesPrefillAndDecode), else extra steps.
     double mixedShare = 0;
     double chunksPerMixedStep = 0;
-    double decodeStepMs = 0;     // pure decode step at the mean context
-    double mixedStepMs = 0;      // step carrying others' prefill chunks (decodes only when mixed)
-    double ownPrefillStepMs = 0; // one step of the request's own prefill
-    double arrivalWaitMs = 0;    // the steps ahead of its own prefill when the request arrives
-    double backlogWaitMs = 0;    // prefill demand above the step token budget
-    double queueWaitMs = 0;      // waiting for a KV / batch slot (c > n)
-    double warmupPrefillMs = 0;  // mean TTFT of the first (burst) round; 0 when n = 1
-    double cycleMs = 0;          // a running request's life: TTFT without queueing + decode
+    double decodeStepMs = 0;      // pure decode step at the mean context
+    double mixedStepMs = 0;       // step carrying others' prefill chunks (decodes only when mixed)
+    double ownPrefillStepMs = 0;  // one step of the request's own prefill
+    double arrivalWaitMs = 0;     // the steps ahead of its own prefill when the request arrives
+    double backlogWaitMs = 0;     // prefill demand above the step token budget
+    double queueWaitMs = 0;       // waiting for a KV / batch slot (c > n)
+    double warmupPrefillMs = 0;   // mean TTFT of the first (burst) round; 0 when n = 1
+    double cycleMs = 0;           // a running request's life: TTFT without queueing + decode
+    double requestOverheadMs = 0; // ServingDefaults::requestOverheadMs, in TTFT
     bool queued() const { return queueWaitMs > 0; }
 };
 

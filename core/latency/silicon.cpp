@@ -2,11 +2,13 @@
 
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
+#include "core/latency/requestoverhead.h"
 #include "core/latency/servingmodel.h"
 #include "core/model/tensorparallel.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -263,6 +265,11 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     if (!served.schedulesAhead && servingDefaults(row.backend, ws.platformOf(s)).schedulesAhead)
         m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
                                 " schedules no step ahead (a later release's default)");
+    if (const double overhead = requestOverheadMs(stackId, row.backendVersion); overhead > 0)
+        m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
+                                " adds a request overhead of " +
+                                std::to_string(std::lround(overhead)) +
+                                " ms to TTFT (fitted on its tp 1 rows)");
     const int cap = served.defaultMaxRunning;
     m.config.batch = cap > 0 ? std::min(row.batch, cap) : row.batch;
     if (m.config.batch < row.batch)

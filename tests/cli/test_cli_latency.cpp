@@ -133,10 +133,11 @@ void TestCliLatency::predictWithFmc()
     QCOMPARE(r.code, 0);
     const auto j = nlohmann::json::parse(r.out);
     QCOMPARE(j["rows"].size(), std::size_t{151});
-    // h100_sxm/trtllm TTFT keeps the cautious offset of its 85 rows: the 39th smallest ratio
-    // measured / estimate (P(Binomial(85, 1/2) >= 39) = 0.807 >= 0.8, >= 40: 0.742), so 39
-    // calibrated TTFTs lie at or above the measurement.
-    int above = 0, n = 0;
+    // h100_sxm/trtllm TTFT keeps the identity: with its release's request overhead in the raw
+    // estimate an offset no longer lowers the leave-out loss enough (calibrate prints 0.141
+    // against 0.143, 0.41 standard errors of the 1.99 needed), so every calibrated TTFT of its
+    // 85 rows is the raw one.
+    int same = 0, n = 0;
     for (const auto& row : j["rows"]) {
         // h100_sxm/vllm's one row and h100_sxm/sglang's six at one concurrency are below
         // calibrate's minimum: those stacks have no FMC line.
@@ -145,12 +146,12 @@ void TestCliLatency::predictWithFmc()
         QCOMPARE(row.contains("ttft_fmc_ms") && row.contains("tpot_fmc_ms"), calibrated);
         if (row["stack"] == "h100_sxm/trtllm") {
             ++n;
-            above += row["ttft_fmc_ms"].get<double>() >=
-                     row["measured_ttft_ms"].get<double>() * (1 - 1e-9);
+            const double raw = row["ttft_raw_ms"].get<double>();
+            same += std::abs(row["ttft_fmc_ms"].get<double>() - raw) <= 1e-9 * raw;
         }
     }
     QCOMPARE(n, 85);
-    QCOMPARE(above, 39);
+    QCOMPARE(same, 85);
 }
 
 void TestCliLatency::reportLatencyFmcBeatsRaw()

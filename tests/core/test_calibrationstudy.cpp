@@ -78,14 +78,19 @@ void TestCalibrationStudy::calibrationNeverHurtsOnMeasuredStacks()
                                      std::to_string(s[0]) + " FMC " + std::to_string(s[1]) +
                                      ", TPOT raw " + std::to_string(s[2]) + " FMC " +
                                      std::to_string(s[3]) + " (sums over draws)";
+            // Summed over the draws of one K, FMC is no worse than raw: where the raw TTFT is
+            // already centred (dense_tp1 with the request overhead) the one-standard-error rule
+            // keeps the identity (K 5: 719.1 both; an offset gave 731.3 without the rule).
             QVERIFY2(s[1] <= s[0] * (1 + 1e-9) && s[3] <= s[2] * (1 + 1e-9), what.c_str());
         }
     }
-    // 13 stacks of the two files give spread draws; per metric at most 1 in 100 ends worse
-    // than raw by more than 5 % (docs/LATENCY.md, "How many profiles": 13 of 2,760 with 20
-    // seeds, every one an offset or line fitted on profiles that miss a model or a regime).
+    // 13 stacks of the two files give spread draws; at most 1 in 100 metric-draws (TTFT or TPOT
+    // of one draw) ends worse than raw by more than 5 % (docs/LATENCY.md, "How many profiles"):
+    // none of 828 here, 9 before the one-standard-error rule (every one an offset fitted on
+    // profiles that miss a model or a regime).
     QVERIFY(spreadDraws >= 360);
-    QVERIFY2(worse * 100 <= 2 * spreadDraws, std::to_string(worse).c_str());
+    QVERIFY2(worse * 100 <= 2 * spreadDraws,
+             (std::to_string(worse) + " of " + std::to_string(2 * spreadDraws)).c_str());
 }
 void TestCalibrationStudy::sixProfilesOfOneConcurrencyKeepTheRawEstimate()
 {

@@ -421,6 +421,52 @@ private slots:
         QVERIFY(!servingDefaults(r, gpu).schedulesAhead);
     }
 
+    // The request overhead of a measured release (requestoverhead.h) is added to TTFT alone:
+    // the same estimate without a release differs by exactly the table's value (152 ms for
+    // h100_sxm/trtllm 1.0.0rc3, 382 for h200_sxm/sglang 0.5.6.post2), at c 1 and when queued;
+    // another release, a current one (empty) or another stack adds nothing.
+    void requestOverheadByRelease_data()
+    {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<int>("concurrency");
+        QTest::addColumn<double>("overhead");
+        QTest::newRow("trtllm 1.0.0rc3, c 1") << "h100_sxm/trtllm"
+                                              << "1.0.0rc3" << 1 << 152.0;
+        QTest::newRow("trtllm 1.0.0rc3, c 64") << "h100_sxm/trtllm"
+                                               << "1.0.0rc3" << 64 << 152.0;
+        QTest::newRow("sglang 0.5.6.post2, c 16") << "h200_sxm/sglang"
+                                                  << "0.5.6.post2" << 16 << 382.0;
+        QTest::newRow("trtllm 1.3.0rc20") << "h100_sxm/trtllm"
+                                          << "1.3.0rc20" << 16 << 0.0;
+        QTest::newRow("another GPU, same release") << "h200_sxm/trtllm"
+                                                   << "1.0.0rc3" << 16 << 0.0;
+        QTest::newRow("current release") << "h100_sxm/trtllm"
+                                         << "" << 16 << 0.0;
+    }
+    void requestOverheadByRelease()
+    {
+        QFETCH(QString, stack);
+        QFETCH(QString, version);
+        QFETCH(int, concurrency);
+        QFETCH(double, overhead);
+        const FakeCosts costs(kAmple);
+        const ModelArch a = test::tinyArch(6);
+        Request r = request(concurrency, 512, 64, stack.toStdString().c_str());
+        r.engineVersion = version.toStdString();
+        Request current = r;
+        current.engineVersion.clear();
+        QCOMPARE(servingDefaults(r, costs.platform()).requestOverheadMs, overhead);
+        const Config cfg = config(concurrency > 1 ? concurrency / 2 : 1); // queued when c > 1
+        const ServingEstimate with = estimateServing(costs, a, cfg, r);
+        const ServingEstimate without = estimateServing(costs, a, cfg, current);
+        QCOMPARE(with.requestOverheadMs, overhead);
+        QCOMPARE(with.queueWaitMs, without.queueWaitMs); // no slot held, the cycle unchanged
+        QVERIFY(std::abs(with.latency.ttftMs - without.latency.ttftMs - overhead) < 1e-9);
+        QVERIFY(with.latency.tpotMs == without.latency.tpotMs);
+        QVERIFY(estimateServingAt(costs, a, cfg, r, with.running).ttftMs == with.latency.ttftMs);
+    }
+
     // SGLang's server_args.py by hand at tp 1: reserve = 512 + 1.5 x max(chunk, 2048) + 2 x
     // CUDA-graph batch + 128 MiB, mem_fraction_static = (C - reserve) / C to 3 decimals.
     void defaultsFollowTheGpu()
