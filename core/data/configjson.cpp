@@ -188,7 +188,8 @@ Request parseRequestJson(const Json& j, const std::string& file, std::optional<S
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a request object {schema_version, stack, request}");
-    f.onlyKeys(j, "", {"schema_version", "stack", "request", "models"});
+    // "acsel": what wrote the file (a results folder's provenance), not read.
+    f.onlyKeys(j, "", {"schema_version", "stack", "request", "models", "acsel"});
     const int version = f.integer(j, "schema_version", "", 1, 1 << 20);
     if (version != kConfigJsonSchemaVersion)
         f.fail("/schema_version", "unsupported schema_version " + std::to_string(version) +
