@@ -63,7 +63,7 @@ ExportDialog::ExportDialog(ExportInput input, std::optional<Stack> stack, QWidge
     loadWarning_->setObjectName("loadWarning");
     loadWarning_->setWordWrap(true);
     loadWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    styleAsWarning(*loadWarning_);
+    acsel::gui::styleAsWarning(*loadWarning_);
     loadWarning_->setMargin(4);
     loadWarning_->hide();
     preview_ = readOnlyText(this, "preview");

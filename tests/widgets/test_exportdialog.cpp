@@ -83,9 +83,10 @@ void TestExportDialog::switchingFormatsWithTheKeyboard()
     box->setFocus();
     QTest::keyClick(box, Qt::Key_Down);
     QVERIFY(d.format() == ExportFormat::ModelOptJson);
-    QVERIFY(
-        d.previewText().startsWith("{\n  \"quant_cfg\": {\n    \"default\": {\"enable\": false},"));
+    QVERIFY(d.previewText().startsWith("{\n  \"acsel\": {"));
+    QVERIFY(d.previewText().contains("\"quant_cfg\": {\n    \"default\": {\"enable\": false},"));
     QVERIFY(d.howToApplyText().contains("json.load(f, object_hook=_keys)"));
+    QVERIFY(d.howToApplyText().contains("config.pop(\"acsel\", None)"));
     QTest::keyClick(box, Qt::Key_Down);
     QVERIFY(d.format() == ExportFormat::HfQuantConfig);
     QVERIFY(d.previewText().contains("\"quant_algo\": \"MIXED_PRECISION\""));
