@@ -1,14 +1,13 @@
 #include "viewmodel/exportnote.h"
 
+#include "core/export/exportinput.h"
+
 namespace acsel::gui
 {
 
 std::string exportNote(const PredictionView& p, const std::string& note)
 {
-    if (p.admitted)
-        return note;
-    return "REJECTED by the gate (" + p.verdict + "), exported on request" +
-           (note.empty() ? std::string() : "; " + note);
+    return p.admitted ? note : rejectedNote(p.verdict, note);
 }
 
 } // namespace acsel::gui

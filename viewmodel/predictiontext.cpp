@@ -88,12 +88,27 @@ QString emptySpaceText()
                  "this stack: tick more of them, or choose another stack.");
 }
 
-QString nearestMissText(const NearestMiss& miss, const Request& q, const Workspace& ws)
+QString marginText(const BudgetMargin& margin)
+{
+    if (margin.percent == 0)
+        return {};
+    return QCoreApplication::translate("acsel", "margin %1 % inside every budget")
+        .arg(QString::number(margin.percent));
+}
+
+QString nearestMissText(const NearestMiss& miss, const Request& q, const Workspace& ws,
+                        const BudgetMargin& margin)
 {
     const auto tr = [](const char* s) { return QCoreApplication::translate("acsel", s); };
     const auto stack = ws.findStack(q.stack);
-    const double capacity =
-        stack ? ws.platformOf(ws.stacks[static_cast<std::size_t>(*stack)]).memCapacityBytes : 0;
+    const Platform* gpu =
+        stack ? &ws.platformOf(ws.stacks[static_cast<std::size_t>(*stack)]) : nullptr;
+    const double capacity = gpu ? gpu->memCapacityBytes : 0;
+    const Request gated = gpu ? margin.apply(q, *gpu) : q; // what the gate compared
+    const double keep = 1 - margin.percent / 100;
+    const QString withMargin =
+        margin.percent > 0 ? tr(" (with the %1 % margin)").arg(QString::number(margin.percent))
+                           : QString();
     struct Names {
         const char* name;
         const char* others;
@@ -118,24 +133,28 @@ QString nearestMissText(const NearestMiss& miss, const Request& q, const Workspa
         if (!m.lowest) {
             out << (m.budget == BudgetKind::Memory
                         ? tr("Memory: loosening it alone admits nothing: no configuration meets "
-                             "the TTFT and TPOT budgets even with the whole device (%1).")
-                              .arg(formatGiB(capacity / kGiB))
+                             "the TTFT and TPOT budgets even with %1 (%2).")
+                              .arg(margin.percent > 0
+                                       ? tr("%1 % of the device")
+                                             .arg(QString::number(100 - margin.percent))
+                                       : tr("the whole device"),
+                                   formatGiB(capacity / kGiB * keep))
                         : tr("%1: loosening it alone admits nothing: no configuration meets the "
                              "%2 budgets at any %1.")
                               .arg(QLatin1String(n.name), tr(n.others)));
             continue;
         }
         // Within the budget already: the searcher chosen missed what Exact finds.
-        const double budget =
-            m.budget == BudgetKind::Memory ? memoryBudgetBytes(q, capacity) : budgetOf(q, m.budget);
+        const double budget = m.budget == BudgetKind::Memory ? memoryBudgetBytes(gated, capacity)
+                                                             : budgetOf(gated, m.budget);
         if (*m.lowest <= budget)
             return tr("Exact finds a configuration within these budgets: choose Exact under "
                       "Search.");
-        QString line =
-            tr("%1 binds: within the %2 budgets the lowest is %3; at a %1 budget of "
-               "%4 %5 the answer is ")
-                .arg(QLatin1String(n.name), tr(n.others), shown(m.budget, *m.lowest),
-                     QString::number(m.suggested, 'f', 1), QLatin1String(unitOf(m.budget).data()));
+        QString line = tr("%1 binds: within the %2 budgets the lowest is %3; at a %1 budget of "
+                          "%4 %5%6 the answer is ")
+                           .arg(QLatin1String(n.name), tr(n.others), shown(m.budget, *m.lowest),
+                                QString::number(m.suggested, 'f', 1),
+                                QLatin1String(unitOf(m.budget).data()), withMargin);
         if (m.answer.config) {
             const Config& c = *m.answer.config;
             const Prediction& p = m.answer.gate.prediction;

@@ -26,8 +26,12 @@ QString parameterText(const acsel::ModelArch& arch);
 // budget, the lowest value within the other two budgets and the answer at the budget to set
 // (a tenth of a millisecond or GiB, which the sliders hold), or that loosening it alone admits
 // nothing; and when Exact would answer the request (another searcher found nothing), that.
+// q holds the budgets as given; with a margin the values to set are those too (the gate takes
+// the margin off them) and the lines say so.
 QString nearestMissText(const acsel::NearestMiss& miss, const acsel::Request& q,
-                        const acsel::Workspace& ws);
+                        const acsel::Workspace& ws, const acsel::BudgetMargin& margin = {});
+// The card's line for a margin: "margin 5 % inside every budget"; empty without one.
+QString marginText(const acsel::BudgetMargin& margin);
 // Nothing to search: the Space filters leave no configuration on the stack.
 QString emptySpaceText();
 

@@ -1,6 +1,7 @@
 #include "widgets/exportdialog.h"
 
 #include "core/export/exportability.h"
+#include "widgets/warningstyle.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -58,6 +59,13 @@ ExportDialog::ExportDialog(ExportInput input, std::optional<Stack> stack, QWidge
     status_->setObjectName("status");
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    loadWarning_ = new QLabel(this);
+    loadWarning_->setObjectName("loadWarning");
+    loadWarning_->setWordWrap(true);
+    loadWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    acsel::gui::styleAsWarning(*loadWarning_);
+    loadWarning_->setMargin(4);
+    loadWarning_->hide();
     preview_ = readOnlyText(this, "preview");
     howTo_ = readOnlyText(this, "howToApply");
     howTo_->setMaximumHeight(fontMetrics().lineSpacing() * 10);
@@ -76,6 +84,7 @@ ExportDialog::ExportDialog(ExportInput input, std::optional<Stack> stack, QWidge
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(status_);
+    layout->addWidget(loadWarning_);
     layout->addWidget(preview_, 1);
     layout->addWidget(new QLabel(tr("How to apply:"), this));
     layout->addWidget(howTo_);
@@ -110,6 +119,17 @@ QString ExportDialog::howToApplyText() const
 QString ExportDialog::statusText() const
 {
     return status_->text();
+}
+
+void ExportDialog::setLoadWarning(const QString& text)
+{
+    loadWarning_->setText(text);
+    loadWarning_->setVisible(!text.isEmpty());
+}
+
+QString ExportDialog::loadWarningText() const
+{
+    return loadWarning_->text();
 }
 
 QString ExportDialog::fileNameForSnippet() const

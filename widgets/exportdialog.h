@@ -29,6 +29,10 @@ public:
     QString previewText() const;
     QString howToApplyText() const;
     QString statusText() const;
+    // What the engine's load check says of the checkpoint (the lines of acsel launch's check),
+    // shown as a warning line above the preview (object name "loadWarning"); empty: hidden.
+    void setLoadWarning(const QString& text);
+    QString loadWarningText() const;
 
     // Writes the current text atomically; false with a message in *error on failure.
     bool saveTo(const QString& path, QString* error = nullptr);
@@ -52,6 +56,7 @@ private:
     QPlainTextEdit* preview_ = nullptr;
     QPlainTextEdit* howTo_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* loadWarning_ = nullptr;
     QPushButton* copyButton_ = nullptr;
     QPushButton* saveButton_ = nullptr;
 };

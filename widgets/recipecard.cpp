@@ -79,6 +79,11 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     rmqdCaveat_->setObjectName(QStringLiteral("rmqdCaveat"));
     howSure_ = new QLabel(this);
     howSure_->setObjectName(QStringLiteral("cardHowSure"));
+    margin_ = new QLabel(this);
+    margin_->setObjectName(QStringLiteral("cardMargin"));
+    margin_->setToolTip(tr("The gate admitted this answer at the budgets less this share "
+                           "(Margin % in the Request panel)"));
+    margin_->hide();
     verdict_->setToolTip(whatIs(Term::Gate));
     stats_->setToolTip(whatIs(Term::Screened) + QStringLiteral("\n\n") + whatIs(Term::FracMix) +
                        QStringLiteral("\n\n") + whatIs(Term::Gate));
@@ -120,6 +125,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     body->addWidget(parameters_);
     body->addWidget(recipe_);
     body->addWidget(verdict_);
+    body->addWidget(margin_);
     body->addWidget(metrics_);
     body->addWidget(howSure_);
     body->addWidget(rmqdCaveat_);
@@ -159,6 +165,7 @@ void RecipeCard::showMessage(const QString& message, const QString& detail)
     verdict_->setText(detail);
     rmqdCaveat_->hide();
     howSure_->hide();
+    margin_->hide();
     for (QTableWidget* t : {metrics_, ops_, memory_})
         t->setRowCount(0);
     pin_->setEnabled(false);
@@ -176,6 +183,8 @@ void RecipeCard::setContent(const CardContent& c)
                                  : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
     howSure_->setText(c.howSure);
     howSure_->setVisible(!c.howSure.isEmpty());
+    margin_->setText(c.margin);
+    margin_->setVisible(!c.margin.isEmpty());
     rmqdCaveat_->setText(c.rmqdCaveat);
     rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;

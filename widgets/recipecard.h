@@ -35,6 +35,9 @@ struct CardContent {
     // mixture of experts "3.35 B active / 30.53 B total parameters" (parameterText).
     QString parameters;
     bool moe = false; // the model has experts: the MLP scope reads "experts"
+    // The margin the answer was gated with, under the verdict (object name "cardMargin"):
+    // "margin 5 % inside every budget" (marginText). Empty: no line.
+    QString margin;
 };
 
 class RecipeCard : public QWidget
@@ -65,6 +68,7 @@ private:
     QLabel* recipe_ = nullptr;
     QLabel* uniform_ = nullptr;
     QLabel* verdict_ = nullptr;
+    QLabel* margin_ = nullptr;
     QLabel* rmqdCaveat_ = nullptr;
     QLabel* stats_ = nullptr;
     QLabel* howSure_ = nullptr;

@@ -9,6 +9,7 @@
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -91,6 +92,15 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     tpot_->setValue(defaults.tpotBudgetMs);
     memory_->setValue(defaults.memBudgetGiB);
     memoryWanted_ = defaults.memBudgetGiB;
+    margin_ = new QDoubleSpinBox(this);
+    margin_->setObjectName(QStringLiteral("margin"));
+    margin_->setRange(0, 99); // BudgetMargin takes [0, 100)
+    margin_->setDecimals(1);
+    margin_->setKeyboardTracking(false);
+    margin_->setToolTip(tr("Admit only configurations predicted at least this many percent "
+                           "inside every budget (TTFT, TPOT and memory): the gate sees the "
+                           "budgets less this share, as acsel search --margin. 0: at the "
+                           "budgets."));
     memoryCap_ = new QLabel(this);
     memoryCap_->setObjectName(QStringLiteral("memoryCap"));
     memoryCap_->setWordWrap(true);
@@ -117,6 +127,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     bf->addRow(tr("TPOT"), tpot_);
     bf->addRow(tr("Memory/GPU"), memory_);
     bf->addRow(QString(), memoryCap_);
+    bf->addRow(tr("Margin %"), margin_);
     auto* space = new QGroupBox(tr("Space"), this);
     auto* sf = new QFormLayout(space);
     sf->addRow(tr("Family"), family_);
@@ -143,6 +154,14 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     for (CheckedEntry* e : {islEntry_, oslEntry_, concurrencyEntry_, gpusEntry_})
         connect(e, &CheckedEntry::committed, this, &SloPanel::onEdited);
     connect(mode_, &QComboBox::currentIndexChanged, this, &SloPanel::onEdited);
+    // Committed on Enter, focus out or an arrow step (no keyboard tracking): searched at once.
+    connect(margin_, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (updating_)
+            return;
+        emit marginChanged(margin());
+        settle_->stop();
+        emit requestSettled(request());
+    });
     connect(stack_, &QComboBox::currentIndexChanged, this, &SloPanel::onStackChanged);
     connect(family_, &QComboBox::currentIndexChanged, this, &SloPanel::onFamilyChanged);
     for (QListWidget* l : {models_, formats_, scopes_})
@@ -307,6 +326,17 @@ SearchAlgorithmChoice SloPanel::algorithm() const
     return v.isValid()
                ? SearchAlgorithmChoice(SearchAlgorithm::at(static_cast<std::size_t>(v.toInt())))
                : std::nullopt;
+}
+
+void SloPanel::setMargin(const BudgetMargin& m)
+{
+    const QScopedValueRollback<bool> guard(updating_, true);
+    margin_->setValue(m.percent);
+}
+
+BudgetMargin SloPanel::margin() const
+{
+    return {margin_->value()};
 }
 
 void SloPanel::setRequest(const Request& r)

@@ -1,4 +1,5 @@
-// The request panel: stack, workload, concurrency, serving mode, the three budgets, the part
+// The request panel: stack, workload, concurrency, serving mode, the three budgets and the
+// margin inside them, the part
 // of the space to consider (models, formats, scopes) and the search algorithm. Every user edit
 // emits requestChanged once (slider drags continuously, for the cheap re-scoring), and
 // requestSettled once the hand rests (a single-shot timer, for the search), at once for a typed
@@ -8,11 +9,13 @@
 
 #include "core/model/config.h"
 #include "core/model/workspace.h"
+#include "core/search/budgetmargin.h"
 #include "viewmodel/explorertypes.h"
 
 #include <QWidget>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QSpinBox;
@@ -38,8 +41,10 @@ public:
     // Programmatic (e.g. restoring settings): emits nothing. Unknown stacks are ignored.
     void setRequest(const acsel::Request& r);
     void setFilter(const SpaceFilter& f);
-    void setAlgorithm(SearchAlgorithmChoice a); // programmatic: emits nothing
+    void setAlgorithm(SearchAlgorithmChoice a);   // programmatic: emits nothing
+    void setMargin(const acsel::BudgetMargin& m); // programmatic: emits nothing
     acsel::Request request() const;
+    acsel::BudgetMargin margin() const;
     SpaceFilter filter() const;
     SearchAlgorithmChoice algorithm() const; // nullopt: Automatic
 
@@ -54,12 +59,15 @@ public:
     BudgetSlider* tpotSlider() const { return tpot_; }
     BudgetSlider* memorySlider() const { return memory_; }
     QComboBox* stackBox() const { return stack_; }
+    QDoubleSpinBox* marginBox() const { return margin_; }
 
 signals:
     void requestChanged(const acsel::Request& r);
     void requestSettled(const acsel::Request& r);
     void filterChanged(const acsel::gui::SpaceFilter& f);
     void algorithmChanged(acsel::gui::SearchAlgorithmChoice a);
+    // The user set the margin (then requestSettled follows: it is searched at once).
+    void marginChanged(const acsel::BudgetMargin& m);
 
 private:
     void onEdited();
@@ -84,6 +92,7 @@ private:
     BudgetSlider* ttft_ = nullptr;
     BudgetSlider* tpot_ = nullptr;
     BudgetSlider* memory_ = nullptr;
+    QDoubleSpinBox* margin_ = nullptr;
     QListWidget* models_ = nullptr;
     QListWidget* formats_ = nullptr;
     QListWidget* scopes_ = nullptr;

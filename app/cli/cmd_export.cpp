@@ -1,7 +1,8 @@
 // acsel export: writes a chosen configuration (config.json, what `acsel search --json`
 // prints) as a ModelOpt PTQ recipe (YAML), a legacy ModelOpt quant_cfg (JSON) or a preview of
 // the hf_quant_config.json the exported checkpoint will carry. Refuses configurations that
-// are not exportable, writes atomically and never overwrites without --force.
+// are not exportable, and one whose own predictions the gate rejects unless --allow-rejected
+// (then its header says so); writes atomically and never overwrites without --force.
 #include "app/cli/command.h"
 #include "app/cli/loadtableargs.h"
 #include "app/cli/outputfile.h"
@@ -10,7 +11,9 @@
 #include "core/data/loaderror.h"
 #include "core/export/exporter.h"
 #include "core/export/launch.h"
+#include "core/search/gate.h"
 
+#include <limits>
 #include <ostream>
 
 namespace acsel::cli
@@ -34,6 +37,9 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     specs.push_back({"as", "FORMAT", formatList()});
     specs.push_back({"output", "FILE", "file to write (also -o; '-' for standard output)"});
     specs.push_back({"force", "", "overwrite an existing output file"});
+    specs.push_back({"allow-rejected", "",
+                     "export a configuration whose predictions the gate rejects at its request; "
+                     "the file's header then says so"});
     for (app::OptionSpec& o : loadTableOptions())
         specs.push_back(std::move(o));
     const app::Args args("export", argv, specs);
@@ -69,7 +75,26 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
     }
 
     const ModelArch& arch = ws.models[static_cast<std::size_t>(doc.config.model)];
-    const ExportInput in{arch, doc.config, doc.request, doc.predictions, doc.predictionNote};
+    // The document's own predictions against its request, as the gate compares them: a
+    // rejected configuration is exported only when asked for, and then says so (as the
+    // window does after its question).
+    std::string predictionNote = doc.predictionNote;
+    if (doc.predictions) {
+        const double capacity =
+            stack ? ws.platformOf(*stack).memCapacityBytes : std::numeric_limits<double>::max();
+        if (const std::string why = budgetProblem(*doc.predictions, doc.request, capacity);
+            !why.empty()) {
+            if (!args.flag("allow-rejected")) {
+                io.err << "acsel export: " << configPath << ": the gate rejects it at its request ("
+                       << why << "); --allow-rejected exports it with the rejection in the file\n";
+                return 2;
+            }
+            predictionNote = rejectedNote(why, predictionNote);
+            io.err << "acsel export: warning: " << configPath << ": the gate rejects it (" << why
+                   << "): the file's header says so\n";
+        }
+    }
+    const ExportInput in{arch, doc.config, doc.request, doc.predictions, predictionNote};
     std::string text;
     try {
         text = exportText(*format, in, stack);

@@ -1,13 +1,9 @@
 #include "app/cli/loadtableargs.h"
 
-#include "app/common/paths.h"
-
-#include <filesystem>
+#include "app/common/loadertable.h"
 
 namespace acsel::cli
 {
-
-namespace fs = std::filesystem;
 
 std::vector<app::OptionSpec> loadTableOptions()
 {
@@ -20,15 +16,7 @@ std::vector<app::OptionSpec> loadTableOptions()
 
 LoaderTable loadTableFromArgs(const app::Args& args, const Workspace& ws, std::ostream& err)
 {
-    // The table beside the workspace file (a workspace of one's own may carry its own), else the
-    // bundled one.
-    LoaderTable table;
-    std::string shipped = (fs::path(ws.file).parent_path() / "engine_loaders.json").string();
-    std::error_code ec;
-    if (!fs::is_regular_file(shipped, ec))
-        shipped = app::bundledDatasetsFile("engine_loaders.json");
-    if (!shipped.empty())
-        table = loadLoaderTable(shipped);
+    LoaderTable table = app::shippedLoaderTable(ws);
     if (const std::string more = args.valueOr("loaders", ""); !more.empty())
         table.extend(loadLoaderTable(more));
     else if (table.entries.empty())

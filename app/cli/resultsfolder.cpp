@@ -3,6 +3,7 @@
 #include "app/cli/answerdetails.h"
 #include "app/cli/frontierplot.h"
 #include "app/common/args.h"
+#include "app/common/loadertable.h"
 #include "core/data/atomicfile.h"
 #include "core/data/configjson.h"
 #include "core/export/exporter.h"
@@ -71,11 +72,14 @@ std::string csvField(const std::string& s)
     return out + "\"";
 }
 
-std::string csvOf(const Workspace& ws, const Request& q, const std::vector<Alternative>& list)
+// The CSV files name where their latencies come from in a last column, latency_source (the
+// same text on every row): a comment line would break the CSV readers.
+std::string csvOf(const Workspace& ws, const Request& q, const std::vector<Alternative>& list,
+                  const std::string& provenance)
 {
     std::string out = "rank,model,batch,recipe,algorithm,kv_cache,lm_head_quantized,ttft_ms,"
                       "tpot_ms,memory_gib,rmqd,tokens_per_s_user,tokens_per_s_gpu,"
-                      "requests_per_s\n";
+                      "requests_per_s,latency_source\n";
     for (std::size_t i = 0; i < list.size(); ++i) {
         const Config& c = list[i].config;
         const Prediction& p = list[i].gate.prediction;
@@ -88,20 +92,21 @@ std::string csvOf(const Workspace& ws, const Request& q, const std::vector<Alter
         for (double v : {p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd, t.tokensPerSUser,
                          t.tokensPerSGpu, t.requestsPerS})
             out += "," + exact(v);
-        out += "\n";
+        out += "," + csvField(provenance) + "\n";
     }
     return out;
 }
 
 // One row per GPU count: the answer with that many GPUs available (empty fields: none).
-std::string sizingCsv(const Workspace& ws, const std::vector<SizingRow>& rows)
+std::string sizingCsv(const Workspace& ws, const std::vector<SizingRow>& rows,
+                      const std::string& provenance)
 {
     std::string out = "gpus,tp,model,batch,recipe,algorithm,kv_cache,ttft_ms,tpot_ms,"
-                      "memory_gib_per_gpu,rmqd\n";
+                      "memory_gib_per_gpu,rmqd,latency_source\n";
     for (const SizingRow& row : rows) {
         out += std::to_string(row.gpus);
         if (!row.result.config) {
-            out += ",,,,,,,,,,\n";
+            out += ",,,,,,,,,," + csvField(provenance) + "\n";
             continue;
         }
         const Config& c = *row.result.config;
@@ -112,7 +117,7 @@ std::string sizingCsv(const Workspace& ws, const std::vector<SizingRow>& rows)
                std::string(toString(c.algorithm)) + "," + std::string(toString(c.kv));
         for (double v : {p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd})
             out += "," + exact(v);
-        out += "\n";
+        out += "," + csvField(provenance) + "\n";
     }
     return out;
 }
@@ -127,11 +132,13 @@ Ordered documentsOf(const Workspace& ws, const Request& q, const std::vector<Alt
     return out;
 }
 
-// The request file acsel search --request reads back: the same request, the same models.
-std::string requestJson(const Workspace& ws, const SearchRun& run)
+// The request file acsel search --request reads back: the same request, the same models, and
+// where the latencies of this run came from ("acsel", which the reader skips).
+std::string requestJson(const Workspace& ws, const SearchRun& run, const std::string& provenance)
 {
     Ordered j;
     j["schema_version"] = kConfigJsonSchemaVersion;
+    j["acsel"] = {{"provenance", provenance}};
     writeRequestFields(j, run.request);
     if (!run.options.models.empty()) {
         Ordered models = Ordered::array();
@@ -228,7 +235,8 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
     std::ostringstream md;
     md.imbue(std::locale::classic());
 
-    folder.write("request.json", requestJson(ws, in.run));
+    const std::string provenance = in.engine.provenance(q.stack);
+    folder.write("request.json", requestJson(ws, in.run, provenance));
     md << "# ACSeL Studio: " << (r.config ? "recommendation" : "no recommendation") << " for "
        << q.stack << "\n\n## Request\n\n";
     std::ostringstream requestLine;
@@ -296,9 +304,9 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
         const ConfigDocument answer =
             makeConfigDocument(ws, *r.config, q, r.gate.prediction, predictionNote(in.notes));
         folder.write("answer.json", configDocumentJson(answer).dump(2) + "\n");
-        folder.write("top.csv", csvOf(ws, q, top));
+        folder.write("top.csv", csvOf(ws, q, top, provenance));
         folder.write("top.json", documentsOf(ws, q, top, in.notes).dump(2) + "\n");
-        folder.write("frontier.csv", csvOf(ws, q, rec.frontier));
+        folder.write("frontier.csv", csvOf(ws, q, rec.frontier, provenance));
 
         md << "\n## Answer\n\n"
            << describeConfig(ws, *r.config) << "\n\n"
@@ -351,17 +359,33 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
         }
         if (const auto engine = parseBackend(backendOf(q.stack)); engine && exported) {
             const std::string name = kLaunchPrefix + std::string(toString(*engine)) + ".sh";
-            folder.write(name, launchScript(launchSettings(*engine, exportIn, ws.platformOf(stack),
-                                                           servedModel(exportIn)),
-                                            exportIn));
+            const Platform& gpu = ws.platformOf(stack);
+            LaunchSettings launch = launchSettings(*engine, exportIn, gpu, servedModel(exportIn));
+            // The load check acsel launch runs, said in the script's header and here.
+            const LoaderTable loaders = app::shippedLoaderTable(ws);
+            const std::vector<std::string> loads =
+                loaders.entries.empty()
+                    ? std::vector<std::string>{}
+                    : app::loadCheckLines(
+                          checkLoad(loaders, *engine, info(*engine).templateVersion, exportIn, gpu),
+                          *engine);
+            for (const std::string& line : loads)
+                launch.notes.push_back("load check: " + line);
+            folder.write(name, launchScript(launch, exportIn));
             md << "\nServing the exported checkpoint: `" << name << "` (a template for "
                << toString(*engine) << " " << info(*engine).templateVersion
                << ": check its flags against the engine you run).\n";
+            if (!loads.empty()) {
+                md << "\nLoad check for " << toString(*engine) << " "
+                   << info(*engine).templateVersion << " (datasets/engine_loaders.json):\n\n";
+                for (const std::string& line : loads)
+                    md << "- " << line << "\n";
+            }
         }
     }
 
     if (!in.sizing.empty()) {
-        folder.write("by_gpus.csv", sizingCsv(ws, in.sizing));
+        folder.write("by_gpus.csv", sizingCsv(ws, in.sizing, provenance));
         md << "\n## By GPU count (by_gpus.csv)\n\nThe answer with 1, 2, 4 and 8 GPUs of one node "
               "available (memory budget per GPU; a row may use fewer GPUs than it has).\n\n"
               "| GPUs | tensor parallel | configuration | TTFT ms | TPOT ms | GiB per GPU | RMQD "

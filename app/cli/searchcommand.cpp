@@ -192,9 +192,7 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             io.err << "warning: " << n << "\n";
     // Every output names where the latencies come from: the text, the JSON's prediction note
     // (and so answer.json and the exported recipe's header), summary.md.
-    const std::string latency = "latency from " + engine.latencySource(run.request.stack) +
-                                "; calibration: " + engine.calibrationSource(run.request.stack);
-    std::vector<std::string> jsonNotes{latency};
+    std::vector<std::string> jsonNotes{engine.provenance(run.request.stack)};
     const std::string marginText = marginNote(run.request, gated, margin);
     if (!marginText.empty())
         jsonNotes.push_back(marginText);

@@ -162,19 +162,25 @@ SearchOutcome outcomeOf(const Engine& e, const Recommendation& rec, const Reques
 
 // The core recommend use case (what acsel search runs): the searcher's answer and the best
 // uniform configuration; the caveats are the card's and the banner's (rmqdExtrapolationNote).
-SearchOutcome search(const Engine& e, const Request& q, const SpaceFilter& f, SearchAlgorithm a,
-                     const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop)
+// With a margin the gate sees the budgets less it, as acsel search --margin gates.
+SearchOutcome search(const Engine& e, const Request& asked, const SpaceFilter& f, SearchAlgorithm a,
+                     const BudgetMargin& margin, const SearchRunner::ProgressFn& progress,
+                     const std::atomic<bool>& stop)
 {
     SearchOutcome out;
     out.stats.algorithm = a;
     if (emptySelection(f))
         return out;
+    const Workspace& ws = e.workspace();
+    const auto s = ws.findStack(asked.stack);
+    const Request q =
+        s ? margin.apply(asked, ws.platformOf(ws.stacks[static_cast<std::size_t>(*s)])) : asked;
     const Recommendation rec = recommend(e, {q, optionsOf(f), a, 0, false}, progress, stop);
     if (stop.load())
         return out;
     out = outcomeOf(e, rec, q, a);
     if (!out.best) // the card says why, exactly (a second or so on the largest spaces)
-        out.nearestMiss = nearestMiss(e, q, {}, optionsOf(f), stop);
+        out.nearestMiss = nearestMiss(e, asked, margin, optionsOf(f), stop);
     return out;
 }
 
@@ -246,8 +252,9 @@ ExplorerHooks makeEngineHooks(std::shared_ptr<const Engine> engine, std::size_t 
         return p;
     };
     h.search = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
-                        const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
-        return search(*engine, q, f, a, p, stop);
+                        const BudgetMargin& m, const SearchRunner::ProgressFn& p,
+                        const std::atomic<bool>& stop) {
+        return search(*engine, q, f, a, m, p, stop);
     };
     h.sizeByGpus = [engine](const Request& q, const SpaceFilter& f, SearchAlgorithm a,
                             const SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {

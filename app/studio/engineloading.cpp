@@ -49,10 +49,12 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
         addBreakdowns(*engine, c, q, p);
         return p;
     };
-    hooks.search = [engine, run = hooks.search](
-                       const Request& q, const SpaceFilter& f, SearchAlgorithm a,
-                       const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
-        SearchOutcome o = run(q, f, a, progress, stop);
+    hooks.search = [engine, run = hooks.search](const Request& q, const SpaceFilter& f,
+                                                SearchAlgorithm a, const BudgetMargin& m,
+                                                const SearchRunner::ProgressFn& progress,
+                                                const std::atomic<bool>& stop) {
+        SearchOutcome o = run(q, f, a, m, progress, stop);
+        // The breakdowns do not depend on the budgets: the request as given serves.
         if (o.best)
             addBreakdowns(*engine, *o.best, q, o.bestPrediction);
         if (o.bestUniform)

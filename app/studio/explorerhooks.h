@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/config.h"
+#include "core/search/budgetmargin.h"
 #include "viewmodel/explorertypes.h"
 #include "viewmodel/plotdata.h"
 #include "viewmodel/searchrunner.h"
@@ -29,14 +30,18 @@ struct ExplorerHooks {
         scoreSpace;
     // The full prediction of one configuration, with breakdowns and the gate's verdict.
     std::function<acsel::gui::PredictionView(const acsel::Config&, const acsel::Request&)> predict;
-    // The recommendation; polls stop, reports progress in [0, 1].
-    std::function<acsel::gui::SearchOutcome(
-        const acsel::Request&, const acsel::gui::SpaceFilter&, acsel::gui::SearchAlgorithm,
-        const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>
+    // The recommendation of the request with its budgets less the margin (gated as acsel search
+    // --margin gates; the nearest miss names budgets as the user gives them); polls stop,
+    // reports progress in [0, 1].
+    std::function<acsel::gui::SearchOutcome(const acsel::Request&, const acsel::gui::SpaceFilter&,
+                                            acsel::gui::SearchAlgorithm, const acsel::BudgetMargin&,
+                                            const acsel::gui::SearchRunner::ProgressFn&,
+                                            const std::atomic<bool>& stop)>
         search;
 
-    // Answers any budgets of one workload at once (the outcome `search` gives for them), or
-    // nullopt for a request of another workload. Called in the GUI thread.
+    // Answers any budgets of one workload at once (the outcome `search` gives for them, without
+    // a margin: the caller passes the budgets the gate sees), or nullopt for a request of
+    // another workload. Called in the GUI thread.
     using BudgetAnswerer =
         std::function<std::optional<acsel::gui::SearchOutcome>(const acsel::Request&)>;
     // Builds the answerer of the request's workload (filter, searcher, everything but the
@@ -47,7 +52,8 @@ struct ExplorerHooks {
         indexBudgets;
 
     // The sizing table: the searcher's answer with 1, 2, 4 and 8 GPUs available (the
-    // request's gpus ignored). On a worker thread, as `search`.
+    // request's gpus ignored; its budgets those the gate sees, less any margin). On a worker
+    // thread, as `search`.
     std::function<std::vector<acsel::gui::SizingOutcome>(
         const acsel::Request&, const acsel::gui::SpaceFilter&, acsel::gui::SearchAlgorithm,
         const acsel::gui::SearchRunner::ProgressFn&, const std::atomic<bool>& stop)>

@@ -77,6 +77,13 @@ void ExplorerSession::setRequest(const Request& r)
         answerFromIndex(); // a budget moved: answered while the hand still moves
 }
 
+void ExplorerSession::setMargin(const BudgetMargin& m)
+{
+    margin_ = m;
+    if (searched_ != key())
+        answerFromIndex();
+}
+
 void ExplorerSession::setFilter(const SpaceFilter& f)
 {
     filter_ = f;
@@ -193,7 +200,8 @@ void ExplorerSession::runSearch()
         [search = hooks_.search, key](const SearchRunner::ProgressFn& progress,
                                       const std::atomic<bool>& stop) {
             startupMark("search started");
-            SearchOutcome o = search(key.request, key.filter, key.algorithm, progress, stop);
+            SearchOutcome o =
+                search(key.request, key.filter, key.algorithm, key.margin, progress, stop);
             startupMark("search done: " + std::to_string(o.stats.candidates) + " candidates");
             return o;
         },
@@ -207,7 +215,8 @@ bool ExplorerSession::answerFromIndex()
 {
     if (!answersBudgetsAtOnce())
         return false;
-    const std::optional<SearchOutcome> outcome = answerer_(request_);
+    // The margin only shrinks the budgets: the index answers the gated request.
+    const std::optional<SearchOutcome> outcome = answerer_(gated());
     if (!outcome)
         return false;
     search_->cancel();
@@ -256,14 +265,14 @@ void ExplorerSession::dropIndexOfAnotherWorkload()
 
 SearchKey ExplorerSession::key() const
 {
-    return {request_, filter_, resolvedAlgorithm(algorithm_)};
+    return {request_, filter_, resolvedAlgorithm(algorithm_), margin_};
 }
 
 std::optional<PredictionView> ExplorerSession::predict(const Config& c) const
 {
     if (!hooks_.predict)
         return std::nullopt;
-    return hooks_.predict(c, request_);
+    return hooks_.predict(c, gated());
 }
 
 } // namespace acsel::studio

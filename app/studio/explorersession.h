@@ -27,6 +27,8 @@ public:
     const acsel::Workspace* workspace() const { return ws_.get(); }
     const ExplorerHooks& hooks() const { return hooks_; }
     const acsel::Request& request() const { return request_; }
+    // The request as the gate sees it: the budgets less the margin (gatedRequest).
+    acsel::Request gated() const { return gatedRequest(ws_.get(), request_, margin_); }
     acsel::gui::SearchRunner* searchRunner() const { return search_; }
     // True while the space is being scored or work is queued to start (see below).
     bool isScoring() const { return scoring_->isRunning() || kick_->isActive() || searchQueued_; }
@@ -38,6 +40,8 @@ public:
     // Re-scores the space when anything but the budgets changed (budgets only re-classify).
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
+    // A new margin only moves the budgets: answered from the index as a budget move is.
+    void setMargin(const acsel::BudgetMargin& m);
     // nullopt (Automatic): the searcher of the request's serving mode, followed when it changes.
     void setAlgorithm(acsel::gui::SearchAlgorithmChoice a);
     // Takes everything at once and scores and searches it, even if equal to the last one
@@ -52,7 +56,7 @@ public:
     void firstFrameShown(const acsel::gui::PointSet* shown);
     // Whether budget changes of the current workload are answered from its index.
     bool answersBudgetsAtOnce() const;
-    // Full prediction for the band editor; empty without an engine.
+    // Full prediction for the band editor (gated with the margin); empty without an engine.
     std::optional<acsel::gui::PredictionView> predict(const acsel::Config& c) const;
 
 signals:
@@ -80,6 +84,7 @@ private:
     ExplorerHooks hooks_;
     acsel::Request request_;
     acsel::gui::SpaceFilter filter_;
+    acsel::BudgetMargin margin_;
     acsel::gui::SearchAlgorithmChoice algorithm_; // Automatic
     acsel::gui::SearchRunner* scoring_ = nullptr;
     acsel::gui::SearchRunner* search_ = nullptr;

@@ -8,15 +8,24 @@ namespace acsel::studio
 
 using namespace acsel::gui;
 
+Request gatedRequest(const Workspace* ws, const Request& r, const BudgetMargin& margin)
+{
+    const auto s = ws ? ws->findStack(r.stack) : std::nullopt;
+    if (!s)
+        return r;
+    return margin.apply(r, ws->platformOf(ws->stacks[static_cast<std::size_t>(*s)]));
+}
+
 Budgets ExplorerState::budgets() const
 {
-    Budgets b = budgetsOf(request_);
+    const Request gated = gatedRequest(ws_, request_, margin_);
+    Budgets b = budgetsOf(gated);
     if (!ws_)
         return b;
     if (const auto s = ws_->findStack(request_.stack)) {
         const Platform& p = ws_->platformOf(ws_->stacks[static_cast<std::size_t>(*s)]);
         if (p.memCapacityBytes > 0)
-            b.memoryGiB = memoryBudgetBytes(request_, p) / kGiB;
+            b.memoryGiB = memoryBudgetBytes(gated, p) / kGiB;
     }
     return b;
 }
@@ -37,6 +46,15 @@ void ExplorerState::setFilter(const SpaceFilter& f)
         return;
     filter_ = f;
     emit filterChanged(filter_);
+    emit keyChanged();
+}
+
+void ExplorerState::setMargin(const BudgetMargin& m)
+{
+    if (m == margin_)
+        return;
+    margin_ = m;
+    emit marginChanged(margin_);
     emit keyChanged();
 }
 

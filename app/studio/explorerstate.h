@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/model/workspace.h"
+#include "core/search/budgetmargin.h"
 #include "viewmodel/explorertypes.h"
 #include "viewmodel/plotscoring.h"
 
@@ -20,8 +21,14 @@ struct SearchKey {
     acsel::Request request;
     acsel::gui::SpaceFilter filter;
     acsel::gui::SearchAlgorithm algorithm = acsel::defaultSearchAlgorithm();
+    acsel::BudgetMargin margin; // the gate sees the request's budgets less it
     bool operator==(const SearchKey&) const = default;
 };
+
+// The request the gate sees: r's budgets less the margin (BudgetMargin::apply, as acsel search
+// --margin), r itself without a workspace or for a stack it does not have.
+acsel::Request gatedRequest(const acsel::Workspace* ws, const acsel::Request& r,
+                            const acsel::BudgetMargin& margin);
 
 // The plot's view (saved in sessions). The default is the most useful view: the normalised
 // latency max(TTFT/L1, TPOT/L2) on a log axis, so both latency budgets sit at x = 1.
@@ -44,18 +51,21 @@ public:
 
     const acsel::Request& request() const { return request_; }
     const acsel::gui::SpaceFilter& filter() const { return filter_; }
+    // Admit only what is predicted at least this far inside every budget (0: at the budgets).
+    const acsel::BudgetMargin& margin() const { return margin_; }
     // What the user chose (nullopt: Automatic) and the searcher that choice runs.
     acsel::gui::SearchAlgorithmChoice algorithmChoice() const { return algorithm_; }
     acsel::gui::SearchAlgorithm algorithm() const { return acsel::resolvedAlgorithm(algorithm_); }
     const ViewSettings& view() const { return view_; }
-    SearchKey key() const { return {request_, filter_, algorithm()}; }
+    SearchKey key() const { return {request_, filter_, algorithm(), margin_}; }
     bool isCurrent(const SearchKey& k) const { return k == key(); }
     // The budgets the gate applies: the user's memory budget capped at the device's memory
-    // (core memoryBudgetBytes); the request keeps the user's value.
+    // (core memoryBudgetBytes), all three less the margin; the request keeps the user's values.
     acsel::gui::Budgets budgets() const;
 
     void setRequest(const acsel::Request& r);
     void setFilter(const acsel::gui::SpaceFilter& f);
+    void setMargin(const acsel::BudgetMargin& m);
     void setAlgorithm(acsel::gui::SearchAlgorithmChoice a);
     void setView(const ViewSettings& v);
 
@@ -63,16 +73,18 @@ signals:
     // previous: what the request was, so a listener can tell a budget move from a new stack.
     void requestChanged(const acsel::Request& request, const acsel::Request& previous);
     void filterChanged(const acsel::gui::SpaceFilter& filter);
+    void marginChanged(const acsel::BudgetMargin& margin);
     // The choice changed (algorithm() may follow a serving-mode change without it).
     void algorithmChanged(acsel::gui::SearchAlgorithmChoice choice);
     void viewChanged(const acsel::studio::ViewSettings& view);
-    // After any of the request, filter and algorithm changed: key() is new.
+    // After any of the request, filter, algorithm and margin changed: key() is new.
     void keyChanged();
 
 private:
     const acsel::Workspace* ws_ = nullptr;
     acsel::Request request_;
     acsel::gui::SpaceFilter filter_;
+    acsel::BudgetMargin margin_;
     acsel::gui::SearchAlgorithmChoice algorithm_; // Automatic
     ViewSettings view_;
 };

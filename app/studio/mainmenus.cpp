@@ -1,5 +1,6 @@
 // The window's menus and the actions that open dialogs: session files (the session logic is
 // SessionController's) and the export.
+#include "app/common/loadertable.h"
 #include "filedialogs.h"
 #include "guidetopics.h"
 #include "guidewindow.h"
@@ -332,12 +333,41 @@ void MainWindow::exportConfig(const Config& c, const PredictionView& p)
                 .arg(QString::fromStdString(p.verdict)),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
         return;
+    // Where the latencies come from first, as acsel search's documents say it.
+    const std::string caveats =
+        acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString());
     const std::string note =
-        exportNote(p, acsel::studio::predictionsNote(*engine_, modelName(c.model).toStdString()));
+        exportNote(p, engine_->provenance(q.stack) + (caveats.empty() ? "" : "; " + caveats));
     const auto s = ws_->findStack(q.stack);
     ExportDialog dialog({ws_->models[static_cast<std::size_t>(c.model)], c, q,
                          static_cast<const Prediction&>(p), note},
                         s ? std::optional(ws_->stacks[static_cast<std::size_t>(*s)]) : std::nullopt,
                         this);
+    // The load check acsel launch runs, for the stack's engine at its template release.
+    if (const auto engine = parseBackend(backendOf(q.stack)); engine && s) {
+        try {
+            const LoaderTable loaders = acsel::app::shippedLoaderTable(*ws_);
+            if (!loaders.entries.empty()) {
+                QStringList lines;
+                const ExportInput in{ws_->models[static_cast<std::size_t>(c.model)], c, q,
+                                     static_cast<const Prediction&>(p), note};
+                for (const std::string& line : acsel::app::loadCheckLines(
+                         checkLoad(loaders, *engine, info(*engine).templateVersion, in,
+                                   ws_->platformOf(ws_->stacks[static_cast<std::size_t>(*s)])),
+                         *engine))
+                    lines << QString::fromStdString(line);
+                const auto qs = [](std::string_view v) {
+                    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+                };
+                if (!lines.isEmpty())
+                    dialog.setLoadWarning(tr("Load check for %1 %2: %3")
+                                              .arg(qs(toString(*engine)),
+                                                   qs(info(*engine).templateVersion),
+                                                   lines.join(QStringLiteral("; "))));
+            }
+        } catch (const std::exception& e) { // an unreadable table: said, the export goes on
+            dialog.setLoadWarning(tr("Load check not run: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
     dialog.exec();
 }

@@ -39,9 +39,10 @@ void MainWindow::updateSizing()
         return;
     sizing_->setPending(tr("Searching with 1, 2, 4 and 8 GPUs..."));
     sizingRunner_->start<std::vector<SizingOutcome>>(
-        [size = sizeByGpus_, key](const SearchRunner::ProgressFn& progress,
-                                  const std::atomic<bool>& stop) {
-            return size(key.request, key.filter, key.algorithm, progress, stop);
+        [size = sizeByGpus_, key,
+         gated = acsel::studio::gatedRequest(ws_.get(), key.request, key.margin)](
+            const SearchRunner::ProgressFn& progress, const std::atomic<bool>& stop) {
+            return size(gated, key.filter, key.algorithm, progress, stop);
         },
         [this, key](int, const std::vector<SizingOutcome>& rows) {
             if (!state_->isCurrent(key))

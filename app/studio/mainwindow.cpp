@@ -238,6 +238,7 @@ void MainWindow::wire()
     connect(panel_, &SloPanel::requestChanged, state_, &ExplorerState::setRequest);
     connect(panel_, &SloPanel::filterChanged, state_, &ExplorerState::setFilter);
     connect(panel_, &SloPanel::algorithmChanged, state_, &ExplorerState::setAlgorithm);
+    connect(panel_, &SloPanel::marginChanged, state_, &ExplorerState::setMargin);
     connect(panel_, &SloPanel::requestSettled, session_,
             &acsel::studio::ExplorerSession::startSearch);
     connect(state_, &ExplorerState::requestChanged, this,
@@ -286,6 +287,20 @@ void MainWindow::wire()
             }
         }
         session_->setFilter(f);
+    });
+    // A margin only moves the budgets the gate sees: as a budget move (searched on the
+    // panel's requestSettled, at once when set elsewhere).
+    connect(state_, &ExplorerState::marginChanged, this, [this](const BudgetMargin& m) {
+        const bool fromPanel = panel_->margin() == m;
+        if (!fromPanel)
+            panel_->setMargin(m);
+        plot_->setBudgets(state_->budgets());
+        updateGauges();
+        session_->setMargin(m);
+        if (!fromPanel)
+            session_->startSearch();
+        editor_->repredict();
+        compare_->repredict([this](const Config& c) { return predictNow(c); });
     });
     connect(state_, &ExplorerState::algorithmChanged, this, [this](SearchAlgorithmChoice a) {
         panel_->setAlgorithm(a);
@@ -375,6 +390,7 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     Request r;
     SpaceFilter filter;
     std::optional<double> qualityMdape;
+    BudgetMargin margin = state_->margin(); // a workspace opened later keeps the panel's
     try {
         loaded = acsel::studio::loadEngine(workspaceFile.toStdString(), tablesDir.toStdString(),
                                            fmcFile.toStdString());
@@ -387,6 +403,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
         filter = acsel::studio::defaultFilter(ws, stack);
         if (restoreSettings_ && saved.request && ws.findStack(saved.request->stack))
             r = *saved.request;
+        if (restoreSettings_ && !opened_)
+            margin = saved.margin;
         else // the anchor prediction may load operator tables: a bad table fails here
             r = acsel::studio::defaultRequest(ws, loaded.hooks, filter, stack);
     } catch (const std::exception& e) {
@@ -427,6 +445,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     // The panel has checked what it could show (a stack of this workspace, bf16 kept).
     state_->setRequest(panel_->request());
     state_->setFilter(panel_->filter());
+    panel_->setMargin(margin);
+    state_->setMargin(panel_->margin());
     budgetOffer_->withdraw();             // the workspace's own request: nothing to offer
     plot_->setBudgets(state_->budgets()); // the same request may meet another device cap
     session_->start(state_->request(), state_->filter(),
@@ -475,8 +495,9 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
             card_->showMessage(tr("No configuration to search."), emptySpaceText());
         else
             card_->showMessage(tr("No configuration meets this request."),
-                               o.nearestMiss ? nearestMissText(*o.nearestMiss, key.request, *ws_)
-                                             : QString());
+                               o.nearestMiss
+                                   ? nearestMissText(*o.nearestMiss, key.request, *ws_, key.margin)
+                                   : QString());
         answerMarks_ = {};
         updateGauges();
         updateStaleness();
@@ -493,7 +514,8 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         acsel::studio::rmqdExtrapolationNote(*engine_, modelName(o.best->model).toStdString()),
         howSure_,
         ws_ ? parameterText(ws_->models[static_cast<std::size_t>(o.best->model)]) : QString(),
-        ws_ && ws_->models[static_cast<std::size_t>(o.best->model)].isMoe()};
+        ws_ && ws_->models[static_cast<std::size_t>(o.best->model)].isMoe(),
+        marginText(key.margin)};
     card_->setContent(c);
     answerMarks_ = {markOf(o.bestPrediction),
                     o.bestUniform ? std::optional(markOf(o.bestUniformPrediction)) : std::nullopt};
@@ -585,8 +607,8 @@ void MainWindow::closeEvent(QCloseEvent* e)
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
-        acsel::studio::saveStudioSettings(settings,
-                                          {workspaceFile_, tablesDir_, state_->request()});
+        acsel::studio::saveStudioSettings(
+            settings, {workspaceFile_, tablesDir_, state_->request(), state_->margin()});
     }
     sessions_->writeAutosave(true); // the next start finds it clean: nothing to offer
     QMainWindow::closeEvent(e);

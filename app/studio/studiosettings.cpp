@@ -41,6 +41,10 @@ StudioSettings loadStudioSettings(const QSettings& s)
             parseServingMode(s.value(QStringLiteral("request/mode")).toString().toStdString()))
         r.mode = *m;
     v.request = r;
+    bool ok = false;
+    const double margin = s.value(QStringLiteral("request/margin_percent")).toDouble(&ok);
+    if (ok && std::isfinite(margin) && BudgetMargin{margin}.valid())
+        v.margin.percent = margin;
     return v;
 }
 
@@ -62,6 +66,7 @@ void saveStudioSettings(QSettings& s, const StudioSettings& v)
     const std::string_view mode = toString(r.mode);
     s.setValue(QStringLiteral("request/mode"),
                QString::fromUtf8(mode.data(), static_cast<qsizetype>(mode.size())));
+    s.setValue(QStringLiteral("request/margin_percent"), v.margin.percent);
 }
 
 namespace

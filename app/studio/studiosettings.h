@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/config.h"
+#include "core/search/budgetmargin.h"
 
 #include <QString>
 #include <QStringList>
@@ -18,6 +19,7 @@ struct StudioSettings {
     QString workspaceFile;
     QString tablesDir;
     std::optional<acsel::Request> request;
+    acsel::BudgetMargin margin; // the Request panel's Margin %
 };
 
 StudioSettings loadStudioSettings(const QSettings& s);

@@ -184,7 +184,8 @@ Request parseRequestJson(const Json& j, const std::string& file, std::optional<S
     const JsonFields f(file);
     if (!j.is_object())
         f.fail("", "expected a request object {schema_version, stack, request}");
-    f.onlyKeys(j, "", {"schema_version", "stack", "request", "models"});
+    // "acsel": what wrote the file (a results folder's provenance), not read.
+    f.onlyKeys(j, "", {"schema_version", "stack", "request", "models", "acsel"});
     f.schemaVersion(j, kConfigJsonSchemaVersion, kConfigJsonSchemaVersion);
     return parseRequest(f, j, nonEmpty(f, j, "stack", ""), mode);
 }

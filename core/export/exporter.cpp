@@ -117,6 +117,7 @@ std::string howToApply(ExportFormat f, std::string_view fileName, const ModelArc
                file +
                "\") as f:\n"
                "    config = json.load(f, object_hook=_keys)\n"
+               "config.pop(\"acsel\", None)  # what wrote the file: not a ModelOpt key\n"
                "model = mtq.quantize(model, config, forward_loop)\n";
     case ExportFormat::HfQuantConfig:
         return "# A preview, not a checkpoint file: ModelOpt's HF export writes the real\n"

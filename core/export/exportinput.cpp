@@ -23,6 +23,12 @@ std::string exportFolder(const ModelArch& arch)
     return arch.name + "-acsel";
 }
 
+std::string rejectedNote(const std::string& verdict, const std::string& note)
+{
+    return "REJECTED by the gate (" + verdict + "), exported on request" +
+           (note.empty() ? std::string() : "; " + note);
+}
+
 std::string describeExport(const ExportInput& in)
 {
     const Config& c = in.config;

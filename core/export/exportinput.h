@@ -24,6 +24,11 @@ struct ExportInput {
 // the recipe's header and howToApply) and so the folder `launch` serves: "<model>-acsel".
 std::string exportFolder(const ModelArch& arch);
 
+// The note of a configuration the gate rejected that is exported anyway (the window after its
+// question, acsel export --allow-rejected): the rejection first, so that the file never passes
+// for an answer. "REJECTED by the gate (<verdict>), exported on request; <note>".
+std::string rejectedNote(const std::string& verdict, const std::string& note);
+
 // One paragraph naming the tool and version, the model, the bands, the algorithm and
 // exclusions, the request and the predicted TTFT/TPOT/memory/RMQD: the recipe's description.
 std::string describeExport(const ExportInput& in);

@@ -98,6 +98,10 @@ std::string hfQuantConfigPreview(const ExportInput& in)
                         "for this recipe (preview by acsel-studio " +
                         std::string(ACSEL_VERSION) + "); the real file comes from the export.";
     j["producer"] = {{"name", "modelopt"}, {"version", "set by the export"}};
+    // Beside ModelOpt's own keys (the engines read "quantization"): where the predictions the
+    // recipe was chosen on come from.
+    if (!in.predictionNote.empty())
+        j["acsel"] = {{"predictions", in.predictionNote}};
     j["quantization"] = q;
     return prettyJson(j, 3);
 }

@@ -207,6 +207,8 @@ std::string launchScript(const LaunchSettings& s, const ExportInput& in)
                       in.config.recipe.describe(in.arch.isMoe()) + "\n";
     for (const std::string& n : s.notes)
         out += "# - " + n + "\n";
+    if (!in.predictionNote.empty()) // where the predictions it was chosen on come from
+        out += "# - predictions: " + in.predictionNote + "\n";
     out += "set -euo pipefail\n";
     if (!s.optionsFile.empty())
         out += "cat > " + s.optionsFile + " <<'EOF'\n" + s.optionsText + "EOF\n";

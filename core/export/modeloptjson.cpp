@@ -149,6 +149,11 @@ std::string modelOptQuantCfgJson(const ExportInput& in)
         cfg[e.pattern == kDisableAll ? "default" : e.pattern] = v;
     }
     Ordered j;
+    // What wrote the file and where its predictions come from; ModelOpt takes only quant_cfg
+    // and algorithm, so howToApply drops this key before mtq.quantize.
+    j["acsel"] = {{"version", ACSEL_VERSION}};
+    if (!in.predictionNote.empty())
+        j["acsel"]["predictions"] = in.predictionNote;
     j["quant_cfg"] = cfg;
     if (plan.algorithm == Algorithm::Awq)
         j["algorithm"] = {{"method", modelOptMethod(plan.algorithm)}, {"alpha_step", 0.1}};
@@ -174,8 +179,8 @@ QuantPlan readModelOptQuantCfgJson(const std::string& text, const ModelArch& arc
     if (!j.is_object())
         r.fail("/", "expected {\"quant_cfg\": {...}, \"algorithm\": ...}");
     for (auto it = j.begin(); it != j.end(); ++it)
-        if (it.key() != "quant_cfg" && it.key() != "algorithm")
-            r.fail("/" + it.key(), "unsupported key (expected quant_cfg, algorithm)");
+        if (it.key() != "quant_cfg" && it.key() != "algorithm" && it.key() != "acsel")
+            r.fail("/" + it.key(), "unsupported key (expected quant_cfg, algorithm, acsel)");
     if (!j.contains("quant_cfg") || !j["quant_cfg"].is_object())
         r.fail("/quant_cfg", "expected an object of quantizer patterns");
     Algorithm algorithm = Algorithm::Max; // ModelOpt's default

@@ -14,6 +14,7 @@ struct BudgetMargin {
     double percent = 0; // [0, 100)
 
     bool valid() const { return percent >= 0 && percent < 100; }
+    bool operator==(const BudgetMargin&) const = default;
     // The request the gate sees: TTFT and TPOT budgets times (1 - P/100), the memory budget
     // min(budget, device) times the same; q itself when P is 0.
     Request apply(const Request& q, const Platform& gpu) const;

@@ -114,4 +114,16 @@ GateResult fullGate(const Engine& e, const Config& c, const Request& q)
     return g;
 }
 
+std::string budgetProblem(const Prediction& p, const Request& q, double capacityBytes)
+{
+    const double budget = memoryBudgetBytes(q, capacityBytes);
+    if (p.memoryBytes > budget)
+        return over("memory", p.memoryBytes / (1 << 30), budget / (1 << 30), "GiB");
+    if (p.ttftMs > q.ttftBudgetMs)
+        return over("TTFT", p.ttftMs, q.ttftBudgetMs, "ms");
+    if (p.tpotMs > q.tpotBudgetMs)
+        return over("TPOT", p.tpotMs, q.tpotBudgetMs, "ms");
+    return {};
+}
+
 } // namespace acsel

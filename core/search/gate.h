@@ -36,4 +36,9 @@ std::optional<double> admittedMemoryBytes(const Engine& e, const Config& c, cons
 // fit is rejected before any latency is computed.
 GateResult fullGate(const Engine& e, const Config& c, const Request& q);
 
+// The gate's budget comparisons on predictions already made (a configuration document's,
+// which holds no engine memory): the reason of the first budget exceeded, memory (against
+// memoryBudgetBytes with the device's capacityBytes) before TTFT and TPOT; empty when all hold.
+std::string budgetProblem(const Prediction& p, const Request& q, double capacityBytes);
+
 } // namespace acsel

@@ -216,6 +216,12 @@ std::string WorkspaceEngine::latencySource(const std::string& stackId) const
            ")";
 }
 
+std::string WorkspaceEngine::provenance(const std::string& stackId) const
+{
+    return "latency from " + latencySource(stackId) +
+           "; calibration: " + calibrationSource(stackId);
+}
+
 double WorkspaceEngine::rmqd(const Config& c) const
 {
     return surrogate_.predict(ws_.models[static_cast<std::size_t>(c.model)], c.recipe, c.algorithm,

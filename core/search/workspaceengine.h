@@ -56,6 +56,10 @@ public:
     // Where the stack's raw latencies come from: its operator tables folder and their
     // backend version, or the spec-sheet estimate (no tables for its GPU).
     std::string latencySource(const std::string& stackId) const;
+    // The one provenance text every output of a prediction carries (stdout, the JSON notes,
+    // the results folder's files, the exported recipes' headers): "latency from <source>;
+    // calibration: <source>".
+    std::string provenance(const std::string& stackId) const;
     // The serving model ("static" or "continuous") a stack's FMC line was fitted on; nullopt
     // without a file calibration. A line fitted on the other model than the request's
     // calibrates the wrong estimate.

@@ -29,6 +29,7 @@ private slots:
     void standardOutputAndEmptyTables();
     void refusesToOverwriteWithoutForce();
     void refusesAnUnexportableConfig();
+    void aRejectedConfigNeedsAllowRejected();
     void badInputIsExit2();
 };
 
@@ -118,6 +119,44 @@ void TestCliExport::refusesAnUnexportableConfig()
     QVERIFY2(contains(r.err, "not exportable for ModelOpt"), r.err.c_str());
     QVERIFY(contains(r.err, "band 2 (layers 18-35, fp8) needs max calibration"));
     QVERIFY(!QFileInfo::exists(QString::fromStdString(out)));
+}
+
+void TestCliExport::aRejectedConfigNeedsAllowRejected()
+{
+    // The fixture predicts TTFT 412.3 ms and 18.2 GiB: a 400 ms budget rejects it, and a 16 GiB
+    // one too, memory first (the gate's order).
+    QTemporaryDir dir;
+    auto j = readJson(kConfig);
+    j["request"]["ttft_budget_ms"] = 400;
+    const std::string cfg = dir.filePath("slow.json").toStdString();
+    std::ofstream(cfg) << j.dump(2);
+    const std::string out = dir.filePath("never.yaml").toStdString();
+    const std::vector<std::string> base = {"export",        "--config",    cfg,       "--as",
+                                           "modelopt-yaml", "--workspace", kWorkspace};
+    std::vector<std::string> refused = base;
+    refused.insert(refused.end(), {"-o", out});
+    const Run r = run(refused);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(contains(r.err, cfg + ": the gate rejects it at its request (TTFT 412 ms exceeds "
+                                   "the budget 400 ms); --allow-rejected exports it"),
+             r.err.c_str());
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(out)));
+    std::vector<std::string> allowed = base;
+    allowed.insert(allowed.end(), {"-o", "-", "--allow-rejected"});
+    const Run a = run(allowed);
+    QCOMPARE(a.code, 0);
+    QVERIFY2(contains(a.out, "REJECTED by the gate (TTFT 412 ms exceeds the budget 400 ms), "
+                             "exported on request; hand-written test values"),
+             a.out.c_str());
+    QVERIFY(contains(a.err, "warning: " + cfg + ": the gate rejects it"));
+    j["request"]["memory_budget_gib"] = 16;
+    std::ofstream(cfg) << j.dump(2);
+    QVERIFY(contains(run(refused).err, "(memory 18.2 GiB exceeds the budget 16 GiB)"));
+    // Within its budgets: exported as before, without a word about the gate.
+    const Run admitted = run({"export", "--config", kConfig, "--as", "modelopt-yaml", "-o", "-",
+                              "--workspace", kWorkspace});
+    QCOMPARE(admitted.code, 0);
+    QVERIFY(!contains(admitted.out, "REJECTED"));
 }
 
 void TestCliExport::badInputIsExit2()

@@ -161,6 +161,31 @@ void TestCliSaveDir::recommendWritesEveryFile()
     QVERIFY(contains(readJson(dir_ + "/answer.json")["predictions"]["note"].get<std::string>(),
                      "latency from " + source));
     QVERIFY(contains(readFile(dir_ + "/acsel_recipe.yaml"), "\n# Note: latency from " + source));
+    // ... and every other file of the folder, in its own format's place.
+    const std::string provenance = "latency from " + source;
+    QVERIFY(contains(readJson(dir_ + "/request.json")["acsel"]["provenance"].get<std::string>(),
+                     provenance));
+    QVERIFY(contains(
+        readJson(dir_ + "/acsel_quant_cfg.json")["acsel"]["predictions"].get<std::string>(),
+        provenance));
+    const json hf = readJson(dir_ + "/hf_quant_config.preview.json");
+    QVERIFY(contains(hf["acsel"]["predictions"].get<std::string>(), provenance));
+    QCOMPARE(hf["producer"]["name"].get<std::string>(), std::string("modelopt")); // untouched
+    QVERIFY(contains(readFile(dir_ + "/launch_vllm.sh"), "\n# - predictions: " + provenance));
+    // The load check acsel launch runs, in the script's header and summary.md: the answer mixes
+    // fp8 and nvfp4, which the shipped table marks UNCERTAIN for vllm 0.23.0 and later.
+    const std::string uncertain = "note: UNCERTAIN whether vllm 0.24.0 (as of its table entry "
+                                  "0.23.0) loads a checkpoint with several weight formats";
+    QVERIFY(contains(readFile(dir_ + "/launch_vllm.sh"), "\n# - load check: " + uncertain));
+    QVERIFY(contains(summary, "Load check for vllm 0.24.0 (datasets/engine_loaders.json):\n\n- " +
+                                  uncertain));
+    for (const char* csv : {"/top.csv", "/frontier.csv"}) {
+        const std::vector<std::string> rows = lines(readFile(dir_ + csv));
+        QVERIFY2(rows.size() >= 2, csv);
+        QCOMPARE(csvFields(rows[0]).back(), std::string("latency_source"));
+        for (std::size_t i = 1; i < rows.size(); ++i)
+            QVERIFY2(contains(csvFields(rows[i]).back(), provenance), rows[i].c_str());
+    }
     // answer.json is what acsel export reads, and is the answer printed.
     const json answer = readJson(dir_ + "/answer.json");
     std::string printed;
@@ -182,7 +207,7 @@ void TestCliSaveDir::topHasFiveDistinctRecipesBestFirst()
     const std::vector<std::string> rows = lines(readFile(dir_ + "/top.csv"));
     QCOMPARE(rows.size(), std::size_t{6});
     const std::vector<std::string> header = csvFields(rows[0]);
-    QCOMPARE(header.size(), std::size_t{14});
+    QCOMPARE(header.size(), std::size_t{15});
     QCOMPARE(header[3], std::string("recipe"));
     QCOMPARE(header[10], std::string("rmqd"));
     std::set<std::string> recipes;

@@ -158,7 +158,7 @@ void TestEngineHooks::searchMatchesCoreSearcher()
     acsel::gui::SearchOutcome out;
     runner.start<acsel::gui::SearchOutcome>(
         [&](const acsel::gui::SearchRunner::ProgressFn& p, const std::atomic<bool>& stop) {
-            return hooks.search(q, f, acsel::gui::SearchAlgorithm("exact"), p, stop);
+            return hooks.search(q, f, acsel::gui::SearchAlgorithm("exact"), {}, p, stop);
         },
         [&out](int, const acsel::gui::SearchOutcome& o) { out = o; });
     QVERIFY(!done.isEmpty() || done.wait(20000)); // a fast job may finish inside start()

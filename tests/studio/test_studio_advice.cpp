@@ -21,7 +21,7 @@ gui::SearchOutcome searchOf(const studio::ExplorerHooks& h, const Request& q,
                             const gui::SpaceFilter& f)
 {
     return h.search(
-        q, f, gui::SearchAlgorithm("exact"), [](double) {}, kNever);
+        q, f, gui::SearchAlgorithm("exact"), {}, [](double) {}, kNever);
 }
 
 } // namespace

@@ -29,7 +29,7 @@ void TestStudioSettings::roundTrip()
     r.tpotBudgetMs = 22;
     r.memBudgetGiB = 40;
     r.mode = ServingMode::Continuous;
-    studio::saveStudioSettings(s, {"ws.json", "tables", r});
+    studio::saveStudioSettings(s, {"ws.json", "tables", r, {}});
     const studio::StudioSettings back = studio::loadStudioSettings(s);
     QCOMPARE(back.workspaceFile, QString("ws.json"));
     QCOMPARE(back.tablesDir, QString("tables"));

@@ -48,6 +48,7 @@ private slots:
     void copyPutsTheTextOnTheClipboard();
     void savesAtomicallyAndNamesTheFileInTheSnippet();
     void unexportableShowsWhyAndOffersNothing();
+    void loadWarningLine();
 };
 
 void TestExportDialog::previewIsTheCoreExport()
@@ -82,9 +83,10 @@ void TestExportDialog::switchingFormatsWithTheKeyboard()
     box->setFocus();
     QTest::keyClick(box, Qt::Key_Down);
     QVERIFY(d.format() == ExportFormat::ModelOptJson);
-    QVERIFY(
-        d.previewText().startsWith("{\n  \"quant_cfg\": {\n    \"default\": {\"enable\": false},"));
+    QVERIFY(d.previewText().startsWith("{\n  \"acsel\": {"));
+    QVERIFY(d.previewText().contains("\"quant_cfg\": {\n    \"default\": {\"enable\": false},"));
     QVERIFY(d.howToApplyText().contains("json.load(f, object_hook=_keys)"));
+    QVERIFY(d.howToApplyText().contains("config.pop(\"acsel\", None)"));
     QTest::keyClick(box, Qt::Key_Down);
     QVERIFY(d.format() == ExportFormat::HfQuantConfig);
     QVERIFY(d.previewText().contains("\"quant_algo\": \"MIXED_PRECISION\""));
@@ -150,6 +152,22 @@ void TestExportDialog::unexportableShowsWhyAndOffersNothing()
     QString error;
     QVERIFY(!d.saveTo(dir.filePath("x.yaml"), &error));
     QVERIFY(!QFile::exists(dir.filePath("x.yaml")));
+}
+
+void TestExportDialog::loadWarningLine()
+{
+    const Stack stack = blackwell();
+    ExportDialog d(acceptanceInput(), stack);
+    auto* line = d.findChild<QLabel*>(QStringLiteral("loadWarning"));
+    QVERIFY(line);
+    QVERIFY(line->isHidden()); // nothing said until the window's load check says something
+    const QString why = QStringLiteral("Load check for vllm 0.24.0: will not load: ...");
+    d.setLoadWarning(why);
+    QVERIFY(!line->isHidden());
+    QCOMPARE(d.loadWarningText(), why);
+    QVERIFY(d.isExportable()); // a warning, not a refusal: the file can still be written
+    d.setLoadWarning({});
+    QVERIFY(line->isHidden());
 }
 
 QTEST_MAIN(TestExportDialog)
