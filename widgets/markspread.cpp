@@ -1,5 +1,6 @@
 #include "widgets/markspread.h"
 
+#include <QLineF>
 #include <cmath>
 #include <numbers>
 
@@ -8,10 +9,12 @@ namespace acsel::gui
 
 namespace
 {
+// Distances by QLineF, not std::hypot: its glibc 2.35 symbol would raise the package's libc6
+// dependency.
 bool roomAt(const std::vector<QPointF>& placed, QPointF p, double gap)
 {
     for (const QPointF& q : placed)
-        if (std::hypot(p.x() - q.x(), p.y() - q.y()) < gap * (1 - 1e-9)) // a hexagon's side
+        if (QLineF(p, q).length() < gap * (1 - 1e-9)) // a hexagon's side
             return false;
     return true;
 }

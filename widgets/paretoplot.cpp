@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineF>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -459,8 +460,8 @@ void ParetoPlot::placePins()
         const PinItems& p = pinItems_[shown[k]];
         p.mark->position->setCoords(at[k]);
         p.leader->end->setCoords(at[k]);
-        const QPointF moved = at[k] - points[k];
-        p.leader->setVisible(std::hypot(moved.x(), moved.y()) > 0.5);
+        // Not std::hypot: its glibc 2.35 symbol would raise the package's libc6 dependency.
+        p.leader->setVisible(QLineF(points[k], at[k]).length() > 0.5);
     }
 }
 
