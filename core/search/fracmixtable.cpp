@@ -383,7 +383,9 @@ void FracMixTable::mixAtRunning(const ContextTable& t, const BandRecipe& r, Soft
     double ttft = 0, tpot = 0, ttftHi = 0, tpotHi = 0;
     for (const Band& b : r) {
         const auto slot = static_cast<std::size_t>(choiceSlot(b.format, b.scope));
-        const auto [dense, moe] = bandShares(t, b);
+        // Not a structured binding: clang before 16 cannot capture one in a lambda.
+        const auto shares = bandShares(t, b);
+        const double dense = shares.first, moe = shares.second;
         const auto mix = [&](std::size_t at, double LatencyMs::*field) {
             return dense * (t.atRunning[at][slot].*field) + moe * (t.moeAtRunning[at][slot].*field);
         };
