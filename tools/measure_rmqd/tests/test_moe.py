@@ -22,7 +22,7 @@ import yaml  # noqa: E402
 
 import tinymodel  # noqa: E402
 from common import campaign  # noqa: E402
-from rmqdtool.checkpoint import Checkpoint  # noqa: E402
+from rmqdtool.checkpoint import Arch, Checkpoint, CheckpointError  # noqa: E402
 from rmqdtool.model import Runner  # noqa: E402
 from rmqdtool.recipe import RecipeError, load_recipe, parse_recipe  # noqa: E402
 
@@ -73,6 +73,15 @@ class MoeRecipeRulesTest(unittest.TestCase):
         with self.assertRaisesRegex(RecipeError, "layer 1: gate_proj of its experts in bf16, "
                                                  "fp8; a band gives every expert"):
             parse_recipe(self.recipe(*mlp, off), self.arch)
+
+    def test_dense_model_type_with_expert_fields_is_refused(self):
+        # Qwen3-30B-A3B's fields under model_type qwen3 would run as a small dense model.
+        cfg = {"model_type": "qwen3", "num_hidden_layers": 2, "hidden_size": 64,
+               "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 320,
+               "num_experts": 4}
+        with self.assertRaisesRegex(CheckpointError, "config.json: 'num_experts' describes "
+                                                     "experts but model_type 'qwen3' is a dense"):
+            Arch(cfg)
 
     def test_router_and_shared_gate_are_never_quantized(self):
         mlp = [f"{{quantizer_name: '*mlp.*_proj.{q}_quantizer', cfg: {FP8}}}"
