@@ -265,7 +265,8 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     if (!served.schedulesAhead && servingDefaults(row.backend, ws.platformOf(s)).schedulesAhead)
         m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
                                 " schedules no step ahead (a later release's default)");
-    if (const double overhead = requestOverheadMs(stackId, row.backendVersion); overhead > 0)
+    const double overhead = requestOverheadMs(ws, stackId, row.backendVersion);
+    if (overhead > 0)
         m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
                                 " adds a request overhead of " +
                                 std::to_string(std::lround(overhead)) +
@@ -291,6 +292,7 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     m.request.osl = row.osl;
     m.request.concurrency = row.batch;
     m.request.engineVersion = row.backendVersion;
+    m.request.requestOverheadMs = overhead;
     m.ok = true;
     return m;
 }
