@@ -232,7 +232,15 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
         m.reason = why;
         return m;
     }
-    if (row.tp > 1 && !s.hasAllReduce()) {
+    // A spec-only stack costs its all-reduces from the platform's interconnect, as a
+    // configuration of the search on it does; a tabled one from its all-reduce tables.
+    if (row.tp > 1 && s.source == LatencySource::Empirical &&
+        ws.platformOf(s).interconnect == Interconnect::None) {
+        m.reason = "tp_size " + std::to_string(row.tp) + ": " + ws.platformOf(s).id +
+                   " has no interconnect in the platforms file";
+        return m;
+    }
+    if (row.tp > 1 && s.source == LatencySource::Tables && !s.hasAllReduce()) {
         m.reason = "tp_size " + std::to_string(row.tp) + ": no all-reduce table for " + stackId;
         return m;
     }
