@@ -4,6 +4,7 @@
 // calibrate chooses, its confidence quantile) and (with --aic) AIC's own estimates, per stack and
 // pooled, and the decision accuracy between two measured configurations of one workload.
 #include "app/cli/command.h"
+#include "app/cli/siliconnotes.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/jsonfields.h"
 #include "core/eval/silicongaterows.h"
@@ -184,13 +185,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         j["excluded_stacks"] = Json::array();
         for (const auto& [stack, reason] : g.excludedStacks)
             j["excluded_stacks"].push_back({{"stack", stack}, {"reason", reason}});
-        j["skipped_rows"] = Json::array();
-        for (const SkippedSiliconRow& s : p.skipped)
-            j["skipped_rows"].push_back({{"id", s.row.id}, {"reason", s.reason}});
         j["aic_rows"] = rows.aicRows;
         j["aic_refused"] = rows.aicRefused;
         j["aic_missing"] = rows.aicMissing;
-        j["assumptions"] = p.assumptions;
+        addSiliconNotes(p, j);
         io.out << j.dump(2) << "\n";
         return 0;
     }
@@ -255,11 +253,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                << " without a line\n";
     for (const auto& [stack, reason] : g.excludedStacks)
         io.out << "excluded stack " << stack << ": " << reason << "\n";
-    for (const SkippedSiliconRow& s : p.skipped)
-        io.out << "excluded row " << s.row.id << " (line " << s.row.line << "): " << s.reason
-               << "\n";
-    for (const std::string& a : p.assumptions)
-        io.out << "assumed: " << a << "\n";
+    printSiliconNotes(p, io.out);
     return 0;
 }
 
