@@ -10,7 +10,7 @@ namespace
 {
 
 // "64" -> 64; nullopt unless the whole text is a positive integer.
-std::optional<int> positiveInt(std::string_view s)
+std::optional<int> loadKeyNumber(std::string_view s)
 {
     int v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -19,7 +19,7 @@ std::optional<int> positiveInt(std::string_view s)
     return v;
 }
 
-double shiftOf(const FmcLoadSpread& l, double p)
+double loadQuantileShift(const FmcLoadSpread& l, double p)
 {
     return l.centre + (p == 0.5 ? 0.0 : l.spread.quantileOffset(p));
 }
@@ -35,13 +35,13 @@ std::optional<FmcLoad> parseFmcLoad(std::string_view key)
     const std::size_t bar = key.find('|');
     if (bar != std::string_view::npos) {
         const std::string_view tp = key.substr(bar + 1);
-        const auto t = tp.starts_with("tp") ? positiveInt(tp.substr(2)) : std::nullopt;
+        const auto t = tp.starts_with("tp") ? loadKeyNumber(tp.substr(2)) : std::nullopt;
         if (!t)
             return std::nullopt;
         load.tp = *t;
         key = key.substr(0, bar);
     }
-    const auto c = positiveInt(key);
+    const auto c = loadKeyNumber(key);
     if (!c)
         return std::nullopt;
     load.concurrency = *c;
@@ -61,7 +61,7 @@ std::optional<double> confidenceShift(const std::vector<FmcLoadSpread>& loads,
         if (!f || f->tp != at.tp || !l.spread.known())
             continue;
         if (f->concurrency == at.concurrency)
-            return shiftOf(l, p);
+            return loadQuantileShift(l, p);
         if (f->concurrency < at.concurrency && (!below || f->concurrency > belowC)) {
             below = &l;
             belowC = f->concurrency;
@@ -72,12 +72,12 @@ std::optional<double> confidenceShift(const std::vector<FmcLoadSpread>& loads,
         }
     }
     if (below && above)
-        return std::max(shiftOf(*below, p), shiftOf(*above, p));
+        return std::max(loadQuantileShift(*below, p), loadQuantileShift(*above, p));
     if (!stack.known())
         return std::nullopt;
     const double own = p == 0.5 ? 0.0 : stack.quantileOffset(p);
     const FmcLoadSpread* nearest = below ? below : above;
-    return nearest ? std::max(own, shiftOf(*nearest, p)) : own;
+    return nearest ? std::max(own, loadQuantileShift(*nearest, p)) : own;
 }
 
 std::optional<FmcGateLines> confidenceLines(const FmcEntry& e, int concurrency, int gpus, double p)
