@@ -9,6 +9,7 @@
 #include "core/data/jsonfields.h"
 #include "core/eval/silicongaterows.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -106,6 +107,22 @@ void printIntervalRows(const std::string& stack, const GateEvaluation& g,
         if (v[i][0].intervals + v[i][1].intervals > 0)
             out << "| " << stack << " | " << g.variants[i] << " | " << intervalCell(v[i][0])
                 << " | " << intervalCell(v[i][1]) << " |\n";
+}
+
+// The two errors weighed against each other, pooled: what the median gate lets through (its
+// false admissions) beside what the confidence gate turns away (its false rejections).
+void printTradeOff(const GateEvaluation& g, const std::string& confidenceGate, std::ostream& out)
+{
+    const auto pooled = [&](const std::string& name) -> const PerMetric& {
+        const auto it = std::find(g.variants.begin(), g.variants.end(), name);
+        return g.pooled[static_cast<std::size_t>(it - g.variants.begin())];
+    };
+    const PerMetric &median = pooled("calibrate"), &sure = pooled(confidenceGate);
+    out << "\nPooled, TTFT: the median gate (calibrate) false-admits "
+        << rate(median[0].falseAdmits(), median[0].overBudget()) << ", " << confidenceGate
+        << " false-rejects " << rate(sure[0].falseRejects(), sure[0].withinBudget())
+        << "; TPOT: " << rate(median[1].falseAdmits(), median[1].overBudget()) << ", "
+        << rate(sure[1].falseRejects(), sure[1].withinBudget()) << "\n";
 }
 
 int run(const std::vector<std::string>& argv, CommandIo& io)
@@ -219,6 +236,11 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         printGateRows(s.stack, heldOut, g, s.variants, io.out);
     }
     printGateRows("all", pooledHeldOut, g, g.pooled, io.out);
+    if (confidence != 0.5) {
+        std::ostringstream gate;
+        gate << "calibrate@" << confidence;
+        printTradeOff(g, gate.str(), io.out);
+    }
     io.out
         << "\nIntervals: share of held-out (row, " << (bySweep ? "sweep" : "seed")
         << ") cases whose measurement lies in the gate's central 90 % predictive interval "
