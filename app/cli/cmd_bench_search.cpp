@@ -333,6 +333,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     q.osl = 256;
     q.concurrency = 8;
     q.memBudgetGiB = ws.platformOf(stack).memCapacityBytes / kGiB;
+    applyConfidence(args, *engine, q);
     Config anchor;
     anchor.model = *mi;
     anchor.batch = 8;

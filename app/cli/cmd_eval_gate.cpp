@@ -4,10 +4,12 @@
 // calibrate chooses, its confidence quantile) and (with --aic) AIC's own estimates, per stack and
 // pooled, and the decision accuracy between two measured configurations of one workload.
 #include "app/cli/command.h"
+#include "app/cli/siliconnotes.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/jsonfields.h"
 #include "core/eval/silicongaterows.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -107,6 +109,22 @@ void printIntervalRows(const std::string& stack, const GateEvaluation& g,
                 << " | " << intervalCell(v[i][1]) << " |\n";
 }
 
+// The two errors weighed against each other, pooled: what the median gate lets through (its
+// false admissions) beside what the confidence gate turns away (its false rejections).
+void printTradeOff(const GateEvaluation& g, const std::string& confidenceGate, std::ostream& out)
+{
+    const auto pooled = [&](const std::string& name) -> const PerMetric& {
+        const auto it = std::find(g.variants.begin(), g.variants.end(), name);
+        return g.pooled[static_cast<std::size_t>(it - g.variants.begin())];
+    };
+    const PerMetric &median = pooled("calibrate"), &sure = pooled(confidenceGate);
+    out << "\nPooled, TTFT: the median gate (calibrate) false-admits "
+        << rate(median[0].falseAdmits(), median[0].overBudget()) << ", " << confidenceGate
+        << " false-rejects " << rate(sure[0].falseRejects(), sure[0].withinBudget())
+        << "; TPOT: " << rate(median[1].falseAdmits(), median[1].overBudget()) << ", "
+        << rate(sure[1].falseRejects(), sure[1].withinBudget()) << "\n";
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = workspaceOptions();
@@ -184,13 +202,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         j["excluded_stacks"] = Json::array();
         for (const auto& [stack, reason] : g.excludedStacks)
             j["excluded_stacks"].push_back({{"stack", stack}, {"reason", reason}});
-        j["skipped_rows"] = Json::array();
-        for (const SkippedSiliconRow& s : p.skipped)
-            j["skipped_rows"].push_back({{"id", s.row.id}, {"reason", s.reason}});
         j["aic_rows"] = rows.aicRows;
         j["aic_refused"] = rows.aicRefused;
         j["aic_missing"] = rows.aicMissing;
-        j["assumptions"] = p.assumptions;
+        addSiliconNotes(p, j);
         io.out << j.dump(2) << "\n";
         return 0;
     }
@@ -221,6 +236,11 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         printGateRows(s.stack, heldOut, g, s.variants, io.out);
     }
     printGateRows("all", pooledHeldOut, g, g.pooled, io.out);
+    if (confidence != 0.5) {
+        std::ostringstream gate;
+        gate << "calibrate@" << confidence;
+        printTradeOff(g, gate.str(), io.out);
+    }
     io.out
         << "\nIntervals: share of held-out (row, " << (bySweep ? "sweep" : "seed")
         << ") cases whose measurement lies in the gate's central 90 % predictive interval "
@@ -255,11 +275,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                << " without a line\n";
     for (const auto& [stack, reason] : g.excludedStacks)
         io.out << "excluded stack " << stack << ": " << reason << "\n";
-    for (const SkippedSiliconRow& s : p.skipped)
-        io.out << "excluded row " << s.row.id << " (line " << s.row.line << "): " << s.reason
-               << "\n";
-    for (const std::string& a : p.assumptions)
-        io.out << "assumed: " << a << "\n";
+    printSiliconNotes(p, io.out);
     return 0;
 }
 

@@ -89,6 +89,7 @@ int runPredictConfig(const std::vector<std::string>& argv, CommandIo& io)
         requestSource = *file;
     }
     const Request& q = doc.request;
+    applyConfidence(args, *engine, q);
     const Stack& stack = stackOf(ws, q.stack, requestSource);
     const Platform& gpu = ws.platformOf(stack);
     if (const auto fmcMode = engine->calibrationMode(q.stack))

@@ -35,6 +35,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         (std::filesystem::path(ws.file).parent_path() / "requests" / "default.json").string();
     SearchRun r;
     readRequestFile(request, ws, r);
+    applyConfidence(args, *engine, r.request);
     r.algorithm = args.valueOr("algo", "");
     readMarginOption(args, r);
     readResultsFolderOptions(args, r);

@@ -5,6 +5,7 @@
 // serving models (static batch, continuous batching: docs/SERVING.md) are shown side by side (raw
 // and FMC), then the full table of the chosen --mode.
 #include "app/cli/command.h"
+#include "app/cli/siliconnotes.h"
 #include "app/cli/workspaceargs.h"
 #include "core/data/jsonfields.h"
 #include "core/latency/aiccomparison.h"
@@ -297,10 +298,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                      {"concurrency", r.serving.concurrency},
                      {"static", profileExclusion(r, ServingMode::Static)},
                      {"continuous", "queued; the model predicts the queueing: profile candidate"}});
-        j["skipped_rows"] = Json::array();
-        for (const SkippedSiliconRow& s : p.skipped)
-            j["skipped_rows"].push_back({{"id", s.row.id}, {"reason", s.reason}});
-        j["assumptions"] = p.assumptions;
+        addSiliconNotes(p, j);
         io.out << j.dump(2) << "\n";
         return 0;
     }
@@ -329,11 +327,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                    << r.serving.concurrency << " > " << r.serving.running
                    << " KV slots; static: held out of profiles; continuous: profile candidate "
                       "(queueing predicted)\n";
-    for (const SkippedSiliconRow& s : p.skipped)
-        io.out << "excluded row " << s.row.id << " (line " << s.row.line << "): " << s.reason
-               << "\n";
-    for (const std::string& a : p.assumptions)
-        io.out << "assumed: " << a << "\n";
+    printSiliconNotes(p, io.out);
     return 0;
 }
 

@@ -161,6 +161,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                               "' cannot cost an all-reduce (no all-reduce tables, and no "
                               "interconnect for its GPU in the platforms file), so a model split "
                               "over several GPUs cannot be predicted (expected --gpus 1)");
+    applyConfidence(args, *engine, q);
     r.options.formats =
         listOption<Format>(args, "formats", "format (" + formatChoices() + ")", parseFormat);
     for (Format f : r.options.formats)

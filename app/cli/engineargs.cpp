@@ -1,7 +1,7 @@
 #include "app/cli/engineargs.h"
 
 #include "app/cli/workspaceargs.h"
-#include "core/latency/fmcchoice.h"
+#include "core/latency/fmcconfidence.h"
 #include "core/latency/fmcfile.h"
 
 #include <iostream>
@@ -9,30 +9,6 @@
 
 namespace acsel::cli
 {
-namespace
-{
-
-// The FMC lines shifted to the confidence-quantile (fmcchoice.h, confidenceLine): the gate's
-// "latency <= limit" then holds with probability >= p per metric. A stack whose file entry has
-// no spread keeps its median line, said on `warnings`.
-void applyConfidence(WorkspaceEngine& engine, const std::string& fmcFile, double p,
-                     std::ostream& warnings)
-{
-    for (const FmcEntry& e : loadFmcFile(fmcFile).entries) {
-        if (!e.ttftInfo.spread.known() || !e.tpotInfo.spread.known()) {
-            warnings << "warning: --confidence " << p << ": " << e.stack << " in " << fmcFile
-                     << " has no predictive spread (" << e.ttftInfo.spread.profiles
-                     << " profile(s), or a file written before intervals): its median line "
-                        "is used\n";
-            continue;
-        }
-        const FmcLine t = confidenceLine(e.ttft, e.ttftInfo.spread, p);
-        const FmcLine q = confidenceLine(e.tpot, e.tpotInfo.spread, p);
-        engine.setCalibration(e.stack, {t.gamma, t.delta, q.gamma, q.delta});
-    }
-}
-
-} // namespace
 
 void warnFmcStacksOutside(const FmcSet& set, const Workspace& ws, const std::string& file,
                           std::ostream& warnings)
@@ -69,10 +45,27 @@ std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args, std::
     if (!sources.fmcFile.empty())
         warnFmcStacksOutside(loadFmcFile(sources.fmcFile), ws, sources.fmcFile,
                              warnings ? *warnings : std::cerr);
-    auto engine = std::make_unique<WorkspaceEngine>(std::move(ws), sources);
-    if (p != 0.5)
-        applyConfidence(*engine, sources.fmcFile, p, warnings ? *warnings : std::cerr);
-    return engine;
+    return std::make_unique<WorkspaceEngine>(std::move(ws), sources);
+}
+
+void applyConfidence(const app::Args& args, WorkspaceEngine& engine, const Request& q,
+                     std::ostream* warnings)
+{
+    const double p = args.number("confidence", 0.5, 0.01, 0.99);
+    if (p == 0.5)
+        return;
+    const std::string fmcFile = args.valueOr("fmc", "");
+    std::ostream& warn = warnings ? *warnings : std::cerr;
+    for (const FmcEntry& e : loadFmcFile(fmcFile).entries) {
+        if (const auto lines = confidenceLines(e, q.concurrency, q.gpus, p))
+            engine.setCalibration(e.stack, {lines->ttft.gamma, lines->ttft.delta, lines->tpot.gamma,
+                                            lines->tpot.delta});
+        else
+            warn << "warning: --confidence " << p << ": " << e.stack << " in " << fmcFile
+                 << " has no predictive spread (" << e.ttftInfo.spread.profiles
+                 << " profile(s), or a file written before intervals): its median line is "
+                    "used\n";
+    }
 }
 
 } // namespace acsel::cli

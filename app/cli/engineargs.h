@@ -20,10 +20,14 @@ void warnFmcStacksOutside(const FmcSet& set, const Workspace& ws, const std::str
 
 // --workspace, --tables, --fmc, --confidence, --surrogate
 std::vector<app::OptionSpec> engineOptions();
-// --confidence P (needs --fmc) replaces each stack's FMC lines by their P-quantile lines
-// (core/latency/fmcchoice.h); stacks without a spread keep the median line, with a warning on
-// `warnings` (standard error when null).
+// The engine of the workspace with the FMC file's lines; checks that --confidence has --fmc.
 std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args,
                                                     std::ostream* warnings = nullptr);
+// --confidence P (needs --fmc): each stack's FMC lines replaced by the P-quantile lines at the
+// request's concurrency and GPUs (core/latency/fmcconfidence.h, confidenceLines); stacks without
+// a spread keep the median line, with a warning on `warnings` (standard error when null). Call
+// once the request is known.
+void applyConfidence(const app::Args& args, WorkspaceEngine& engine, const Request& q,
+                     std::ostream* warnings = nullptr);
 
 } // namespace acsel::cli

@@ -1,6 +1,7 @@
 #include "core/eval/gateevaluation.h"
 
 #include "core/latency/fmcchoice.h"
+#include "core/latency/fmcconfidence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,15 +57,18 @@ GatePredictor fmcOn(const std::vector<const GateRow*>& profiles, LatencyMetric m
             return line.apply(*e);
         };
     }
-    // The p-quantile of each row's predictive distribution: its concurrency's when the
-    // profiles have enough at it, else the stack's.
+    // The p-quantile of each row's predictive distribution at its concurrency, by the rule
+    // search --confidence applies (fmcconfidence.h); the stack's for a row without a load.
     FmcChoice choice = chooseFmc(est, meas, tau, keys);
     return [choice = std::move(choice), m, onAic, p](const GateRow& r) -> std::optional<double> {
         const std::optional<double> e = onAic ? r.aic[index(m)] : r.raw[index(m)];
-        const FmcRowSpread spread = rowSpread(choice.loads, choice.spread, r.load);
-        if (!e || !spread.spread.known())
+        const std::optional<FmcLoad> at = parseFmcLoad(r.load);
+        const std::optional<double> shift =
+            at ? confidenceShift(choice.loads, choice.spread, *at, p)
+               : confidenceShift({}, choice.spread, {}, p);
+        if (!e || !shift)
             return std::nullopt;
-        return confidenceLine(choice.line, spread, p).apply(*e);
+        return FmcLine{choice.line.gamma, choice.line.delta + *shift}.apply(*e);
     };
 }
 

@@ -71,10 +71,25 @@ void TestCliEvalGate::countsAddUp()
     QVERIFY(contains(text.out, "| all |"));
     QVERIFY(!contains(text.out, "| aic |"));
     QVERIFY(contains(text.out, "| calibrate@0.9 |"));
+    // The trade-off line carries the pooled counts of the same run's JSON.
+    const Run same = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
+                          "--measurements", kSilicon, "--seeds", "1", "--json"});
+    const nlohmann::json pooled = nlohmann::json::parse(same.out)["pooled"];
+    const auto counts = [&](const char* gate, const char* what, const char* of) {
+        const nlohmann::json& t = pooled[gate]["ttft"];
+        return "(" + std::to_string(t[what].get<int>()) + "/" + std::to_string(t[of].get<int>()) +
+               ")";
+    };
+    QVERIFY(contains(text.out, "Pooled, TTFT: the median gate (calibrate) false-admits "));
+    QVERIFY(contains(text.out, counts("calibrate", "false_admits", "over_budget") +
+                                   ", calibrate@0.9 false-rejects "));
+    QVERIFY(
+        contains(text.out, counts("calibrate@0.9", "false_rejects", "within_budget") + "; TPOT: "));
     const Run median = run({"eval", "gate", "--workspace", kWorkspace, "--tables", kTables,
                             "--measurements", kSilicon, "--seeds", "1", "--confidence", "0.5"});
     QCOMPARE(median.code, 0);
     QVERIFY(contains(median.out, "| calibrate |") && !contains(median.out, "| calibrate@"));
+    QVERIFY(!contains(median.out, "Pooled, TTFT"));
 }
 
 void TestCliEvalGate::badInputIsRefused()

@@ -88,6 +88,7 @@ private slots:
     void textShowsWhatTheBandEditorShows();
     void badInput();
     void tensorParallelPerGpu();
+    void confidenceAtTheRequestsConcurrency();
 };
 
 void TestCliPredictConfig::admittedWithBreakdownsAndThroughput()
@@ -275,6 +276,46 @@ void TestCliPredictConfig::tensorParallelPerGpu()
     const double requestMs = j["throughput"]["request_ms"];
     QVERIFY(std::abs(j["throughput"]["tokens_per_s_per_gpu"].get<double>() -
                      4000 * 128 / requestMs / 2) < 1e-9);
+}
+
+void TestCliPredictConfig::confidenceAtTheRequestsConcurrency()
+{
+    // An FMC file whose lines are the identity, with a stack spread (20 profiles, scale 0.5) and
+    // one for concurrency 4 (centre 0.3, 5 profiles, scale 0.1). The 0.9-quantile shifts, from
+    // printed t tables: stack t_19(0.9) 1.3277 x 0.5 x sqrt(1 + 1/20) = 0.68024; at 4
+    // 0.3 + t_4(0.9) 1.5332 x 0.1 x sqrt(1 + 1/5) = 0.46795.
+    const json spread = {{"profiles", 20}, {"dof", 19}, {"log_scale", 0.5}};
+    const json metric = {
+        {"gamma", 1},
+        {"delta", 0},
+        {"form", "identity"},
+        {"spread", spread},
+        {"load_spreads",
+         {{{"load", "c4"}, {"centre", 0.3}, {"profiles", 5}, {"dof", 4}, {"log_scale", 0.1}}}}};
+    const json fmc = {
+        {"schema_version", 2},
+        {"kind", "acsel-fmc"},
+        {"tau", 0.5},
+        {"serving_mode", "static"},
+        {"stacks",
+         {{{"stack", kStack}, {"ttft", metric}, {"tpot", metric}, {"rows_used", json::array()}}}}};
+    QTemporaryDir dir;
+    const std::string fmcFile = write(dir, "fmc.json", fmc.dump());
+    const std::string config = write(dir, "c.json", configJson(1e6, 1e6, 100).dump());
+    const auto ttftRatio = [&](int concurrency) {
+        json q = requestJson(1e6, 1e6, 100);
+        q["request"]["concurrency"] = concurrency;
+        const std::string request = write(dir, "q.json", q.dump());
+        qputenv("ACSEL_TABLES", "none");
+        const Run r = run({"predict", "--workspace", kWorkspace, "--config", config, "--request",
+                           request, "--fmc", fmcFile, "--confidence", "0.9", "--json"});
+        qputenv("ACSEL_TABLES", "");
+        const json p = json::parse(r.out)["predictions"];
+        return p["ttft_ms"].get<double>() / p["raw_ttft_ms"].get<double>();
+    };
+    // At the fitted concurrency its own quantile, below it the stack's (the wider).
+    QVERIFY(std::abs(ttftRatio(4) - std::exp(0.46795)) < 1e-3);
+    QVERIFY(std::abs(ttftRatio(2) - std::exp(0.68024)) < 1e-3);
 }
 
 QTEST_GUILESS_MAIN(TestCliPredictConfig)
