@@ -121,6 +121,32 @@ int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t
     return bin;
 }
 
+// Whether bits [from, from + n) are all set.
+bool allDecided(const std::uint64_t* words, std::int64_t from, std::int64_t n)
+{
+    for (std::int64_t at = from, end = from + n; at < end;) {
+        const auto offset = static_cast<int>(at % 64);
+        const std::int64_t take = std::min<std::int64_t>(64 - offset, end - at);
+        const std::uint64_t mask = (take == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << take) - 1)
+                                   << offset;
+        if ((words[at / 64] & mask) != mask)
+            return false;
+        at += take;
+    }
+    return true;
+}
+
+void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
+{
+    for (std::int64_t at = from, end = from + n; at < end;) {
+        const auto offset = static_cast<int>(at % 64);
+        const std::int64_t take = std::min<std::int64_t>(64 - offset, end - at);
+        words[at / 64] |= (take == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << take) - 1)
+                          << offset;
+        at += take;
+    }
+}
+
 // One thread's share of a walk over the candidates no member dominates yet, above the bins
 // already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
 // `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
@@ -128,15 +154,20 @@ int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t
 // A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
 // Exact) and the bins already decided are skipped. A candidate settled in a walk stays
 // settled (the members only grow, the decided bins too): its bit in `decided` (a context's
-// candidates from base[c] on, in the walk's order, which the memory screen keeps the same in
-// every walk; each context's bits in words of their own, so threads never share a word) spares
-// the later walks its dominance test and RMQD.
+// recipes from base[c] on, in ConfigSpace::forEachRecipe's order; each context's bits in words
+// of their own, so threads never share a word) spares the later walks its dominance test and
+// RMQD. A block of recipes (skipsBlock) is skipped whole when each of its bits is set, or when
+// its lowest corner (FracMixTable::lowestOfBlock) is dominated: every recipe of the block lies
+// above that corner, so a member that beats the corner beats each of them (the proof of
+// skipsContext, on a block); its bits are then set.
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
     std::uint64_t* decided = nullptr;
     const std::int64_t* base = nullptr;
-    std::vector<std::int64_t> ordinal; // per context, the candidates walked so far
+    std::vector<std::int64_t> entered; // per context, the recipes of the blocks entered so far
+    int blockSize = 0;                 // the block being walked (the same for every sibling)
+    int blockCut = 0;                  // and where its first recipe's last band begins
     double shrink = 1;
     std::int64_t round = kRound;
     int floorBin = -1;
@@ -164,10 +195,32 @@ struct IndexRoundKeeper {
         return false;
     }
 
+    bool skipsBlock(int c, const BandRecipe& first, int recipes)
+    {
+        std::int64_t& n = entered[static_cast<std::size_t>(c)];
+        const std::int64_t blockBase = base[c] + n;
+        blockSize = recipes;
+        blockCut = first[first.size() - 1].begin;
+        n += recipes;
+        if (allDecided(decided, blockBase, recipes)) {
+            settled += recipes;
+            return true;
+        }
+        const SoftScore low = table->lowestOfBlock(c, first);
+        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink)) {
+            markDecided(decided, blockBase, recipes);
+            settled += recipes;
+            return true;
+        }
+        return false;
+    }
+
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        const auto at =
-            static_cast<std::uint64_t>(base[c] + ordinal[static_cast<std::size_t>(c)]++);
+        // Within a block only the last band's begin moves; a block's recipes (of each walked
+        // sibling) are handed over before the next block is entered.
+        const auto at = static_cast<std::uint64_t>(base[c] + entered[static_cast<std::size_t>(c)] -
+                                                   blockSize + r[r.size() - 1].begin - blockCut);
         std::uint64_t& word = decided[at / 64];
         const std::uint64_t bit = std::uint64_t{1} << (at % 64);
         if ((word & bit) != 0 ||
@@ -386,7 +439,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.grid = &grid;
         prototype.decided = decided.data();
         prototype.base = base.data();
-        prototype.ordinal.assign(static_cast<std::size_t>(contexts), 0);
+        prototype.entered.assign(static_cast<std::size_t>(contexts), 0);
         prototype.shrink = shrink;
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);

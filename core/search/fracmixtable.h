@@ -108,6 +108,13 @@ public:
     {
         return tables_[static_cast<std::size_t>(context)].lowest;
     }
+    // A lower bound of the soft score of each recipe of a block of ConfigSpace::forEachRecipe
+    // (`first`, then its last two bands' boundary moved up layer by layer): the bands before
+    // those two as soft() mixes them, each layer of the last two at the lower of their two
+    // uniform estimates (of its kind of layer when split). A score mixes the uniform estimates
+    // by layer share, so it is no lower (to its rounding). Continuous batching: the context's
+    // lowestUniform (the running count varies within a block).
+    SoftScore lowestOfBlock(int context, const BandRecipe& first) const;
     // Legal recipes over every context: the size of the space a searcher explores.
     std::int64_t recipeCount() const;
 
