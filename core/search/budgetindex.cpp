@@ -1,5 +1,6 @@
 #include "core/search/budgetindex.h"
 
+#include "core/search/blockqualitybound.h"
 #include "core/search/dominancegrid.h"
 #include "core/search/forwardingengine.h"
 #include "core/search/screeningrun.h"
@@ -19,7 +20,7 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (24 B each: 6 MB; a walk's keeper holds up to twice that), unless
+// Candidates a round decides (48 B each: 12 MB; a walk's keeper holds up to twice that), unless
 // one RMQD bin alone has more.
 constexpr std::int64_t kRound = std::int64_t{1} << 18;
 
@@ -39,7 +40,7 @@ double boundShrink(const Calibration& c)
 }
 
 // A band recipe in one integer whose order is recipePrecedes' (band count, then each band's
-// end, format and scope): a kept candidate takes 24 bytes and sorts without decoding.
+// end, format and scope): a kept candidate sorts without decoding.
 constexpr int kEndBits = 12, kBandBits = kEndBits + 5; // 3 bits of format, 2 of scope
 constexpr int kMaxIndexedLayers = (1 << kEndBits) - 1;
 static_assert(kFormatCount <= 8 && kScopeCount <= 4 && BandRecipe::kMaxBands == 3);
@@ -76,6 +77,7 @@ struct IndexCandidate {
     std::uint64_t recipe = 0; // packRecipe
     std::int32_t context = 0;
     Algorithm algorithm = Algorithm::Max;
+    SoftScore soft; // as the walk scored it: the later screens need no decoding
 };
 
 // Increasing RMQD, ties in a fixed order of the candidate: which members a tie keeps depends
@@ -156,13 +158,16 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
 // settled (the members only grow, the decided bins too): its bit in `decided` (a context's
 // recipes from base[c] on, in ConfigSpace::forEachRecipe's order; each context's bits in words
 // of their own, so threads never share a word) spares the later walks its dominance test and
-// RMQD. A block of recipes (skipsBlock) is skipped whole when each of its bits is set, or when
+// RMQD. A block of recipes (skipsBlock) is skipped whole when each of its bits is set; when
 // its lowest corner (FracMixTable::lowestOfBlock) is dominated: every recipe of the block lies
 // above that corner, so a member that beats the corner beats each of them (the proof of
-// skipsContext, on a block); its bits are then set.
+// skipsContext, on a block), and its bits are set; or, left for a later round, when its lowest
+// RMQD (BlockQualityBound) is above the bins kept: so is each recipe's (float rounding and the
+// bins are monotone).
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
+    const BlockQualityBound* qualityBound = nullptr;
     std::uint64_t* decided = nullptr;
     const std::int64_t* base = nullptr;
     std::vector<std::int64_t> entered; // per context, the recipes of the blocks entered so far
@@ -212,6 +217,10 @@ struct IndexRoundKeeper {
             settled += recipes;
             return true;
         }
+        if (rmqdBin(qualityBound->lowest(c, first)) > cutBin) {
+            dropped = true;
+            return true;
+        }
         return false;
     }
 
@@ -239,7 +248,7 @@ struct IndexRoundKeeper {
         } else {
             if (kept.empty())
                 kept.reserve(limit / 2);
-            kept.push_back({rmqd, packRecipe(r), c, algo});
+            kept.push_back({rmqd, packRecipe(r), c, algo, s});
             ++perBin[static_cast<std::size_t>(bin)];
             if (kept.size() >= limit)
                 dropAbove(roundCut(perBin, floorBin, round));
@@ -386,8 +395,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             for (std::size_t i = begin; i < end; ++i) {
                 const IndexCandidate& s = ready[i];
                 const Config cfg = table.config(s.context, unpackRecipe(s.recipe), s.algorithm);
-                const SoftScore soft = table.soft(s.context, cfg.recipe);
-                Bound b{soft.rawTtft * shrink, soft.rawTpot * shrink, soft.memoryBytes * shrink};
+                Bound b{s.soft.rawTtft * shrink, s.soft.rawTpot * shrink,
+                        s.soft.memoryBytes * shrink};
                 if (boundDominated(s.rmqd, cfg, b))
                     continue;
                 const std::optional<double> memory = admittedMemoryBytes(e, cfg, index.workload_);
@@ -433,10 +442,12 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     std::vector<std::uint64_t> decided(static_cast<std::size_t>(base.back() / 64), 0);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
     std::vector<IndexCandidate> byBin; // a round's candidates, its capacity kept
+    const BlockQualityBound qualityBound(table);
     for (int floorBin = -1;;) {
         IndexRoundKeeper prototype;
         prototype.table = &table;
         prototype.grid = &grid;
+        prototype.qualityBound = &qualityBound;
         prototype.decided = decided.data();
         prototype.base = base.data();
         prototype.entered.assign(static_cast<std::size_t>(contexts), 0);
@@ -493,9 +504,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             bin.clear();
             for (std::size_t i = first; i < last; ++i) {
                 const IndexCandidate& c = byBin[i];
-                const SoftScore soft = table.soft(c.context, unpackRecipe(c.recipe));
-                if (!grid.dominated(soft.rawTtft * shrink, soft.rawTpot * shrink,
-                                    soft.memoryBytes * shrink))
+                if (!grid.dominated(c.soft.rawTtft * shrink, c.soft.rawTpot * shrink,
+                                    c.soft.memoryBytes * shrink))
                     bin.push_back(c);
             }
             std::sort(bin.begin(), bin.end(), walkOrder);

@@ -127,6 +127,12 @@ public:
     std::pair<Algorithm, double> bestQuality(int context, const BandRecipe& r) const;
     double quality(int context, Algorithm a, const BandRecipe& r) const;
     double qualityLog(int context, Algorithm a, const BandRecipe& r) const;
+    // The surrogate's terms qualityLog sums for the context and algorithm.
+    const SurrogateTerms& qualityTerms(int context, Algorithm a) const
+    {
+        return qualityTerms_[static_cast<std::size_t>(
+            tables_[static_cast<std::size_t>(context)].quality[static_cast<std::size_t>(a)])];
+    }
     Config config(int context, const BandRecipe& r, Algorithm a) const;
     double normalisedLatency(double ttft, double tpot) const
     {

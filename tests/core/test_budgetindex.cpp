@@ -2,6 +2,7 @@
 // answer (checked against ExactSearch and a brute-force full gate of every configuration), and
 // its dominance grid answers as a brute-force scan of its points.
 #include "bruteforce.h"
+#include "core/search/blockqualitybound.h"
 #include "core/search/budgetindex.h"
 #include "core/search/dominancegrid.h"
 #include "core/search/exactsearch.h"
@@ -61,6 +62,7 @@ class TestBudgetIndex : public QObject
     Q_OBJECT
 private slots:
     void gridIsExact();
+    void blockBoundsAreBelowEachRecipe();
     void answersAsExactOnRandomWorkloads();
     void recommendIndexAsRecommend();
     void sameMembersOnAnyThreadCount();
@@ -116,6 +118,58 @@ void TestBudgetIndex::gridIsExact()
     QVERIFY(grid.dominated(5000, 5000, 1, 0.5)); // equal in x and y
     QVERIFY(!grid.dominated(6000, 6000, 1, 0.5));
     QVERIFY(!grid.dominated(4000, 6000, 1));
+}
+
+// The bounds a walk skips a block of recipes by, against each recipe of the block: its FracMix
+// and memory (FracMixTable::lowestOfBlock) and its RMQD (BlockQualityBound) no lower than the
+// block's bounds, on models dense, all MoE and mixing both (split FracMix), static and
+// continuous. On static blocks the latency bound is often above the context's lowest corner,
+// and the RMQD bound above the context's lowest (the bounds skipsContext uses): they bound
+// the block, not the context.
+void TestBudgetIndex::blockBoundsAreBelowEachRecipe()
+{
+    std::int64_t checked = 0, tighter = 0, rmqdTighter = 0;
+    for (int i = 0; i < 6; ++i) {
+        const char* backend =
+            test::kBackendNames[static_cast<std::size_t>(i) % std::size(test::kBackendNames)];
+        ServingEngine e(1e12, backend, {5, 7});
+        if (i % 3 > 0)
+            e.makeMixtureOfExperts(1, i % 3 == 1 ? std::vector<int>{} : std::vector<int>{0, 3});
+        Request q = test::continuous(e.workspace().stacks[0].id, 2 + i, 128, 64);
+        q.mode = i < 3 ? ServingMode::Static : ServingMode::Continuous;
+        SearchOptions o;
+        o.batches = {q.concurrency};
+        const FracMixTable table(e, q, o);
+        const BlockQualityBound quality(table);
+        for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
+            SoftScore low;
+            double lowRmqd = 0;
+            int size = 0; // of the block walked
+            table.space(c).forEachRecipe(
+                [&](const BandRecipe& r) {
+                    const SoftScore s = table.soft(c, r);
+                    const double rmqd = table.bestQuality(c, r).second;
+                    const double round = 1 + 1e-12;
+                    QVERIFY2(low.rawTtft <= s.rawTtft * round && low.rawTpot <= s.rawTpot * round &&
+                                 low.memoryBytes <= s.memoryBytes * round && lowRmqd <= rmqd,
+                             r.describe(true).c_str());
+                    ++checked;
+                },
+                [&](const BandRecipe& first, int n) {
+                    const double round = 1 + 1e-12;
+                    tighter += q.mode == ServingMode::Static && size > 1 &&
+                               low.rawTtft > table.lowestUniform(c).rawTtft * round;
+                    size = n;
+                    low = table.lowestOfBlock(c, first);
+                    lowRmqd = quality.lowest(c, first);
+                    rmqdTighter += lowRmqd > table.lowestRmqd(c) * round;
+                    return true;
+                });
+        }
+    }
+    QVERIFY(checked > 10000);
+    QVERIFY(tighter > 100);
+    QVERIFY(rmqdTighter > 100);
 }
 
 // 64 workloads (Ampere/Blackwell formats, with/without a calibration, batches tied in latency
