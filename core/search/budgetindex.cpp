@@ -20,7 +20,7 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (48 B each: 12 MB; a walk's keeper holds up to twice that), unless
+// Candidates a round decides (40 B each: 10 MB; a walk's keeper holds up to twice that), unless
 // one RMQD bin alone has more.
 constexpr std::int64_t kRound = std::int64_t{1} << 18;
 
@@ -77,8 +77,18 @@ struct IndexCandidate {
     std::uint64_t recipe = 0; // packRecipe
     std::int32_t context = 0;
     Algorithm algorithm = Algorithm::Max;
-    SoftScore soft; // as the walk scored it: the later screens need no decoding
+    // The walk's soft score rounded down to floats: still a lower bound of the candidate's
+    // latencies and memory, kept so that the later screens need no decoding (16 bytes less
+    // than doubles).
+    float ttft = 0, tpot = 0, memory = 0;
 };
+
+// x rounded to a float no higher than x (x >= 0).
+float floatBelow(double x)
+{
+    const auto f = static_cast<float>(x);
+    return static_cast<double>(f) > x ? std::nextafter(f, 0.0f) : f;
+}
 
 // Increasing RMQD, ties in a fixed order of the candidate: which members a tie keeps depends
 // on the order they come in, and that must not depend on the threads.
@@ -248,7 +258,8 @@ struct IndexRoundKeeper {
         } else {
             if (kept.empty())
                 kept.reserve(limit / 2);
-            kept.push_back({rmqd, packRecipe(r), c, algo, s});
+            kept.push_back({rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft),
+                            floatBelow(s.rawTpot), floatBelow(s.memoryBytes)});
             ++perBin[static_cast<std::size_t>(bin)];
             if (kept.size() >= limit)
                 dropAbove(roundCut(perBin, floorBin, round));
@@ -395,8 +406,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             for (std::size_t i = begin; i < end; ++i) {
                 const IndexCandidate& s = ready[i];
                 const Config cfg = table.config(s.context, unpackRecipe(s.recipe), s.algorithm);
-                Bound b{s.soft.rawTtft * shrink, s.soft.rawTpot * shrink,
-                        s.soft.memoryBytes * shrink};
+                Bound b{static_cast<double>(s.ttft) * shrink, static_cast<double>(s.tpot) * shrink,
+                        static_cast<double>(s.memory) * shrink};
                 if (boundDominated(s.rmqd, cfg, b))
                     continue;
                 const std::optional<double> memory = admittedMemoryBytes(e, cfg, index.workload_);
@@ -504,8 +515,9 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             bin.clear();
             for (std::size_t i = first; i < last; ++i) {
                 const IndexCandidate& c = byBin[i];
-                if (!grid.dominated(c.soft.rawTtft * shrink, c.soft.rawTpot * shrink,
-                                    c.soft.memoryBytes * shrink))
+                if (!grid.dominated(static_cast<double>(c.ttft) * shrink,
+                                    static_cast<double>(c.tpot) * shrink,
+                                    static_cast<double>(c.memory) * shrink))
                     bin.push_back(c);
             }
             std::sort(bin.begin(), bin.end(), walkOrder);
