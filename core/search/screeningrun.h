@@ -177,7 +177,7 @@ private:
                 }
                 inBlock = active; // the contexts walked in the current block
                 const auto enter = [&](const BandRecipe& firstOfBlock, int size) {
-                    if constexpr (requires { keep.skipsBlock(first, firstOfBlock, size); }) {
+                    if constexpr (requires { keep.skipsBlock(0, firstOfBlock, size); }) {
                         inBlock.clear();
                         for (int c : active) {
                             if (keep.skipsBlock(c, firstOfBlock, size))
