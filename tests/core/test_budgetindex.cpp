@@ -10,6 +10,7 @@
 #include "core/search/recommend.h"
 #include "core/search/tierule.h"
 #include "servingengine.h"
+#include "toyworkload.h"
 #include "variantengine.h"
 
 #include <QTest>
@@ -21,6 +22,7 @@ using acsel::test::bruteForceBest;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
 using acsel::test::keyOf;
+using acsel::test::pick;
 using acsel::test::sameKey;
 using acsel::test::ServingEngine;
 using acsel::test::VariantEngine;
@@ -33,11 +35,6 @@ const std::atomic<bool> kNoStop{false};
 struct Point {
     double x, y, z;
 };
-
-template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
-{
-    return v[static_cast<std::size_t>(rng() % v.size())];
-}
 
 // Every full-gated prediction of the workload (budgets aside), to place budgets on.
 std::vector<Prediction> predictionsOf(const Engine& e, Request q, const SearchOptions& o)
@@ -181,19 +178,10 @@ void TestBudgetIndex::answersAsExactOnRandomWorkloads()
     std::mt19937_64 rng(2027);
     int queries = 0, answered = 0, smaller = 0;
     for (int i = 0; i < 64; ++i) {
-        const std::vector<Format>& formats = rng() % 2 ? kAmpere : kBlackwell;
-        VariantEngine e(formats, rng() % 3 == 0);
-        if (rng() % 2)
-            e.cal = Calibration{};
-        SearchOptions o;
-        o.batches = {1, 4, 8};
-        o.maxBands = 1 + static_cast<int>(rng() % 3);
-        o.formats = {pick(rng, formats), pick(rng, formats)};
-        Request q;
-        q.stack = "toygpu/toy";
-        q.isl = 256;
-        q.osl = 64;
-        q.concurrency = pick(rng, std::vector<int>{1, 2, 4});
+        test::ToyWorkload w = test::randomToyWorkload(rng);
+        const VariantEngine& e = w.engine;
+        const SearchOptions& o = w.options;
+        Request& q = w.request;
         const std::optional<BudgetIndex> index = BudgetIndex::build(e, q, o, {}, kNoStop);
         QVERIFY(index.has_value());
         smaller += index->members() * 4 < static_cast<std::size_t>(index->stats().candidates);
