@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace acsel
@@ -53,7 +54,15 @@ public:
     // Calls f(const BandRecipe&) for every legal recipe: uniform first, then 2-band, 3-band;
     // within a band count in lexicographic order of (choices, cuts). No allocation. If f returns
     // bool, false stops the enumeration (and forEachRecipe returns false).
-    template <class F> bool forEachRecipe(F&& f) const;
+    template <class F> bool forEachRecipe(F&& f) const
+    {
+        return forEachRecipe(std::forward<F>(f), [](const BandRecipe&, int) { return true; });
+    }
+    // The same, the recipes taken in blocks: enter(first, n) is called before each block, which
+    // is `first` and the n - 1 recipes that follow it, moving the boundary between its last two
+    // bands one layer up each (every other band, and every choice, stays). A uniform recipe is
+    // a block of its own (n = 1). When enter returns false the block is skipped.
+    template <class F, class Enter> bool forEachRecipe(F&& f, Enter&& enter) const;
 
 private:
     int numLayers_;
@@ -61,7 +70,7 @@ private:
     std::vector<FormatScope> choices_;
 };
 
-template <class F> bool ConfigSpace::forEachRecipe(F&& f) const
+template <class F, class Enter> bool ConfigSpace::forEachRecipe(F&& f, Enter&& enter) const
 {
     const int L = numLayers_;
     const auto n = static_cast<int>(choices_.size());
@@ -86,7 +95,7 @@ template <class F> bool ConfigSpace::forEachRecipe(F&& f) const
         if (!start({a}))
             continue;
         r[0].end = L;
-        if (!call(r))
+        if (enter(std::as_const(r), 1) && !call(r))
             return false;
     }
     if (options_.maxBands >= 2)
@@ -95,6 +104,9 @@ template <class F> bool ConfigSpace::forEachRecipe(F&& f) const
                 if (b == a || !start({a, b}))
                     continue;
                 r[1].end = L;
+                r[0].end = r[1].begin = 1;
+                if (L < 2 || !enter(std::as_const(r), L - 1))
+                    continue;
                 for (int c0 = 1; c0 < L; ++c0) {
                     r[0].end = r[1].begin = c0;
                     if (!call(r))
@@ -110,6 +122,9 @@ template <class F> bool ConfigSpace::forEachRecipe(F&& f) const
                     r[2].end = L;
                     for (int c0 = 1; c0 < L; ++c0) {
                         r[0].end = r[1].begin = c0;
+                        r[1].end = r[2].begin = c0 + 1;
+                        if (c0 + 1 < L && !enter(std::as_const(r), L - 1 - c0))
+                            continue;
                         for (int c1 = c0 + 1; c1 < L; ++c1) {
                             r[1].end = r[2].begin = c1;
                             if (!call(r))

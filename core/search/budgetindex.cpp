@@ -1,5 +1,6 @@
 #include "core/search/budgetindex.h"
 
+#include "core/search/blockqualitybound.h"
 #include "core/search/dominancegrid.h"
 #include "core/search/forwardingengine.h"
 #include "core/search/screeningrun.h"
@@ -19,7 +20,7 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (24 B each: 6 MB; a walk's keeper holds up to twice that), unless
+// Candidates a round decides (40 B each: 10 MB; a walk's keeper holds up to twice that), unless
 // one RMQD bin alone has more.
 constexpr std::int64_t kRound = std::int64_t{1} << 18;
 
@@ -39,7 +40,7 @@ double boundShrink(const Calibration& c)
 }
 
 // A band recipe in one integer whose order is recipePrecedes' (band count, then each band's
-// end, format and scope): a kept candidate takes 24 bytes and sorts without decoding.
+// end, format and scope): a kept candidate sorts without decoding.
 constexpr int kEndBits = 12, kBandBits = kEndBits + 5; // 3 bits of format, 2 of scope
 constexpr int kMaxIndexedLayers = (1 << kEndBits) - 1;
 static_assert(kFormatCount <= 8 && kScopeCount <= 4 && BandRecipe::kMaxBands == 3);
@@ -76,7 +77,18 @@ struct IndexCandidate {
     std::uint64_t recipe = 0; // packRecipe
     std::int32_t context = 0;
     Algorithm algorithm = Algorithm::Max;
+    // The walk's soft score rounded down to floats: still a lower bound of the candidate's
+    // latencies and memory, kept so that the later screens need no decoding (16 bytes less
+    // than doubles).
+    float ttft = 0, tpot = 0, memory = 0;
 };
+
+// x rounded to a float no higher than x (x >= 0).
+float floatBelow(double x)
+{
+    const auto f = static_cast<float>(x);
+    return static_cast<double>(f) > x ? std::nextafter(f, 0.0f) : f;
+}
 
 // Increasing RMQD, ties in a fixed order of the candidate: which members a tie keeps depends
 // on the order they come in, and that must not depend on the threads.
@@ -121,6 +133,32 @@ int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t
     return bin;
 }
 
+// Whether bits [from, from + n) are all set.
+bool allDecided(const std::uint64_t* words, std::int64_t from, std::int64_t n)
+{
+    for (std::int64_t at = from, end = from + n; at < end;) {
+        const auto offset = static_cast<int>(at % 64);
+        const std::int64_t take = std::min<std::int64_t>(64 - offset, end - at);
+        const std::uint64_t mask = (take == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << take) - 1)
+                                   << offset;
+        if ((words[at / 64] & mask) != mask)
+            return false;
+        at += take;
+    }
+    return true;
+}
+
+void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
+{
+    for (std::int64_t at = from, end = from + n; at < end;) {
+        const auto offset = static_cast<int>(at % 64);
+        const std::int64_t take = std::min<std::int64_t>(64 - offset, end - at);
+        words[at / 64] |= (take == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << take) - 1)
+                          << offset;
+        at += take;
+    }
+}
+
 // One thread's share of a walk over the candidates no member dominates yet, above the bins
 // already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
 // `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
@@ -128,15 +166,23 @@ int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t
 // A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
 // Exact) and the bins already decided are skipped. A candidate settled in a walk stays
 // settled (the members only grow, the decided bins too): its bit in `decided` (a context's
-// candidates from base[c] on, in the walk's order, which the memory screen keeps the same in
-// every walk; each context's bits in words of their own, so threads never share a word) spares
-// the later walks its dominance test and RMQD.
+// recipes from base[c] on, in ConfigSpace::forEachRecipe's order; each context's bits in words
+// of their own, so threads never share a word) spares the later walks its dominance test and
+// RMQD. A block of recipes (skipsBlock) is skipped whole when each of its bits is set; when
+// its lowest corner (FracMixTable::lowestOfBlock) is dominated: every recipe of the block lies
+// above that corner, so a member that beats the corner beats each of them (the proof of
+// skipsContext, on a block), and its bits are set; or, left for a later round, when its lowest
+// RMQD (BlockQualityBound) is above the bins kept: so is each recipe's (float rounding and the
+// bins are monotone).
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const DominanceGrid* grid = nullptr;
+    const BlockQualityBound* qualityBound = nullptr;
     std::uint64_t* decided = nullptr;
     const std::int64_t* base = nullptr;
-    std::vector<std::int64_t> ordinal; // per context, the candidates walked so far
+    std::vector<std::int64_t> entered; // per context, the recipes of the blocks entered so far
+    int blockSize = 0;                 // the block being walked (the same for every sibling)
+    int blockCut = 0;                  // and where its first recipe's last band begins
     double shrink = 1;
     std::int64_t round = kRound;
     int floorBin = -1;
@@ -164,10 +210,36 @@ struct IndexRoundKeeper {
         return false;
     }
 
+    bool skipsBlock(int c, const BandRecipe& first, int recipes)
+    {
+        std::int64_t& n = entered[static_cast<std::size_t>(c)];
+        const std::int64_t blockBase = base[c] + n;
+        blockSize = recipes;
+        blockCut = first[first.size() - 1].begin;
+        n += recipes;
+        if (allDecided(decided, blockBase, recipes)) {
+            settled += recipes;
+            return true;
+        }
+        const SoftScore low = table->lowestOfBlock(c, first);
+        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink)) {
+            markDecided(decided, blockBase, recipes);
+            settled += recipes;
+            return true;
+        }
+        if (rmqdBin(qualityBound->lowest(c, first)) > cutBin) {
+            dropped = true;
+            return true;
+        }
+        return false;
+    }
+
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        const auto at =
-            static_cast<std::uint64_t>(base[c] + ordinal[static_cast<std::size_t>(c)]++);
+        // Within a block only the last band's begin moves; a block's recipes (of each walked
+        // sibling) are handed over before the next block is entered.
+        const auto at = static_cast<std::uint64_t>(base[c] + entered[static_cast<std::size_t>(c)] -
+                                                   blockSize + r[r.size() - 1].begin - blockCut);
         std::uint64_t& word = decided[at / 64];
         const std::uint64_t bit = std::uint64_t{1} << (at % 64);
         if ((word & bit) != 0 ||
@@ -186,7 +258,8 @@ struct IndexRoundKeeper {
         } else {
             if (kept.empty())
                 kept.reserve(limit / 2);
-            kept.push_back({rmqd, packRecipe(r), c, algo});
+            kept.push_back({rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft),
+                            floatBelow(s.rawTpot), floatBelow(s.memoryBytes)});
             ++perBin[static_cast<std::size_t>(bin)];
             if (kept.size() >= limit)
                 dropAbove(roundCut(perBin, floorBin, round));
@@ -333,8 +406,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             for (std::size_t i = begin; i < end; ++i) {
                 const IndexCandidate& s = ready[i];
                 const Config cfg = table.config(s.context, unpackRecipe(s.recipe), s.algorithm);
-                const SoftScore soft = table.soft(s.context, cfg.recipe);
-                Bound b{soft.rawTtft * shrink, soft.rawTpot * shrink, soft.memoryBytes * shrink};
+                Bound b{static_cast<double>(s.ttft) * shrink, static_cast<double>(s.tpot) * shrink,
+                        static_cast<double>(s.memory) * shrink};
                 if (boundDominated(s.rmqd, cfg, b))
                     continue;
                 const std::optional<double> memory = admittedMemoryBytes(e, cfg, index.workload_);
@@ -380,13 +453,15 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     std::vector<std::uint64_t> decided(static_cast<std::size_t>(base.back() / 64), 0);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
     std::vector<IndexCandidate> byBin; // a round's candidates, its capacity kept
+    const BlockQualityBound qualityBound(table);
     for (int floorBin = -1;;) {
         IndexRoundKeeper prototype;
         prototype.table = &table;
         prototype.grid = &grid;
+        prototype.qualityBound = &qualityBound;
         prototype.decided = decided.data();
         prototype.base = base.data();
-        prototype.ordinal.assign(static_cast<std::size_t>(contexts), 0);
+        prototype.entered.assign(static_cast<std::size_t>(contexts), 0);
         prototype.shrink = shrink;
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);
@@ -440,9 +515,9 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             bin.clear();
             for (std::size_t i = first; i < last; ++i) {
                 const IndexCandidate& c = byBin[i];
-                const SoftScore soft = table.soft(c.context, unpackRecipe(c.recipe));
-                if (!grid.dominated(soft.rawTtft * shrink, soft.rawTpot * shrink,
-                                    soft.memoryBytes * shrink))
+                if (!grid.dominated(static_cast<double>(c.ttft) * shrink,
+                                    static_cast<double>(c.tpot) * shrink,
+                                    static_cast<double>(c.memory) * shrink))
                     bin.push_back(c);
             }
             std::sort(bin.begin(), bin.end(), walkOrder);

@@ -430,6 +430,37 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
     return s;
 }
 
+SoftScore FracMixTable::lowestOfBlock(int context, const BandRecipe& first) const
+{
+    const ContextTable& t = tables_[static_cast<std::size_t>(context)];
+    if (t.running)
+        return t.lowest;
+    const int bands = first.size();
+    if (bands < 2)
+        return soft(context, first);
+    SoftScore s;
+    const auto add = [&](const Band& b, const Uniform& u, const Uniform& m) {
+        const auto shares = bandShares(t, b);
+        s.rawTtft += shares.first * u.ttft + shares.second * m.ttft;
+        s.rawTpot += shares.first * u.tpot + shares.second * m.tpot;
+        s.memoryBytes += shares.first * u.memory + shares.second * m.memory;
+    };
+    const auto slotOf = [](const Band& b) {
+        return static_cast<std::size_t>(choiceSlot(b.format, b.scope));
+    };
+    for (int i = 0; i + 2 < bands; ++i)
+        add(first[i], t.uniform[slotOf(first[i])], t.moe[slotOf(first[i])]);
+    const Band& b = first[bands - 2];
+    const Band& c = first[bands - 1];
+    const auto lower = [](const Uniform& x, const Uniform& y) {
+        return Uniform{std::min(x.ttft, y.ttft), std::min(x.tpot, y.tpot),
+                       std::min(x.memory, y.memory)};
+    };
+    add({b.begin, c.end, b.format, b.scope}, lower(t.uniform[slotOf(b)], t.uniform[slotOf(c)]),
+        lower(t.moe[slotOf(b)], t.moe[slotOf(c)]));
+    return s;
+}
+
 namespace
 {
 

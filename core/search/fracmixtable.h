@@ -108,6 +108,13 @@ public:
     {
         return tables_[static_cast<std::size_t>(context)].lowest;
     }
+    // A lower bound of the soft score of each recipe of a block of ConfigSpace::forEachRecipe
+    // (`first`, then its last two bands' boundary moved up layer by layer): the bands before
+    // those two as soft() mixes them, each layer of the last two at the lower of their two
+    // uniform estimates (of its kind of layer when split). A score mixes the uniform estimates
+    // by layer share, so it is no lower (to its rounding). Continuous batching: the context's
+    // lowestUniform (the running count varies within a block).
+    SoftScore lowestOfBlock(int context, const BandRecipe& first) const;
     // Legal recipes over every context: the size of the space a searcher explores.
     std::int64_t recipeCount() const;
 
@@ -120,6 +127,12 @@ public:
     std::pair<Algorithm, double> bestQuality(int context, const BandRecipe& r) const;
     double quality(int context, Algorithm a, const BandRecipe& r) const;
     double qualityLog(int context, Algorithm a, const BandRecipe& r) const;
+    // The surrogate's terms qualityLog sums for the context and algorithm.
+    const SurrogateTerms& qualityTerms(int context, Algorithm a) const
+    {
+        return qualityTerms_[static_cast<std::size_t>(
+            tables_[static_cast<std::size_t>(context)].quality[static_cast<std::size_t>(a)])];
+    }
     Config config(int context, const BandRecipe& r, Algorithm a) const;
     double normalisedLatency(double ttft, double tpot) const
     {

@@ -53,8 +53,10 @@ public:
     // balanced). Thread i calls only keepers[i], a copy of `prototype`, so a keeper needs no
     // lock; the caller merges them, in a way that must not depend on which thread walked which
     // context. A keeper with `bool skipsContext(int)` is asked first for each context; a
-    // context it skips is counted but not walked. Progress is reported from the calling thread
-    // only.
+    // context it skips is counted but not walked. One with `bool skipsBlock(int context, const
+    // BandRecipe& first, int recipes)` is asked, for each walked context, before each block of
+    // ConfigSpace::forEachRecipe (every block, in order); a block it skips is counted but not
+    // walked for that context. Progress is reported from the calling thread only.
     template <class Keeper>
     std::vector<Keeper> forEachScreenedRecipeInParallel(const LatencyScreen* screen,
                                                         double progressShare,
@@ -159,8 +161,8 @@ private:
         // keeper can reuse its quality (QualityMemo), which the degree does not change.
         auto work = [&](int thread) {
             auto& keep = keeperOf(thread);
-            std::int64_t n = 0, recipes = 0;
-            std::vector<int> active;
+            std::int64_t n = 0, recipes = 0, blocksSkipped = 0;
+            std::vector<int> active, inBlock;
             for (int g; (g = nextGroup.fetch_add(1)) < groups;) {
                 const auto [first, last] = table_.siblingGroups()[static_cast<std::size_t>(g)];
                 active.clear();
@@ -173,19 +175,35 @@ private:
                     else
                         active.push_back(c);
                 }
-                const bool complete =
-                    active.empty() || table_.space(first).forEachRecipe([&](const BandRecipe& r) {
-                        if ((++recipes & 4095) == 0 && stop_.load(std::memory_order_relaxed))
-                            return false;
+                inBlock = active; // the contexts walked in the current block
+                const auto enter = [&](const BandRecipe& firstOfBlock, int size) {
+                    if constexpr (requires { keep.skipsBlock(0, firstOfBlock, size); }) {
+                        inBlock.clear();
                         for (int c : active) {
-                            const SoftScore s = table_.soft(c, r);
-                            if (s.memoryBytes <= memoryScreen &&
-                                (screen == nullptr || screen->passes(s)))
-                                keep(c, r, s);
+                            if (keep.skipsBlock(c, firstOfBlock, size))
+                                blocksSkipped += size;
+                            else
+                                inBlock.push_back(c);
                         }
-                        n += static_cast<std::int64_t>(active.size());
-                        return true;
-                    });
+                    }
+                    return !inBlock.empty();
+                };
+                const bool complete =
+                    active.empty() ||
+                    table_.space(first).forEachRecipe(
+                        [&](const BandRecipe& r) {
+                            if ((++recipes & 4095) == 0 && stop_.load(std::memory_order_relaxed))
+                                return false;
+                            for (int c : inBlock) {
+                                const SoftScore s = table_.soft(c, r);
+                                if (s.memoryBytes <= memoryScreen &&
+                                    (screen == nullptr || screen->passes(s)))
+                                    keep(c, r, s);
+                            }
+                            n += static_cast<std::int64_t>(inBlock.size());
+                            return true;
+                        },
+                        enter);
                 if (!complete) {
                     incomplete = true;
                     break;
@@ -195,6 +213,7 @@ private:
                     progress_(progressShare * doneContexts.load() / contexts);
             }
             walked += n;
+            skipped += blocksSkipped;
         };
         std::vector<std::thread> helpers;
         for (int t = 1; t < std::min(threads, std::max(groups, 1)); ++t)

@@ -2,6 +2,7 @@
 // answer (checked against ExactSearch and a brute-force full gate of every configuration), and
 // its dominance grid answers as a brute-force scan of its points.
 #include "bruteforce.h"
+#include "core/search/blockqualitybound.h"
 #include "core/search/budgetindex.h"
 #include "core/search/dominancegrid.h"
 #include "core/search/exactsearch.h"
@@ -9,6 +10,7 @@
 #include "core/search/recommend.h"
 #include "core/search/tierule.h"
 #include "servingengine.h"
+#include "toyworkload.h"
 #include "variantengine.h"
 
 #include <QTest>
@@ -20,6 +22,7 @@ using acsel::test::bruteForceBest;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
 using acsel::test::keyOf;
+using acsel::test::pick;
 using acsel::test::sameKey;
 using acsel::test::ServingEngine;
 using acsel::test::VariantEngine;
@@ -32,11 +35,6 @@ const std::atomic<bool> kNoStop{false};
 struct Point {
     double x, y, z;
 };
-
-template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
-{
-    return v[static_cast<std::size_t>(rng() % v.size())];
-}
 
 // Every full-gated prediction of the workload (budgets aside), to place budgets on.
 std::vector<Prediction> predictionsOf(const Engine& e, Request q, const SearchOptions& o)
@@ -61,6 +59,7 @@ class TestBudgetIndex : public QObject
     Q_OBJECT
 private slots:
     void gridIsExact();
+    void blockBoundsAreBelowEachRecipe();
     void answersAsExactOnRandomWorkloads();
     void recommendIndexAsRecommend();
     void sameMembersOnAnyThreadCount();
@@ -118,6 +117,58 @@ void TestBudgetIndex::gridIsExact()
     QVERIFY(!grid.dominated(4000, 6000, 1));
 }
 
+// The bounds a walk skips a block of recipes by, against each recipe of the block: its FracMix
+// and memory (FracMixTable::lowestOfBlock) and its RMQD (BlockQualityBound) no lower than the
+// block's bounds, on models dense, all MoE and mixing both (split FracMix), static and
+// continuous. On static blocks the latency bound is often above the context's lowest corner,
+// and the RMQD bound above the context's lowest (the bounds skipsContext uses): they bound
+// the block, not the context.
+void TestBudgetIndex::blockBoundsAreBelowEachRecipe()
+{
+    std::int64_t checked = 0, tighter = 0, rmqdTighter = 0;
+    for (int i = 0; i < 6; ++i) {
+        const char* backend =
+            test::kBackendNames[static_cast<std::size_t>(i) % std::size(test::kBackendNames)];
+        ServingEngine e(1e12, backend, {5, 7});
+        if (i % 3 > 0)
+            e.makeMixtureOfExperts(1, i % 3 == 1 ? std::vector<int>{} : std::vector<int>{0, 3});
+        Request q = test::continuous(e.workspace().stacks[0].id, 2 + i, 128, 64);
+        q.mode = i < 3 ? ServingMode::Static : ServingMode::Continuous;
+        SearchOptions o;
+        o.batches = {q.concurrency};
+        const FracMixTable table(e, q, o);
+        const BlockQualityBound quality(table);
+        for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c) {
+            SoftScore low;
+            double lowRmqd = 0;
+            int size = 0; // of the block walked
+            table.space(c).forEachRecipe(
+                [&](const BandRecipe& r) {
+                    const SoftScore s = table.soft(c, r);
+                    const double rmqd = table.bestQuality(c, r).second;
+                    const double round = 1 + 1e-12;
+                    QVERIFY2(low.rawTtft <= s.rawTtft * round && low.rawTpot <= s.rawTpot * round &&
+                                 low.memoryBytes <= s.memoryBytes * round && lowRmqd <= rmqd,
+                             r.describe(true).c_str());
+                    ++checked;
+                },
+                [&](const BandRecipe& first, int n) {
+                    const double round = 1 + 1e-12;
+                    tighter += q.mode == ServingMode::Static && size > 1 &&
+                               low.rawTtft > table.lowestUniform(c).rawTtft * round;
+                    size = n;
+                    low = table.lowestOfBlock(c, first);
+                    lowRmqd = quality.lowest(c, first);
+                    rmqdTighter += lowRmqd > table.lowestRmqd(c) * round;
+                    return true;
+                });
+        }
+    }
+    QVERIFY(checked > 10000);
+    QVERIFY(tighter > 100);
+    QVERIFY(rmqdTighter > 100);
+}
+
 // 64 workloads (Ampere/Blackwell formats, with/without a calibration, batches tied in latency
 // or not, 1-3 bands), 5 budget triples each: exactly at a configuration's prediction, loosened,
 // and one that admits nothing. The index's answer is ExactSearch's configuration with the same
@@ -127,19 +178,10 @@ void TestBudgetIndex::answersAsExactOnRandomWorkloads()
     std::mt19937_64 rng(2027);
     int queries = 0, answered = 0, smaller = 0;
     for (int i = 0; i < 64; ++i) {
-        const std::vector<Format>& formats = rng() % 2 ? kAmpere : kBlackwell;
-        VariantEngine e(formats, rng() % 3 == 0);
-        if (rng() % 2)
-            e.cal = Calibration{};
-        SearchOptions o;
-        o.batches = {1, 4, 8};
-        o.maxBands = 1 + static_cast<int>(rng() % 3);
-        o.formats = {pick(rng, formats), pick(rng, formats)};
-        Request q;
-        q.stack = "toygpu/toy";
-        q.isl = 256;
-        q.osl = 64;
-        q.concurrency = pick(rng, std::vector<int>{1, 2, 4});
+        test::ToyWorkload w = test::randomToyWorkload(rng);
+        const VariantEngine& e = w.engine;
+        const SearchOptions& o = w.options;
+        Request& q = w.request;
         const std::optional<BudgetIndex> index = BudgetIndex::build(e, q, o, {}, kNoStop);
         QVERIFY(index.has_value());
         smaller += index->members() * 4 < static_cast<std::size_t>(index->stats().candidates);

@@ -24,6 +24,7 @@ private slots:
     void spaceCountsMatchBruteForce_data();
     void spaceCountsMatchBruteForce();
     void spaceRecipesAreLegalAndDistinct();
+    void spaceBlocksPartitionTheRecipes();
 };
 
 void TestModel::formatFacts()
@@ -274,6 +275,50 @@ void TestModel::spaceRecipesAreLegalAndDistinct()
         QVERIFY(seen.insert(r.describe()).second);
     });
     QCOMPARE(static_cast<std::int64_t>(seen.size()), space.recipeCount());
+}
+
+// forEachRecipe's blocks, against the plain enumeration: each block is the next `n` recipes,
+// the first is handed to enter, within it only the boundary between the last two bands moves
+// up one layer at a time, the sizes are 1 (uniform), L - 1 (two bands) and L - 1 - first cut
+// (three); a skipped block (every third) leaves out exactly its recipes.
+void TestModel::spaceBlocksPartitionTheRecipes()
+{
+    SpaceOptions o;
+    o.formats = {Format::Nvfp4, Format::Fp8, Format::Bf16};
+    for (int layers : {1, 2, 3, 7}) {
+        const ConfigSpace space(layers, o);
+        std::vector<BandRecipe> all;
+        space.forEachRecipe([&](const BandRecipe& r) { all.push_back(r); });
+        std::vector<BandRecipe> walked, kept;
+        std::size_t at = 0;
+        int blocks = 0;
+        bool good = true;
+        space.forEachRecipe([&](const BandRecipe& r) { walked.push_back(r); },
+                            [&](const BandRecipe& first, int n) -> bool {
+                                const int bands = first.size();
+                                good = good && n == (bands == 1   ? 1
+                                                     : bands == 2 ? layers - 1
+                                                                  : layers - 1 - first[0].end);
+                                good = good && at + static_cast<std::size_t>(n) <= all.size();
+                                for (int k = 0; good && k < n; ++k) {
+                                    BandRecipe moved = first;
+                                    if (bands > 1)
+                                        moved[bands - 2].end = moved[bands - 1].begin =
+                                            first[bands - 1].begin + k;
+                                    good = all[at + static_cast<std::size_t>(k)] == moved;
+                                }
+                                const bool walk = blocks++ % 3 != 1;
+                                if (good && walk)
+                                    kept.insert(kept.end(), all.begin() + static_cast<long>(at),
+                                                all.begin() + static_cast<long>(at) + n);
+                                at += static_cast<std::size_t>(n);
+                                return walk;
+                            });
+        QVERIFY(good);
+        QCOMPARE(at, all.size());
+        QVERIFY(blocks > 0);
+        QVERIFY(walked == kept); // every recipe but those of every third block, in order
+    }
 }
 
 QTEST_APPLESS_MAIN(TestModel)

@@ -8,6 +8,7 @@
 #include "core/search/fracmixtable.h"
 #include "core/search/nearestmiss.h"
 #include "core/search/workspaceengine.h"
+#include "toyworkload.h"
 #include "variantengine.h"
 
 #include <QFileInfo>
@@ -18,6 +19,7 @@
 using namespace acsel;
 using acsel::test::kAmpere;
 using acsel::test::kBlackwell;
+using acsel::test::pick;
 using acsel::test::VariantEngine;
 
 namespace
@@ -25,11 +27,6 @@ namespace
 
 const std::atomic<bool> kNoStop{false};
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
-{
-    return v[static_cast<std::size_t>(rng() % v.size())];
-}
 
 // The lowest metric over every admitted (context, recipe, fitting algorithm) of q.
 std::optional<double> bruteLowest(const Engine& e, const Request& q, BudgetKind b,
@@ -122,20 +119,10 @@ void TestNearestMiss::lowestEqualsBruteForce()
     std::mt19937_64 rng(37);
     int bound = 0, none = 0;
     for (int i = 0; i < 24; ++i) {
-        const bool ampere = rng() % 2 != 0;
-        const std::vector<Format>& formats = ampere ? kAmpere : kBlackwell;
-        VariantEngine e(formats, rng() % 3 == 0);
-        if (rng() % 2 != 0)
-            e.cal = Calibration{};
-        SearchOptions o;
-        o.batches = {1, 4, 8};
-        o.maxBands = 1 + static_cast<int>(rng() % 3);
-        o.formats = {pick(rng, formats), pick(rng, formats)};
-        Request q;
-        q.stack = "toygpu/toy";
-        q.isl = 256;
-        q.osl = 64;
-        q.concurrency = pick(rng, std::vector<int>{1, 2, 4});
+        test::ToyWorkload w = test::randomToyWorkload(rng);
+        const VariantEngine& e = w.engine;
+        const SearchOptions& o = w.options;
+        Request& q = w.request;
         // Continuous: the variant engine's FracMix is no bound, so every candidate is gated.
         q.mode = i % 3 == 2 ? ServingMode::Continuous : ServingMode::Static;
         bound += q.mode == ServingMode::Static;

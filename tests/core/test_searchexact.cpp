@@ -8,6 +8,7 @@
 #include "core/search/recommend.h"
 #include "core/search/rmqdorder.h"
 #include "core/search/tierule.h"
+#include "toyworkload.h"
 #include "variantengine.h"
 
 #include <QTest>
@@ -26,11 +27,6 @@ namespace
 {
 
 const std::atomic<bool> kNoStop{false};
-
-template <class T> T pick(std::mt19937_64& rng, const std::vector<T>& v)
-{
-    return v[static_cast<std::size_t>(rng() % v.size())];
-}
 
 } // namespace
 
@@ -117,21 +113,10 @@ void TestSearchExact::exactEqualsBruteForceOnRandomRequests()
     int answered = 0, atBudget = 0, contextsSkipped = 0;
     constexpr int kRequests = 64;
     for (int i = 0; i < kRequests; ++i) {
-        const bool ampere = rng() % 2 != 0;
-        const std::vector<Format>& formats = ampere ? kAmpere : kBlackwell;
-        VariantEngine e(formats, rng() % 3 == 0);
-        if (rng() % 2 != 0)
-            e.cal = Calibration{};
-        SearchOptions o;
-        o.batches = {1, 4, 8};
-        o.maxBands = 1 + static_cast<int>(rng() % 3);
-        o.formats = {pick(rng, formats), pick(rng, formats)};
-        o.scopes = {Scope::Full, pick(rng, std::vector<Scope>{Scope::Mlp, Scope::Attn})};
-        Request q;
-        q.stack = "toygpu/toy";
-        q.isl = 256;
-        q.osl = 64;
-        q.concurrency = pick(rng, std::vector<int>{1, 2, 4});
+        test::ToyWorkload w = test::randomToyWorkload(rng, true);
+        const VariantEngine& e = w.engine;
+        const SearchOptions& o = w.options;
+        Request& q = w.request;
         q.mode = i % 2 ? ServingMode::Continuous : ServingMode::Static;
         q.ttftBudgetMs = q.tpotBudgetMs = q.memBudgetGiB = 1e9;
         // Budgets exactly at a random candidate's calibrated prediction (some loosened).
