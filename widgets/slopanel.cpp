@@ -94,13 +94,14 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     memoryWanted_ = defaults.memBudgetGiB;
     margin_ = new QDoubleSpinBox(this);
     margin_->setObjectName(QStringLiteral("margin"));
-    margin_->setRange(0, 99); // BudgetMargin takes [0, 100)
+    margin_->setRange(0, 99.9); // the width of its widest valid value; CheckedEntry widens it
     margin_->setDecimals(1);
-    margin_->setKeyboardTracking(false);
     margin_->setToolTip(tr("Admit only configurations predicted at least this many percent "
                            "inside every budget (TTFT, TPOT and memory): the gate sees the "
                            "budgets less this share, as acsel search --margin. 0: at the "
-                           "budgets."));
+                           "budgets; below 100."));
+    // Typed as the other fields are: a value outside [0, 100) is marked, never clamped.
+    marginEntry_ = new CheckedEntry(margin_, RequestField::Margin);
     memoryCap_ = new QLabel(this);
     memoryCap_->setObjectName(QStringLiteral("memoryCap"));
     memoryCap_->setWordWrap(true);
@@ -154,8 +155,8 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     for (CheckedEntry* e : {islEntry_, oslEntry_, concurrencyEntry_, gpusEntry_})
         connect(e, &CheckedEntry::committed, this, &SloPanel::onEdited);
     connect(mode_, &QComboBox::currentIndexChanged, this, &SloPanel::onEdited);
-    // Committed on Enter, focus out or an arrow step (no keyboard tracking): searched at once.
-    connect(margin_, &QDoubleSpinBox::valueChanged, this, [this] {
+    // A valid value once typing pauses, on Enter or an arrow step: searched at once.
+    connect(marginEntry_, &CheckedEntry::committed, this, [this] {
         if (updating_)
             return;
         emit marginChanged(margin());
@@ -331,12 +332,12 @@ SearchAlgorithmChoice SloPanel::algorithm() const
 void SloPanel::setMargin(const BudgetMargin& m)
 {
     const QScopedValueRollback<bool> guard(updating_, true);
-    margin_->setValue(m.percent);
+    marginEntry_->setValue(m.percent);
 }
 
 BudgetMargin SloPanel::margin() const
 {
-    return {margin_->value()};
+    return {marginEntry_->lastValid()}; // a value marked invalid is not used
 }
 
 void SloPanel::setRequest(const Request& r)

@@ -60,6 +60,7 @@ public:
     BudgetSlider* memorySlider() const { return memory_; }
     QComboBox* stackBox() const { return stack_; }
     QDoubleSpinBox* marginBox() const { return margin_; }
+    CheckedEntry* marginEntry() const { return marginEntry_; }
 
 signals:
     void requestChanged(const acsel::Request& r);
@@ -89,6 +90,7 @@ private:
     CheckedEntry* oslEntry_ = nullptr;
     CheckedEntry* concurrencyEntry_ = nullptr;
     CheckedEntry* gpusEntry_ = nullptr;
+    CheckedEntry* marginEntry_ = nullptr;
     BudgetSlider* ttft_ = nullptr;
     BudgetSlider* tpot_ = nullptr;
     BudgetSlider* memory_ = nullptr;
