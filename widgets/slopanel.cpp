@@ -51,10 +51,20 @@ std::vector<int> checkedValues(const QListWidget* list)
 SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
 {
     stack_ = new QComboBox(this);
+    // Sized by a short id, not the longest one: the panel fits a laptop's dock without a
+    // horizontal scroll bar; a longer id is elided, in full in its tooltip.
+    stack_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    stack_->setMinimumContentsLength(9);
+    stack_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     family_ = new QComboBox(this);
     mode_ = new QComboBox(this);
-    mode_->addItem(tr("Static batch"));
-    mode_->addItem(tr("Continuous batching"));
+    mode_->setObjectName(QStringLiteral("servingMode"));
+    mode_->addItem(tr("Static"));
+    mode_->setItemData(0, tr("Static batching: the batch runs to completion together"),
+                       Qt::ToolTipRole);
+    mode_->addItem(tr("Continuous"));
+    mode_->setItemData(1, tr("Continuous batching: requests join and leave the running batch"),
+                       Qt::ToolTipRole);
     algorithm_ = new QComboBox(this);
     algorithm_->setObjectName(QStringLiteral("searchAlgorithm"));
     // Item 0: the default searcher, as acsel search picks it without --algo.
@@ -116,6 +126,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
 
     auto* target = new QGroupBox(tr("Target"), this);
     auto* tf = new QFormLayout(target);
+    tf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
     tf->addRow(tr("Stack"), stack_);
     tf->addRow(tr("Input length"), isl_);
     tf->addRow(tr("Output length"), osl_);
@@ -124,6 +135,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     tf->addRow(tr("Serving"), mode_);
     auto* budgets = new QGroupBox(tr("Budgets"), this);
     auto* bf = new QFormLayout(budgets);
+    bf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
     bf->addRow(tr("TTFT"), ttft_);
     bf->addRow(tr("TPOT"), tpot_);
     bf->addRow(tr("Memory/GPU"), memory_);
@@ -131,6 +143,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     bf->addRow(tr("Margin %"), margin_);
     auto* space = new QGroupBox(tr("Space"), this);
     auto* sf = new QFormLayout(space);
+    sf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
     sf->addRow(tr("Family"), family_);
     sf->addRow(tr("Models"), models_);
     sf->addRow(tr("Formats"), formats_);
