@@ -143,7 +143,7 @@ void SessionController::markChanged()
 SessionController::Baseline SessionController::current() const
 {
     const ExplorerState& st = *parts_.state;
-    Baseline b{st.request(), st.filter(), st.algorithmChoice(), {}};
+    Baseline b{st.request(), st.margin(), st.filter(), st.algorithmChoice(), {}};
     for (const PinnedConfig& p : parts_.compare->pinned())
         b.pins.emplace_back(p.label, p.config);
     return b;
@@ -220,6 +220,7 @@ SessionDocument SessionController::capture() const
     d.sessionFile = absolute(file_); // for the autosave: Save after a restore writes back here
     const ExplorerState& st = *parts_.state;
     d.request = st.request();
+    d.margin = st.margin();
     for (const int m : st.filter().models)
         d.filter.models.push_back(ws.models.at(static_cast<std::size_t>(m)).name);
     d.filter.formats = st.filter().formats;
@@ -317,12 +318,12 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
     // Into the state: the panel, the plot and the explorer session follow it.
     ExplorerState& st = *parts_.state;
     st.setRequest(doc.request);
+    st.setMargin(doc.margin);
     st.setFilter(filter);
     st.setAlgorithm(algorithm);
     st.setView({static_cast<LatencyAxis>(indexOf(kSessionLatencyAxes, doc.view.latencyAxis)),
                 doc.view.logX, doc.view.logY,
-                doc.view.colourBy == "model" ? ColourBy::Model
-                                             : ColourBy::FormatFamily});
+                doc.view.colourBy == "model" ? ColourBy::Model : ColourBy::FormatFamily});
     // Pinned numbers are predicted again under the restored request and engine.
     parts_.compare->clear();
     for (PinnedConfig& p : pins) {

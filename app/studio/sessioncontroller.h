@@ -5,8 +5,8 @@
 // window crashed or was killed, and restoring it is offered. docs/SESSIONS.md.
 #pragma once
 
-#include "core/session/sessionfile.h"
 #include "core/model/workspace.h"
+#include "core/session/sessionfile.h"
 #include "viewmodel/explorertypes.h"
 
 #include <QObject>
@@ -101,8 +101,8 @@ public:
     bool autosaving() const { return autosaving_; }
     // Whether the session differs from its file since it was last opened or saved: a band edit
     // not undone back to the save (the band editor's undo stack is marked clean on save), or
-    // another request, filter, algorithm or pinned set. A restored session with a file counts
-    // as modified until saved. False without a file. Plot view settings and a configuration
+    // another request, margin, filter, algorithm or pinned set. A restored session with a file
+    // counts as modified until saved. False without a file. Plot view settings and a configuration
     // clicked on the plot are not counted.
     bool isModified() const { return modified_; }
     // Checks isModified again after the window changed the widgets without their signals
@@ -147,6 +147,7 @@ private:
     // What the session file holds (set on open and save) and whether the widgets differ.
     struct Baseline {
         acsel::Request request;
+        acsel::BudgetMargin margin;
         acsel::gui::SpaceFilter filter;
         acsel::gui::SearchAlgorithmChoice algorithm;
         std::vector<std::pair<QString, acsel::Config>> pins;
