@@ -112,6 +112,12 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
                            "budgets; below 100."));
     // Typed as the other fields are: a value outside [0, 100) is marked, never clamped.
     marginEntry_ = new CheckedEntry(margin_, RequestField::Margin);
+    confidence_ = new QComboBox(this);
+    confidence_->setObjectName(QStringLiteral("confidence"));
+    confidence_->addItem(tr("Off"), 0.5);
+    for (const double p : {0.8, 0.9, 0.95})
+        confidence_->addItem(QString::number(p), p);
+    setConfidenceAvailable(false, {});
     memoryCap_ = new QLabel(this);
     memoryCap_->setObjectName(QStringLiteral("memoryCap"));
     memoryCap_->setWordWrap(true);
@@ -141,6 +147,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     bf->addRow(tr("Memory/GPU"), memory_);
     bf->addRow(QString(), memoryCap_);
     bf->addRow(tr("Margin %"), margin_);
+    bf->addRow(tr("Confidence"), confidence_);
     auto* space = new QGroupBox(tr("Space"), this);
     auto* sf = new QFormLayout(space);
     sf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
@@ -175,6 +182,10 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
         emit marginChanged(margin());
         settle_->stop();
         emit requestSettled(request());
+    });
+    connect(confidence_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!updating_)
+            emit confidenceChanged(confidence());
     });
     connect(stack_, &QComboBox::currentIndexChanged, this, &SloPanel::onStackChanged);
     connect(family_, &QComboBox::currentIndexChanged, this, &SloPanel::onFamilyChanged);
@@ -351,6 +362,36 @@ void SloPanel::setMargin(const BudgetMargin& m)
 BudgetMargin SloPanel::margin() const
 {
     return {marginEntry_->lastValid()}; // a value marked invalid is not used
+}
+
+void SloPanel::setConfidence(double p)
+{
+    const QScopedValueRollback<bool> guard(updating_, true);
+    int i = confidence_->findData(p);
+    if (i < 0) {
+        confidence_->addItem(QString::number(p), p);
+        i = confidence_->count() - 1;
+    }
+    confidence_->setCurrentIndex(i);
+}
+
+double SloPanel::confidence() const
+{
+    return confidence_->currentData().toDouble();
+}
+
+void SloPanel::setConfidenceAvailable(bool available, const QString& why)
+{
+    if (!available)
+        setConfidence(0.5);
+    confidence_->setEnabled(available);
+    confidence_->setToolTip(
+        available ? tr("Admit only configurations whose TTFT and TPOT meet every budget with at "
+                       "least this probability: the upper bound of the FMC interval, as acsel "
+                       "search --confidence. Off: the calibrated median.")
+        : why.isEmpty() ? tr("Needs an FMC calibration with intervals (File > Open FMC "
+                             "calibration): none is loaded.")
+                        : why);
 }
 
 void SloPanel::setRequest(const Request& r)

@@ -1,38 +1,14 @@
 #include "app/cli/engineargs.h"
 
 #include "app/cli/workspaceargs.h"
-#include "core/latency/fmcchoice.h"
 #include "core/latency/fmcfile.h"
+#include "core/search/confidencegate.h"
 
 #include <iostream>
 #include <sstream>
 
 namespace acsel::cli
 {
-namespace
-{
-
-// The FMC lines shifted to the confidence-quantile (fmcchoice.h, confidenceLine): the gate's
-// "latency <= limit" then holds with probability >= p per metric. A stack whose file entry has
-// no spread keeps its median line, said on `warnings`.
-void applyConfidence(WorkspaceEngine& engine, const std::string& fmcFile, double p,
-                     std::ostream& warnings)
-{
-    for (const FmcEntry& e : loadFmcFile(fmcFile).entries) {
-        if (!e.ttftInfo.spread.known() || !e.tpotInfo.spread.known()) {
-            warnings << "warning: --confidence " << p << ": " << e.stack << " in " << fmcFile
-                     << " has no predictive spread (" << e.ttftInfo.spread.profiles
-                     << " profile(s), or a file written before intervals): its median line "
-                        "is used\n";
-            continue;
-        }
-        const FmcLine t = confidenceLine(e.ttft, e.ttftInfo.spread, p);
-        const FmcLine q = confidenceLine(e.tpot, e.tpotInfo.spread, p);
-        engine.setCalibration(e.stack, {t.gamma, t.delta, q.gamma, q.delta});
-    }
-}
-
-} // namespace
 
 void warnFmcStacksOutside(const FmcSet& set, const Workspace& ws, const std::string& file,
                           std::ostream& warnings)
@@ -70,8 +46,15 @@ std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args, std::
         warnFmcStacksOutside(loadFmcFile(sources.fmcFile), ws, sources.fmcFile,
                              warnings ? *warnings : std::cerr);
     auto engine = std::make_unique<WorkspaceEngine>(std::move(ws), sources);
-    if (p != 0.5)
-        applyConfidence(*engine, sources.fmcFile, p, warnings ? *warnings : std::cerr);
+    // The FMC lines shifted to the confidence-quantile (core/search/confidencegate.h); a stack
+    // whose file entry has no spread keeps its median line, said on the warnings.
+    if (p == kNoConfidence)
+        return engine;
+    std::ostream& warn = warnings ? *warnings : std::cerr;
+    for (const std::string& stack : applyConfidence(*engine, loadFmcFile(sources.fmcFile), p))
+        warn << "warning: --confidence " << p << ": " << stack << " in " << sources.fmcFile
+             << " has no predictive spread (fewer than 3 profiles, or a file written before "
+                "intervals): its median line is used\n";
     return engine;
 }
 

@@ -81,6 +81,8 @@ private:
     void showShortcuts();
     void showGuide(const QString& page); // relative to the docs folder, "#anchor" optional
     void saveSession(bool askForFile);
+    // Reloads the engine with the confidence gate at p, keeping the request and the filter.
+    void applyConfidence(double p);
     void openSessionDialog();
     void wire();
     void showOutcome(const acsel::gui::SearchOutcome& o, const acsel::studio::SearchKey& key);
@@ -118,6 +120,7 @@ private:
     QString workspaceFile_;
     QString tablesDir_;
     QString fmcFile_;
+    double confidence_ = 0.5; // the confidence gate applied to engine_ (0.5: off)
     QString startupNote_;
     bool opened_ = false;
     acsel::studio::ExplorerState* state_ = nullptr;

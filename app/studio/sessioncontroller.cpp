@@ -143,7 +143,8 @@ void SessionController::markChanged()
 SessionController::Baseline SessionController::current() const
 {
     const ExplorerState& st = *parts_.state;
-    Baseline b{st.request(), st.margin(), st.filter(), st.algorithmChoice(), {}};
+    Baseline b{st.request(), st.margin(),          hooks_.paths().confidence,
+               st.filter(),  st.algorithmChoice(), {}};
     for (const PinnedConfig& p : parts_.compare->pinned())
         b.pins.emplace_back(p.label, p.config);
     return b;
@@ -217,6 +218,7 @@ SessionDocument SessionController::capture() const
     d.workspaceFile = absolute(p.workspaceFile);
     d.tablesDir = absolute(p.tablesDir);
     d.fmcFile = absolute(p.fmcFile);
+    d.confidence = p.confidence;
     d.sessionFile = absolute(file_); // for the autosave: Save after a restore writes back here
     const ExplorerState& st = *parts_.state;
     d.request = st.request();
@@ -312,7 +314,8 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
             pins.push_back({q(doc.pinned[i].label), q(d.modelName), c, saved});
         }
     };
-    if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile)}, title, check))
+    if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile), doc.confidence},
+                     title, check))
         return false;
     const SearchAlgorithmChoice algorithm = doc.searchAlgorithm;
     // Into the state: the panel, the plot and the explorer session follow it.

@@ -38,6 +38,8 @@ struct WorkspacePaths {
     QString workspaceFile;
     QString tablesDir; // empty: spec-only stacks
     QString fmcFile;   // empty: raw latency
+    // The confidence gate's P (the Request panel's Confidence); 0.5, the median line: off.
+    double confidence = 0.5;
 };
 
 // What the controller reads and sets; all owned by the window. The request, filter,
@@ -148,6 +150,7 @@ private:
     struct Baseline {
         acsel::Request request;
         acsel::BudgetMargin margin;
+        double confidence = 0.5;
         acsel::gui::SpaceFilter filter;
         acsel::gui::SearchAlgorithmChoice algorithm;
         std::vector<std::pair<QString, acsel::Config>> pins;

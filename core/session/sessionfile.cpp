@@ -127,8 +127,8 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
     else
         f.onlyKeys(j, "",
                    {"schema_version", "tool", "clean_exit", "session_file", "workspace", "stack",
-                    "request", "margin_percent", "filter", "search_algorithm", "view", "edited",
-                    "pinned"});
+                    "request", "margin_percent", "confidence", "filter", "search_algorithm", "view",
+                    "edited", "pinned"});
     SessionDocument d;
     const Json& t = f.object(j, "tool", "");
     f.onlyKeys(t, "/tool", {"name", "version"});
@@ -158,6 +158,9 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
         if (!d.margin.valid())
             f.fail("/margin_percent", fieldProblem(RequestField::Margin, d.margin.percent) +
                                           " (expected a percentage in [0, 100))");
+        // As acsel search --confidence takes it.
+        if (j.contains("confidence"))
+            d.confidence = f.number(j, "confidence", "", 0.01, 0.99);
     }
     d.filter = parseFilter(f, j);
     // The saved spellings only, as the file has always been written ("bp" is the CLI's).
@@ -214,6 +217,8 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
                       {"fmc_file", writePath(d.fmcFile, sessionFile, paths)}};
     writeRequestFields(j, d.request);
     j["margin_percent"] = d.margin.percent;
+    if (d.confidence != 0.5)
+        j["confidence"] = d.confidence;
     Ordered formats = Ordered::array();
     for (const Format x : d.filter.formats)
         formats.push_back(toString(x));

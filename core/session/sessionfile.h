@@ -53,6 +53,9 @@ struct SessionDocument {
     std::string fmcFile;
     Request request; // request.stack is the file's "stack"
     BudgetMargin margin;
+    // The confidence gate's P (acsel search --confidence), optional "confidence" in schema 2;
+    // 0.5 (the median line, absent from the file): off.
+    double confidence = 0.5;
     SessionFilter filter;
     // Saved as its session spelling (the searcher registry's savedName: "band_pareto", ...), or
     // "automatic" (nullopt: the serving mode's default searcher).

@@ -43,6 +43,7 @@ SessionDocument fullSession(const std::string& root)
     s.fmcFile = root + "/project/fmc/coeffs.json";
     s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, 4, {}};
     s.margin = {7.5};
+    s.confidence = 0.95;
     s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
     s.searchAlgorithm = SearchAlgorithm("hc");
     s.view = {"normalised", true, true, "format_family"};
@@ -95,22 +96,30 @@ private slots:
         QCOMPARE(back.pinned[0].document.config.tp, 2);
         QCOMPARE(written["margin_percent"].get<double>(), 7.5);
         QCOMPARE(back.margin.percent, 7.5);
+        QCOMPARE(back.confidence, 0.95);
+        // Off (the median line) is left out of the file and reads back as off.
+        SessionDocument off = s;
+        off.confidence = 0.5;
+        const Json j = Json::parse(writeSessionJson(off, file, SessionPaths::Absolute));
+        QVERIFY(!j.contains("confidence"));
+        QVERIFY(parseSessionJson(j, file) == off);
     }
 
-    // Schema 1 had no margin: such a file opens with the budgets as given (0 %); a schema 1
-    // file with a margin is refused (the field came with schema 2).
+    // Schema 1 had no margin nor confidence: such a file opens with the budgets as given (0 %);
+    // a schema 1 file with a margin is refused (the field came with schema 2).
     void aSchemaOneSessionHasNoMargin()
     {
         SessionDocument s = fullSession("/data");
         const std::string file = "/data/project/sessions/a.acsel-session";
         Json j = written(s, file);
         j["schema_version"] = 1;
-        QVERIFY_THROWS_EXCEPTION(LoadError, parseSessionJson(j, file));
+        j.erase("confidence");
         QCOMPARE(errorOf(j).where(), std::string("/margin_percent"));
         j.erase("margin_percent");
         const SessionDocument back = parseSessionJson(j, file);
         QCOMPARE(back.margin.percent, 0.0);
         s.margin = {};
+        s.confidence = 0.5;
         QVERIFY(back == s);
     }
 
@@ -306,6 +315,9 @@ private slots:
         QTest::newRow("margin text") << "/margin_percent"
                                      << "\"5\""
                                      << "expected a number";
+        QTest::newRow("confidence") << "/confidence"
+                                    << "1.5"
+                                    << "[0.01, 0.99]";
         QTest::newRow("unknown") << "/colour"
                                  << "\"red\""
                                  << "unknown field 'colour'";
