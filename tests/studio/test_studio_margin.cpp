@@ -205,6 +205,12 @@ void TestStudioMargin::panelCardAndSettings()
     QCOMPARE(studio::loadStudioSettings(s).margin.percent, 7.5);
     s.setValue(QStringLiteral("request/margin_percent"), 100); // not below 100: the default
     QCOMPARE(studio::loadStudioSettings(s).margin.percent, 0.0);
+    // The confidence gate beside it: kept as acsel search --confidence takes it, else off.
+    v.confidence = 0.9;
+    studio::saveStudioSettings(s, v);
+    QCOMPARE(studio::loadStudioSettings(s).confidence, 0.9);
+    s.setValue(QStringLiteral("request/confidence"), 1.5);
+    QCOMPARE(studio::loadStudioSettings(s).confidence, 0.5);
 }
 
 void TestStudioMargin::typedMarginOutsideTheRangeIsMarked()
