@@ -378,7 +378,8 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
         else if (fmcFile != fmcFile_)
             title = tr("Cannot open FMC calibration");
     }
-    return openWorkspace({workspaceFile, tablesDir, fmcFile}, title, {});
+    // The confidence chosen stays, as the margin does (applied where the FMC file has intervals).
+    return openWorkspace({workspaceFile, tablesDir, fmcFile, confidence_}, title, {});
 }
 
 bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,

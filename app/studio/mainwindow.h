@@ -53,8 +53,9 @@ public:
     // screenshots do not depend on the last session).
     explicit MainWindow(bool restoreSettings, QWidget* parent = nullptr);
     ~MainWindow() override;
-    // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration); on
-    // error the old session stays untouched and a dialog says why.
+    // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration), with
+    // the confidence gate chosen so far; on error the old session stays untouched and a dialog
+    // says why.
     bool openWorkspace(const QString& workspaceFile, const QString& tablesDir,
                        const QString& fmcFile = {});
     // The same, for a session: check runs on the loaded workspace before anything changes and
