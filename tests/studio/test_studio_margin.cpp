@@ -184,6 +184,11 @@ void TestStudioMargin::panelCardAndSettings()
 
     QCOMPARE(gui::marginText({}), QString());
     QCOMPARE(gui::marginText({5}), QStringLiteral("margin 5 % inside every budget"));
+    QCOMPARE(gui::gateText({}, 0.5), QString());
+    QCOMPARE(gui::gateText({5}, 0.5), QStringLiteral("margin 5 % inside every budget"));
+    QCOMPARE(gui::gateText({5}, 0.9),
+             QStringLiteral("margin 5 % inside every budget; TTFT and TPOT met with p >= 0.9 "
+                            "(upper end of the FMC interval)"));
     gui::RecipeCard card;
     gui::CardContent c;
     c.title = QStringLiteral("Recommended");
