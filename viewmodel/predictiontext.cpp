@@ -96,6 +96,17 @@ QString marginText(const BudgetMargin& margin)
         .arg(QString::number(margin.percent));
 }
 
+QString gateText(const BudgetMargin& margin, double confidence)
+{
+    const QString m = marginText(margin);
+    if (confidence == 0.5)
+        return m;
+    const QString c = QCoreApplication::translate(
+                          "acsel", "TTFT and TPOT met with p >= %1 (upper end of the FMC interval)")
+                          .arg(QString::number(confidence));
+    return m.isEmpty() ? c : m + QStringLiteral("; ") + c;
+}
+
 QString nearestMissText(const NearestMiss& miss, const Request& q, const Workspace& ws,
                         const BudgetMargin& margin)
 {

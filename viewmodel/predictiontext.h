@@ -32,6 +32,9 @@ QString nearestMissText(const acsel::NearestMiss& miss, const acsel::Request& q,
                         const acsel::Workspace& ws, const acsel::BudgetMargin& margin = {});
 // The card's line for a margin: "margin 5 % inside every budget"; empty without one.
 QString marginText(const acsel::BudgetMargin& margin);
+// The card's gate line with the confidence gate: the margin's line and "TTFT and TPOT met with
+// p >= 0.9 (upper end of the FMC interval)", joined by "; "; the margin's alone at p 0.5 (off).
+QString gateText(const acsel::BudgetMargin& margin, double confidence);
 // Nothing to search: the Space filters leave no configuration on the stack.
 QString emptySpaceText();
 

@@ -51,10 +51,20 @@ std::vector<int> checkedValues(const QListWidget* list)
 SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
 {
     stack_ = new QComboBox(this);
+    // Sized by a short id, not the longest one: the panel fits a laptop's dock without a
+    // horizontal scroll bar; a longer id is elided, in full in its tooltip.
+    stack_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    stack_->setMinimumContentsLength(9);
+    stack_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     family_ = new QComboBox(this);
     mode_ = new QComboBox(this);
-    mode_->addItem(tr("Static batch"));
-    mode_->addItem(tr("Continuous batching"));
+    mode_->setObjectName(QStringLiteral("servingMode"));
+    mode_->addItem(tr("Static"));
+    mode_->setItemData(0, tr("Static batching: the batch runs to completion together"),
+                       Qt::ToolTipRole);
+    mode_->addItem(tr("Continuous"));
+    mode_->setItemData(1, tr("Continuous batching: requests join and leave the running batch"),
+                       Qt::ToolTipRole);
     algorithm_ = new QComboBox(this);
     algorithm_->setObjectName(QStringLiteral("searchAlgorithm"));
     // Item 0: the default searcher, as acsel search picks it without --algo.
@@ -94,13 +104,20 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     memoryWanted_ = defaults.memBudgetGiB;
     margin_ = new QDoubleSpinBox(this);
     margin_->setObjectName(QStringLiteral("margin"));
-    margin_->setRange(0, 99); // BudgetMargin takes [0, 100)
+    margin_->setRange(0, 99.9); // the width of its widest valid value; CheckedEntry widens it
     margin_->setDecimals(1);
-    margin_->setKeyboardTracking(false);
     margin_->setToolTip(tr("Admit only configurations predicted at least this many percent "
                            "inside every budget (TTFT, TPOT and memory): the gate sees the "
                            "budgets less this share, as acsel search --margin. 0: at the "
-                           "budgets."));
+                           "budgets; below 100."));
+    // Typed as the other fields are: a value outside [0, 100) is marked, never clamped.
+    marginEntry_ = new CheckedEntry(margin_, RequestField::Margin);
+    confidence_ = new QComboBox(this);
+    confidence_->setObjectName(QStringLiteral("confidence"));
+    confidence_->addItem(tr("Off"), 0.5);
+    for (const double p : {0.8, 0.9, 0.95})
+        confidence_->addItem(QString::number(p), p);
+    setConfidenceAvailable(false, {});
     memoryCap_ = new QLabel(this);
     memoryCap_->setObjectName(QStringLiteral("memoryCap"));
     memoryCap_->setWordWrap(true);
@@ -115,6 +132,7 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
 
     auto* target = new QGroupBox(tr("Target"), this);
     auto* tf = new QFormLayout(target);
+    tf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
     tf->addRow(tr("Stack"), stack_);
     tf->addRow(tr("Input length"), isl_);
     tf->addRow(tr("Output length"), osl_);
@@ -123,13 +141,16 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     tf->addRow(tr("Serving"), mode_);
     auto* budgets = new QGroupBox(tr("Budgets"), this);
     auto* bf = new QFormLayout(budgets);
+    bf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
     bf->addRow(tr("TTFT"), ttft_);
     bf->addRow(tr("TPOT"), tpot_);
     bf->addRow(tr("Memory/GPU"), memory_);
     bf->addRow(QString(), memoryCap_);
     bf->addRow(tr("Margin %"), margin_);
+    bf->addRow(tr("Confidence"), confidence_);
     auto* space = new QGroupBox(tr("Space"), this);
     auto* sf = new QFormLayout(space);
+    sf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
     sf->addRow(tr("Family"), family_);
     sf->addRow(tr("Models"), models_);
     sf->addRow(tr("Formats"), formats_);
@@ -154,13 +175,17 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     for (CheckedEntry* e : {islEntry_, oslEntry_, concurrencyEntry_, gpusEntry_})
         connect(e, &CheckedEntry::committed, this, &SloPanel::onEdited);
     connect(mode_, &QComboBox::currentIndexChanged, this, &SloPanel::onEdited);
-    // Committed on Enter, focus out or an arrow step (no keyboard tracking): searched at once.
-    connect(margin_, &QDoubleSpinBox::valueChanged, this, [this] {
+    // A valid value once typing pauses, on Enter or an arrow step: searched at once.
+    connect(marginEntry_, &CheckedEntry::committed, this, [this] {
         if (updating_)
             return;
         emit marginChanged(margin());
         settle_->stop();
         emit requestSettled(request());
+    });
+    connect(confidence_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!updating_)
+            emit confidenceChanged(confidence());
     });
     connect(stack_, &QComboBox::currentIndexChanged, this, &SloPanel::onStackChanged);
     connect(family_, &QComboBox::currentIndexChanged, this, &SloPanel::onFamilyChanged);
@@ -331,12 +356,42 @@ SearchAlgorithmChoice SloPanel::algorithm() const
 void SloPanel::setMargin(const BudgetMargin& m)
 {
     const QScopedValueRollback<bool> guard(updating_, true);
-    margin_->setValue(m.percent);
+    marginEntry_->setValue(m.percent);
 }
 
 BudgetMargin SloPanel::margin() const
 {
-    return {margin_->value()};
+    return {marginEntry_->lastValid()}; // a value marked invalid is not used
+}
+
+void SloPanel::setConfidence(double p)
+{
+    const QScopedValueRollback<bool> guard(updating_, true);
+    int i = confidence_->findData(p);
+    if (i < 0) {
+        confidence_->addItem(QString::number(p), p);
+        i = confidence_->count() - 1;
+    }
+    confidence_->setCurrentIndex(i);
+}
+
+double SloPanel::confidence() const
+{
+    return confidence_->currentData().toDouble();
+}
+
+void SloPanel::setConfidenceAvailable(bool available, const QString& why)
+{
+    if (!available)
+        setConfidence(0.5);
+    confidence_->setEnabled(available);
+    confidence_->setToolTip(
+        available ? tr("Admit only configurations whose TTFT and TPOT meet every budget with at "
+                       "least this probability: the upper bound of the FMC interval, as acsel "
+                       "search --confidence. Off: the calibrated median.")
+        : why.isEmpty() ? tr("Needs an FMC calibration with intervals (File > Open FMC "
+                             "calibration): none is loaded.")
+                        : why);
 }
 
 void SloPanel::setRequest(const Request& r)

@@ -1,5 +1,5 @@
-// The request panel: stack, workload, concurrency, serving mode, the three budgets and the
-// margin inside them, the part
+// The request panel: stack, workload, concurrency, serving mode, the three budgets, the
+// margin inside them and the confidence gate, the part
 // of the space to consider (models, formats, scopes) and the search algorithm. Every user edit
 // emits requestChanged once (slider drags continuously, for the cheap re-scoring), and
 // requestSettled once the hand rests (a single-shot timer, for the search), at once for a typed
@@ -43,6 +43,13 @@ public:
     void setFilter(const SpaceFilter& f);
     void setAlgorithm(SearchAlgorithmChoice a);   // programmatic: emits nothing
     void setMargin(const acsel::BudgetMargin& m); // programmatic: emits nothing
+    // The confidence gate's P (0.5: off), as acsel search --confidence; programmatic: emits
+    // nothing. A value not offered is added to the choices.
+    void setConfidence(double p);
+    double confidence() const;
+    // Enabled only while an FMC file with intervals is loaded; else off, and `why` (the
+    // tooltip) says what it needs.
+    void setConfidenceAvailable(bool available, const QString& why);
     acsel::Request request() const;
     acsel::BudgetMargin margin() const;
     SpaceFilter filter() const;
@@ -60,6 +67,8 @@ public:
     BudgetSlider* memorySlider() const { return memory_; }
     QComboBox* stackBox() const { return stack_; }
     QDoubleSpinBox* marginBox() const { return margin_; }
+    QComboBox* confidenceBox() const { return confidence_; }
+    CheckedEntry* marginEntry() const { return marginEntry_; }
 
 signals:
     void requestChanged(const acsel::Request& r);
@@ -68,6 +77,8 @@ signals:
     void algorithmChanged(acsel::gui::SearchAlgorithmChoice a);
     // The user set the margin (then requestSettled follows: it is searched at once).
     void marginChanged(const acsel::BudgetMargin& m);
+    // The user chose another confidence (0.5: off).
+    void confidenceChanged(double p);
 
 private:
     void onEdited();
@@ -89,10 +100,12 @@ private:
     CheckedEntry* oslEntry_ = nullptr;
     CheckedEntry* concurrencyEntry_ = nullptr;
     CheckedEntry* gpusEntry_ = nullptr;
+    CheckedEntry* marginEntry_ = nullptr;
     BudgetSlider* ttft_ = nullptr;
     BudgetSlider* tpot_ = nullptr;
     BudgetSlider* memory_ = nullptr;
     QDoubleSpinBox* margin_ = nullptr;
+    QComboBox* confidence_ = nullptr;
     QListWidget* models_ = nullptr;
     QListWidget* formats_ = nullptr;
     QListWidget* scopes_ = nullptr;

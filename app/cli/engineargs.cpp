@@ -1,8 +1,8 @@
 #include "app/cli/engineargs.h"
 
 #include "app/cli/workspaceargs.h"
-#include "core/latency/fmcconfidence.h"
 #include "core/latency/fmcfile.h"
+#include "core/search/confidencegate.h"
 
 #include <iostream>
 #include <sstream>
@@ -36,8 +36,8 @@ std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args, std::
     EngineSources sources;
     sources.fmcFile = args.valueOr("fmc", "");
     sources.surrogateFile = args.valueOr("surrogate", "");
-    const double p = args.number("confidence", 0.5, 0.01, 0.99);
-    if (p != 0.5 && sources.fmcFile.empty())
+    const double p = args.number("confidence", kNoConfidence, 0.01, 0.99);
+    if (p != kNoConfidence && sources.fmcFile.empty())
         throw app::UsageError("--confidence " + args.valueOr("confidence", "") +
                               ": needs --fmc (without a calibration there is no predictive "
                               "interval)");
@@ -51,21 +51,15 @@ std::unique_ptr<WorkspaceEngine> loadEngineFromArgs(const app::Args& args, std::
 void applyConfidence(const app::Args& args, WorkspaceEngine& engine, const Request& q,
                      std::ostream* warnings)
 {
-    const double p = args.number("confidence", 0.5, 0.01, 0.99);
-    if (p == 0.5)
+    const double p = args.number("confidence", kNoConfidence, 0.01, 0.99);
+    if (p == kNoConfidence)
         return;
     const std::string fmcFile = args.valueOr("fmc", "");
     std::ostream& warn = warnings ? *warnings : std::cerr;
-    for (const FmcEntry& e : loadFmcFile(fmcFile).entries) {
-        if (const auto lines = confidenceLines(e, q.concurrency, q.gpus, p))
-            engine.setCalibration(e.stack, {lines->ttft.gamma, lines->ttft.delta, lines->tpot.gamma,
-                                            lines->tpot.delta});
-        else
-            warn << "warning: --confidence " << p << ": " << e.stack << " in " << fmcFile
-                 << " has no predictive spread (" << e.ttftInfo.spread.profiles
-                 << " profile(s), or a file written before intervals): its median line is "
-                    "used\n";
-    }
+    for (const std::string& stack : acsel::applyConfidence(engine, loadFmcFile(fmcFile), p, q))
+        warn << "warning: --confidence " << p << ": " << stack << " in " << fmcFile
+             << " has no predictive spread (fewer than 3 profiles, or a file written before "
+                "intervals): its median line is used\n";
 }
 
 } // namespace acsel::cli

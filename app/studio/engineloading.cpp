@@ -5,6 +5,7 @@
 #include "core/data/qualityset.h"
 #include "core/data/workspacefile.h"
 #include "core/latency/fmc.h"
+#include "core/latency/fmcfile.h"
 #include "core/latency/silicon.h"
 #include "core/quality/qualityreport.h"
 #include "enginehooks.h"
@@ -33,14 +34,22 @@ void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, 
 } // namespace
 
 LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
-                        const std::string& fmcFile)
+                        const std::string& fmcFile, double confidence, const Request& at)
 {
     EngineSources sources;
     sources.fmcFile = fmcFile;
     Workspace loaded = loadWorkspace(workspaceFile, tablesDir);
     startupMark("workspace loaded (" + std::to_string(loaded.stacks.size()) + " stacks, " +
                 std::to_string(loaded.models.size()) + " models)");
-    auto engine = std::make_shared<const WorkspaceEngine>(std::move(loaded), sources);
+    auto built = std::make_shared<WorkspaceEngine>(std::move(loaded), sources);
+    bool intervals = false;
+    if (!fmcFile.empty()) {
+        const FmcSet fmc = loadFmcFile(fmcFile);
+        intervals = hasIntervals(fmc);
+        if (intervals)
+            applyConfidence(*built, fmc, confidence, at); // the one the CLI's --confidence uses
+    }
+    std::shared_ptr<const WorkspaceEngine> engine = std::move(built);
     startupMark("engine built (quality surrogate fitted, FMC read)");
     std::shared_ptr<const Workspace> ws(engine, &engine->workspace());
     ExplorerHooks hooks = makeEngineHooks(engine);
@@ -77,7 +86,7 @@ LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tab
             return o;
         };
     };
-    return {engine, std::move(ws), std::move(hooks)};
+    return {engine, std::move(ws), std::move(hooks), intervals};
 }
 
 std::optional<double> heldoutQualityMdape(const WorkspaceEngine& engine)

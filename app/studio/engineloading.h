@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/model/workspace.h"
+#include "core/search/confidencegate.h"
 #include "core/search/workspaceengine.h"
 #include "explorerhooks.h"
 #include "widgets/fitqualityplot.h"
@@ -17,13 +18,18 @@ namespace acsel::studio
 // A workspace with its real engine: the workspace (spec-only stacks join it), the engine over
 // it (FMC from fmcFile if given, the quality surrogate fitted on the workspace's quality set)
 // and the hooks the window runs. Throws LoadError (or another std::exception) on bad input.
+// confidence: the confidence gate's P (core/search/confidencegate.h, as acsel search
+// --confidence) for requests like `at` (its concurrency and GPUs), applied when the FMC file
+// has intervals; kNoConfidence: the median lines.
 struct LoadedEngine {
     std::shared_ptr<const acsel::WorkspaceEngine> engine;
     std::shared_ptr<const acsel::Workspace> workspace; // aliases engine->workspace()
     ExplorerHooks hooks;
+    bool intervals = false; // the FMC file has intervals: the confidence gate applies
 };
 LoadedEngine loadEngine(const std::string& workspaceFile, const std::string& tablesDir,
-                        const std::string& fmcFile);
+                        const std::string& fmcFile, double confidence = acsel::kNoConfidence,
+                        const acsel::Request& at = {});
 
 // The quality surrogate's MdAPE (percent) on the held-out rows of the workspace's quality set;
 // nullopt when the workspace names no quality set or it has no held-out row.

@@ -95,6 +95,7 @@ void MainWindow::buildMenus()
         openWorkspace(workspaceFile_, tablesDir_, f);
     });
     file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportShown);
+    file->actions().constLast()->setObjectName(QStringLiteral("exportAction"));
     file->addAction(tr("Save &plot as..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
         QSettings settings;
         QString filter;

@@ -36,6 +36,7 @@
 #include <QSettings>
 #include <QShowEvent>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <limits>
@@ -115,7 +116,8 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent)
     sessions_ = new acsel::studio::SessionController(
         {session_, state_, editor_, compare_},
         {[this] {
-             return acsel::studio::WorkspacePaths{workspaceFile_, tablesDir_, fmcFile_};
+             return acsel::studio::WorkspacePaths{workspaceFile_, tablesDir_, fmcFile_,
+                                                  confidence_};
          },
          [this](const acsel::studio::WorkspacePaths& p, const QString& title,
                 const std::function<void(const Workspace&)>& check) {
@@ -255,6 +257,7 @@ void MainWindow::wire()
                     session_->startSearch();
                 editor_->repredict();
                 compare_->repredict([this](const Config& c) { return predictNow(c); });
+                followConfidenceLoad();
                 if (r.stack != previous.stack || r.mode != previous.mode) {
                     updateFits();
                     updateServingWarning();
@@ -302,6 +305,7 @@ void MainWindow::wire()
         editor_->repredict();
         compare_->repredict([this](const Config& c) { return predictNow(c); });
     });
+    connect(panel_, &SloPanel::confidenceChanged, this, &MainWindow::applyConfidence);
     connect(state_, &ExplorerState::algorithmChanged, this, [this](SearchAlgorithmChoice a) {
         panel_->setAlgorithm(a);
         session_->setAlgorithm(a);
@@ -376,7 +380,8 @@ bool MainWindow::openWorkspace(const QString& workspaceFile, const QString& tabl
         else if (fmcFile != fmcFile_)
             title = tr("Cannot open FMC calibration");
     }
-    return openWorkspace({workspaceFile, tablesDir, fmcFile}, title, {});
+    // The confidence chosen stays, as the margin does (applied where the FMC file has intervals).
+    return openWorkspace({workspaceFile, tablesDir, fmcFile, confidence_}, title, {});
 }
 
 bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
@@ -391,14 +396,17 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     SpaceFilter filter;
     std::optional<double> qualityMdape;
     BudgetMargin margin = state_->margin(); // a workspace opened later keeps the panel's
+    double confidence = paths.confidence;
     try {
+        const auto saved = acsel::studio::loadStudioSettings(QSettings());
+        if (restoreSettings_ && !opened_ && confidence == kNoConfidence)
+            confidence = saved.confidence;
         loaded = acsel::studio::loadEngine(workspaceFile.toStdString(), tablesDir.toStdString(),
-                                           fmcFile.toStdString());
+                                           fmcFile.toStdString(), confidence, state_->request());
         const Workspace& ws = *loaded.workspace;
         if (check)
             check(ws);
         qualityMdape = acsel::studio::heldoutQualityMdape(*loaded.engine);
-        const auto saved = acsel::studio::loadStudioSettings(QSettings());
         const std::string stack = acsel::studio::defaultStack(ws);
         filter = acsel::studio::defaultFilter(ws, stack);
         if (restoreSettings_ && saved.request && ws.findStack(saved.request->stack))
@@ -427,6 +435,16 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     workspaceFile_ = workspaceFile;
     tablesDir_ = tablesDir;
     fmcFile_ = fmcFile;
+    confidence_ = loaded.intervals ? confidence : kNoConfidence;
+    confidenceAt_ = state_->request();
+    panel_->setConfidenceAvailable(
+        loaded.intervals,
+        fmcFile.isEmpty()
+            ? QString()
+            : tr("Needs an FMC calibration with intervals: %1 has none (fewer than 3 profiles "
+                 "per stack, or a file written before intervals).")
+                  .arg(fmcFile));
+    panel_->setConfidence(confidence_);
     state_->setWorkspace(ws_.get());
     session_->setWorkspace(ws_, loaded.hooks);
     hooks_ = loaded.hooks;
@@ -458,7 +476,38 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     updateBanner();
     updateServingWarning();
     sessions_->updateModified();
+    followConfidenceLoad(); // the workspace's own request may sit at another concurrency
     return true;
+}
+
+void MainWindow::followConfidenceLoad()
+{
+    const auto stale = [this] {
+        const Request& r = state_->request();
+        return confidence_ != kNoConfidence &&
+               (r.concurrency != confidenceAt_.concurrency || r.gpus != confidenceAt_.gpus);
+    };
+    if (stale()) // checked again when it runs: several changes in one event apply it once
+        QTimer::singleShot(0, this, [this, stale] {
+            if (stale())
+                applyConfidence(confidence_);
+        });
+}
+
+void MainWindow::applyConfidence(double p)
+{
+    // The gate's lines change with it: a new engine (as acsel search --confidence builds one),
+    // on the same request, filter, margin, band editor and pins.
+    const Request r = state_->request();
+    const SpaceFilter f = state_->filter();
+    if (!openWorkspace({workspaceFile_, tablesDir_, fmcFile_, p}, tr("Cannot apply the confidence"),
+                       {})) {
+        panel_->setConfidence(confidence_);
+        return;
+    }
+    state_->setRequest(r);
+    state_->setFilter(f);
+    sessions_->updateModified();
 }
 
 PredictionView MainWindow::predictNow(const Config& c) const
@@ -515,7 +564,7 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         howSure_,
         ws_ ? parameterText(ws_->models[static_cast<std::size_t>(o.best->model)]) : QString(),
         ws_ && ws_->models[static_cast<std::size_t>(o.best->model)].isMoe(),
-        marginText(key.margin)};
+        gateText(key.margin, confidence_)};
     card_->setContent(c);
     answerMarks_ = {markOf(o.bestPrediction),
                     o.bestUniform ? std::optional(markOf(o.bestUniformPrediction)) : std::nullopt};
@@ -607,8 +656,8 @@ void MainWindow::closeEvent(QCloseEvent* e)
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
-        acsel::studio::saveStudioSettings(
-            settings, {workspaceFile_, tablesDir_, state_->request(), state_->margin()});
+        acsel::studio::saveStudioSettings(settings, {workspaceFile_, tablesDir_, state_->request(),
+                                                     state_->margin(), confidence_});
     }
     sessions_->writeAutosave(true); // the next start finds it clean: nothing to offer
     QMainWindow::closeEvent(e);

@@ -53,8 +53,9 @@ public:
     // screenshots do not depend on the last session).
     explicit MainWindow(bool restoreSettings, QWidget* parent = nullptr);
     ~MainWindow() override;
-    // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration); on
-    // error the old session stays untouched and a dialog says why.
+    // Replaces the workspace and its engine (fmcFile empty: raw latency, no calibration), with
+    // the confidence gate chosen so far; on error the old session stays untouched and a dialog
+    // says why.
     bool openWorkspace(const QString& workspaceFile, const QString& tablesDir,
                        const QString& fmcFile = {});
     // The same, for a session: check runs on the loaded workspace before anything changes and
@@ -81,6 +82,11 @@ private:
     void showShortcuts();
     void showGuide(const QString& page); // relative to the docs folder, "#anchor" optional
     void saveSession(bool askForFile);
+    // Reloads the engine with the confidence gate at p, keeping the request and the filter.
+    void applyConfidence(double p);
+    // The gate's interval depends on the request's concurrency and GPUs: when they differ from
+    // those engine_'s gate was applied for, applies it again (after the current event).
+    void followConfidenceLoad();
     void openSessionDialog();
     void wire();
     void showOutcome(const acsel::gui::SearchOutcome& o, const acsel::studio::SearchKey& key);
@@ -118,6 +124,8 @@ private:
     QString workspaceFile_;
     QString tablesDir_;
     QString fmcFile_;
+    double confidence_ = 0.5;     // the confidence gate applied to engine_ (0.5: off)
+    acsel::Request confidenceAt_; // the request whose concurrency and GPUs it was applied for
     QString startupNote_;
     bool opened_ = false;
     acsel::studio::ExplorerState* state_ = nullptr;

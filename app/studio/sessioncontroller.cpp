@@ -143,7 +143,8 @@ void SessionController::markChanged()
 SessionController::Baseline SessionController::current() const
 {
     const ExplorerState& st = *parts_.state;
-    Baseline b{st.request(), st.filter(), st.algorithmChoice(), {}};
+    Baseline b{st.request(), st.margin(),          hooks_.paths().confidence,
+               st.filter(),  st.algorithmChoice(), {}};
     for (const PinnedConfig& p : parts_.compare->pinned())
         b.pins.emplace_back(p.label, p.config);
     return b;
@@ -217,9 +218,11 @@ SessionDocument SessionController::capture() const
     d.workspaceFile = absolute(p.workspaceFile);
     d.tablesDir = absolute(p.tablesDir);
     d.fmcFile = absolute(p.fmcFile);
+    d.confidence = p.confidence;
     d.sessionFile = absolute(file_); // for the autosave: Save after a restore writes back here
     const ExplorerState& st = *parts_.state;
     d.request = st.request();
+    d.margin = st.margin();
     for (const int m : st.filter().models)
         d.filter.models.push_back(ws.models.at(static_cast<std::size_t>(m)).name);
     d.filter.formats = st.filter().formats;
@@ -311,18 +314,19 @@ bool SessionController::apply(const SessionDocument& doc, const QString& file, c
             pins.push_back({q(doc.pinned[i].label), q(d.modelName), c, saved});
         }
     };
-    if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile)}, title, check))
+    if (!hooks_.open({q(doc.workspaceFile), q(doc.tablesDir), q(doc.fmcFile), doc.confidence},
+                     title, check))
         return false;
     const SearchAlgorithmChoice algorithm = doc.searchAlgorithm;
     // Into the state: the panel, the plot and the explorer session follow it.
     ExplorerState& st = *parts_.state;
     st.setRequest(doc.request);
+    st.setMargin(doc.margin);
     st.setFilter(filter);
     st.setAlgorithm(algorithm);
     st.setView({static_cast<LatencyAxis>(indexOf(kSessionLatencyAxes, doc.view.latencyAxis)),
                 doc.view.logX, doc.view.logY,
-                doc.view.colourBy == "model" ? ColourBy::Model
-                                             : ColourBy::FormatFamily});
+                doc.view.colourBy == "model" ? ColourBy::Model : ColourBy::FormatFamily});
     // Pinned numbers are predicted again under the restored request and engine.
     parts_.compare->clear();
     for (PinnedConfig& p : pins) {

@@ -5,8 +5,8 @@
 // window crashed or was killed, and restoring it is offered. docs/SESSIONS.md.
 #pragma once
 
-#include "core/session/sessionfile.h"
 #include "core/model/workspace.h"
+#include "core/session/sessionfile.h"
 #include "viewmodel/explorertypes.h"
 
 #include <QObject>
@@ -38,6 +38,8 @@ struct WorkspacePaths {
     QString workspaceFile;
     QString tablesDir; // empty: spec-only stacks
     QString fmcFile;   // empty: raw latency
+    // The confidence gate's P (the Request panel's Confidence); 0.5, the median line: off.
+    double confidence = 0.5;
 };
 
 // What the controller reads and sets; all owned by the window. The request, filter,
@@ -101,8 +103,8 @@ public:
     bool autosaving() const { return autosaving_; }
     // Whether the session differs from its file since it was last opened or saved: a band edit
     // not undone back to the save (the band editor's undo stack is marked clean on save), or
-    // another request, filter, algorithm or pinned set. A restored session with a file counts
-    // as modified until saved. False without a file. Plot view settings and a configuration
+    // another request, margin, filter, algorithm or pinned set. A restored session with a file
+    // counts as modified until saved. False without a file. Plot view settings and a configuration
     // clicked on the plot are not counted.
     bool isModified() const { return modified_; }
     // Checks isModified again after the window changed the widgets without their signals
@@ -147,6 +149,8 @@ private:
     // What the session file holds (set on open and save) and whether the widgets differ.
     struct Baseline {
         acsel::Request request;
+        acsel::BudgetMargin margin;
+        double confidence = 0.5;
         acsel::gui::SpaceFilter filter;
         acsel::gui::SearchAlgorithmChoice algorithm;
         std::vector<std::pair<QString, acsel::Config>> pins;

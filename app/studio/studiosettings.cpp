@@ -45,6 +45,10 @@ StudioSettings loadStudioSettings(const QSettings& s)
     const double margin = s.value(QStringLiteral("request/margin_percent")).toDouble(&ok);
     if (ok && std::isfinite(margin) && BudgetMargin{margin}.valid())
         v.margin.percent = margin;
+    // As acsel search --confidence takes it; anything else: off.
+    const double confidence = s.value(QStringLiteral("request/confidence")).toDouble(&ok);
+    if (ok && confidence >= 0.01 && confidence <= 0.99)
+        v.confidence = confidence;
     return v;
 }
 
@@ -67,6 +71,7 @@ void saveStudioSettings(QSettings& s, const StudioSettings& v)
     s.setValue(QStringLiteral("request/mode"),
                QString::fromUtf8(mode.data(), static_cast<qsizetype>(mode.size())));
     s.setValue(QStringLiteral("request/margin_percent"), v.margin.percent);
+    s.setValue(QStringLiteral("request/confidence"), v.confidence);
 }
 
 namespace

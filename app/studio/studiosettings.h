@@ -20,6 +20,7 @@ struct StudioSettings {
     QString tablesDir;
     std::optional<acsel::Request> request;
     acsel::BudgetMargin margin; // the Request panel's Margin %
+    double confidence = 0.5;    // its Confidence (0.5, the median line: off)
 };
 
 StudioSettings loadStudioSettings(const QSettings& s);

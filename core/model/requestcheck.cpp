@@ -12,7 +12,7 @@ namespace
 {
 
 // The ranges acsel search has always taken on its flags; budgets are positive.
-constexpr std::array<FieldLimits, 7> kLimits = {{
+constexpr std::array<FieldLimits, 8> kLimits = {{
     {"input length", "tokens", 1, 1 << 20, true},
     {"output length", "tokens", 1, 1 << 20, true},
     {"concurrency", "", 1, 1 << 16, true},
@@ -20,6 +20,7 @@ constexpr std::array<FieldLimits, 7> kLimits = {{
     {"TTFT budget", "ms", 1e-6, 1e9, false},
     {"TPOT budget", "ms", 1e-6, 1e9, false},
     {"memory budget", "GiB", 1e-6, 1e9, false},
+    {"margin", "%", 0, 100, false, true},
 }};
 
 std::string number(double v)
@@ -46,8 +47,11 @@ std::string fieldProblem(RequestField f, double value)
     if (l.whole && value != std::floor(value))
         return what + " is not a whole number";
     if (value < l.min)
-        return l.whole || l.min >= 1 ? what + " is below the smallest accepted, " + number(l.min)
-                                     : what + " is not above 0";
+        return !l.whole && l.min > 0 && l.min < 1 // a positive real: any value above 0
+                   ? what + " is not above 0"
+                   : what + " is below the smallest accepted, " + number(l.min);
+    if (l.belowMax && value >= l.max)
+        return what + " is not below " + number(l.max);
     if (value > l.max)
         return what + " is above the largest accepted, " + number(l.max);
     return {};

@@ -19,20 +19,23 @@ enum class RequestField : std::uint8_t {
     Gpus,
     TtftBudget,
     TpotBudget,
-    MemoryBudget
+    MemoryBudget,
+    Margin // the share kept inside every budget (BudgetMargin), in percent
 };
 
 struct FieldLimits {
     std::string_view name; // "concurrency", "TTFT budget"
     std::string_view unit; // "tokens", "ms", "GiB", or empty
     double min;            // the smallest value accepted
-    double max;            // the largest
+    double max;            // the largest (or, with belowMax, the bound values stay below)
     bool whole;            // whole numbers only
+    bool belowMax = false; // max itself is refused
 };
 
 const FieldLimits& limitsOf(RequestField f);
 
 // "concurrency 999999 is above the largest accepted, 65536"; empty when `value` is valid.
+// Margin takes [0, 100), as BudgetMargin::valid and acsel search --margin.
 std::string fieldProblem(RequestField f, double value);
 
 struct ConfigProblem {

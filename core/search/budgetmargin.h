@@ -6,6 +6,7 @@
 
 #include "core/model/config.h"
 #include "core/model/platform.h"
+#include "core/model/requestcheck.h"
 
 namespace acsel
 {
@@ -13,7 +14,8 @@ namespace acsel
 struct BudgetMargin {
     double percent = 0; // [0, 100)
 
-    bool valid() const { return percent >= 0 && percent < 100; }
+    // The one check of a margin (the CLI's --margin, the window's Margin %, a session file).
+    bool valid() const { return fieldProblem(RequestField::Margin, percent).empty(); }
     bool operator==(const BudgetMargin&) const = default;
     // The request the gate sees: TTFT and TPOT budgets times (1 - P/100), the memory budget
     // min(budget, device) times the same; q itself when P is 0.

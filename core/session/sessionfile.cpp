@@ -13,6 +13,9 @@ namespace
 using Ordered = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
+// Any finite margin is read, then checked by the core's one check (its reason in the error).
+constexpr double kMaxMarginRead = 1e300;
+
 std::string oneOf(const JsonFields& f, const Json& parent, const std::string& key,
                   const std::string& ptr, std::span<const char* const> names)
 {
@@ -116,10 +119,16 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
     if (!j.is_object())
         f.fail("", "expected a session object (an .acsel-session file)");
     // The version first: a newer file may have fields this build does not know.
-    f.schemaVersion(j, 1, kSessionSchemaVersion);
-    f.onlyKeys(j, "",
-               {"schema_version", "tool", "clean_exit", "session_file", "workspace", "stack",
-                "request", "filter", "search_algorithm", "view", "edited", "pinned"});
+    const int version = f.schemaVersion(j, 1, kSessionSchemaVersion);
+    if (version == 1)
+        f.onlyKeys(j, "",
+                   {"schema_version", "tool", "clean_exit", "session_file", "workspace", "stack",
+                    "request", "filter", "search_algorithm", "view", "edited", "pinned"});
+    else
+        f.onlyKeys(j, "",
+                   {"schema_version", "tool", "clean_exit", "session_file", "workspace", "stack",
+                    "request", "margin_percent", "confidence", "filter", "search_algorithm", "view",
+                    "edited", "pinned"});
     SessionDocument d;
     const Json& t = f.object(j, "tool", "");
     f.onlyKeys(t, "/tool", {"name", "version"});
@@ -143,6 +152,16 @@ SessionDocument parseSessionJson(const Json& j, const std::string& sessionFile)
     if (!j.contains("stack"))
         f.fail("/stack", "missing field 'stack'");
     d.request = parseRequestJson(req, sessionFile);
+    // Schema 1 had no margin: the budgets as given (0 %).
+    if (version >= 2) {
+        d.margin.percent = f.number(j, "margin_percent", "", -kMaxMarginRead, kMaxMarginRead);
+        if (!d.margin.valid())
+            f.fail("/margin_percent", fieldProblem(RequestField::Margin, d.margin.percent) +
+                                          " (expected a percentage in [0, 100))");
+        // As acsel search --confidence takes it.
+        if (j.contains("confidence"))
+            d.confidence = f.number(j, "confidence", "", 0.01, 0.99);
+    }
     d.filter = parseFilter(f, j);
     // The saved spellings only, as the file has always been written ("bp" is the CLI's).
     const std::string algorithm = f.string(j, "search_algorithm", "");
@@ -197,6 +216,9 @@ std::string writeSessionJson(const SessionDocument& d, const std::string& sessio
                       {"tables_dir", writePath(d.tablesDir, sessionFile, paths)},
                       {"fmc_file", writePath(d.fmcFile, sessionFile, paths)}};
     writeRequestFields(j, d.request);
+    j["margin_percent"] = d.margin.percent;
+    if (d.confidence != 0.5)
+        j["confidence"] = d.confidence;
     Ordered formats = Ordered::array();
     for (const Format x : d.filter.formats)
         formats.push_back(toString(x));

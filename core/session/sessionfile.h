@@ -1,11 +1,13 @@
-// The explorer session file (.acsel-session, JSON, schema_version 1): which workspace, tables
-// and FMC calibration the window ran on, the request, the part of the space and the search
-// algorithm, the configuration in the band editor, the pinned configurations and the plot's
-// view settings. Configurations are embedded as configuration documents (configjson.h), so one
-// can be copied out for `acsel export --config`. docs/SESSIONS.md documents every field.
+// The explorer session file (.acsel-session, JSON, schema_version 2): which workspace, tables
+// and FMC calibration the window ran on, the request and the margin inside its budgets, the
+// part of the space and the search algorithm, the configuration in the band editor, the pinned
+// configurations and the plot's view settings. Configurations are embedded as configuration
+// documents (configjson.h), so one can be copied out for `acsel export --config`. docs/SESSIONS.md
+// documents every field.
 #pragma once
 
 #include "core/data/configjson.h"
+#include "core/search/budgetmargin.h"
 #include "core/search/searchalgorithm.h"
 
 #include <optional>
@@ -15,7 +17,8 @@
 namespace acsel
 {
 
-inline constexpr int kSessionSchemaVersion = 1;
+// 2 added margin_percent; a schema 1 file reads as margin 0.
+inline constexpr int kSessionSchemaVersion = 2;
 
 // Names the file format accepts for the window's choices (the GUI maps them to its enums).
 inline constexpr const char* kSessionLatencyAxes[] = {"ttft", "tpot", "normalised"};
@@ -49,6 +52,10 @@ struct SessionDocument {
     std::string tablesDir;
     std::string fmcFile;
     Request request; // request.stack is the file's "stack"
+    BudgetMargin margin;
+    // The confidence gate's P (acsel search --confidence), optional "confidence" in schema 2;
+    // 0.5 (the median line, absent from the file): off.
+    double confidence = 0.5;
     SessionFilter filter;
     // Saved as its session spelling (the searcher registry's savedName: "band_pareto", ...), or
     // "automatic" (nullopt: the serving mode's default searcher).

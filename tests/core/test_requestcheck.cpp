@@ -24,6 +24,8 @@ void TestRequestCheck::fieldsInRange()
     QCOMPARE(fieldProblem(RequestField::MemoryBudget, 5000), std::string()); // the cap is the
                                                                              // gate's, not a typo
     QCOMPARE(fieldProblem(RequestField::Gpus, 8), std::string());
+    QCOMPARE(fieldProblem(RequestField::Margin, 0), std::string());
+    QCOMPARE(fieldProblem(RequestField::Margin, 99.9), std::string());
 }
 
 void TestRequestCheck::fieldsOutOfRange()
@@ -42,6 +44,11 @@ void TestRequestCheck::fieldsOutOfRange()
              std::string("GPUs 16 is above the largest accepted, 8"));
     QCOMPARE(fieldProblem(RequestField::TpotBudget, std::nan("")),
              std::string("TPOT budget: expected a number"));
+    // The margin takes [0, 100): 0 itself is accepted, 100 (nothing left of a budget) is not.
+    QCOMPARE(fieldProblem(RequestField::Margin, -5),
+             std::string("margin -5 % is below the smallest accepted, 0"));
+    QCOMPARE(fieldProblem(RequestField::Margin, 100), std::string("margin 100 % is not below 100"));
+    QCOMPARE(fieldProblem(RequestField::Margin, 150), std::string("margin 150 % is not below 100"));
 }
 
 void TestRequestCheck::configAgainstRequest()

@@ -42,6 +42,8 @@ SessionDocument fullSession(const std::string& root)
     s.tablesDir = root + "/tables";
     s.fmcFile = root + "/project/fmc/coeffs.json";
     s.request = {"b200_sxm/trtllm", 2048, 128, 4, 250.5, 12.25, 48, ServingMode::Continuous, 4, {}};
+    s.margin = {7.5};
+    s.confidence = 0.95;
     s.filter = {{"Qwen3-8B", "Qwen3-32B"}, {Format::Fp8, Format::Nvfp4}, {Scope::Mlp}};
     s.searchAlgorithm = SearchAlgorithm("hc");
     s.view = {"normalised", true, true, "format_family"};
@@ -92,6 +94,33 @@ private slots:
         QVERIFY(back.filter.scopes == std::vector<Scope>{Scope::Mlp});
         QCOMPARE(back.request.gpus, 4);
         QCOMPARE(back.pinned[0].document.config.tp, 2);
+        QCOMPARE(written["margin_percent"].get<double>(), 7.5);
+        QCOMPARE(back.margin.percent, 7.5);
+        QCOMPARE(back.confidence, 0.95);
+        // Off (the median line) is left out of the file and reads back as off.
+        SessionDocument off = s;
+        off.confidence = 0.5;
+        const Json j = Json::parse(writeSessionJson(off, file, SessionPaths::Absolute));
+        QVERIFY(!j.contains("confidence"));
+        QVERIFY(parseSessionJson(j, file) == off);
+    }
+
+    // Schema 1 had no margin nor confidence: such a file opens with the budgets as given (0 %);
+    // a schema 1 file with a margin is refused (the field came with schema 2).
+    void aSchemaOneSessionHasNoMargin()
+    {
+        SessionDocument s = fullSession("/data");
+        const std::string file = "/data/project/sessions/a.acsel-session";
+        Json j = written(s, file);
+        j["schema_version"] = 1;
+        j.erase("confidence");
+        QCOMPARE(errorOf(j).where(), std::string("/margin_percent"));
+        j.erase("margin_percent");
+        const SessionDocument back = parseSessionJson(j, file);
+        QCOMPARE(back.margin.percent, 0.0);
+        s.margin = {};
+        s.confidence = 0.5;
+        QVERIFY(back == s);
     }
 
     // A session written before tensor parallelism (no request gpus, no config tp) is one GPU.
@@ -189,8 +218,9 @@ private slots:
     {
         QTest::addColumn<QString>("pointer"); // the field removed
         QTest::addColumn<QString>("where");   // what the error must name
-        for (const char* p : {"/schema_version", "/tool", "/workspace", "/stack", "/request",
-                              "/filter", "/search_algorithm", "/view", "/pinned"})
+        for (const char* p :
+             {"/schema_version", "/tool", "/workspace", "/stack", "/request", "/margin_percent",
+              "/filter", "/search_algorithm", "/view", "/pinned"})
             QTest::newRow(p) << p << p;
         QTest::newRow("tables_dir") << "/workspace/tables_dir"
                                     << "/workspace/tables_dir";
@@ -275,6 +305,19 @@ private slots:
         QTest::newRow("edited batch") << "/edited/config/batch"
                                       << "2"
                                       << "concurrency";
+        QTest::newRow("margin 100") << "/margin_percent"
+                                    << "100"
+                                    << "margin 100 % is not below 100 (expected a percentage in "
+                                       "[0, 100))";
+        QTest::newRow("margin -5") << "/margin_percent"
+                                   << "-5"
+                                   << "margin -5 % is below the smallest accepted, 0";
+        QTest::newRow("margin text") << "/margin_percent"
+                                     << "\"5\""
+                                     << "expected a number";
+        QTest::newRow("confidence") << "/confidence"
+                                    << "1.5"
+                                    << "[0.01, 0.99]";
         QTest::newRow("unknown") << "/colour"
                                  << "\"red\""
                                  << "unknown field 'colour'";
@@ -299,8 +342,8 @@ private slots:
         j.erase("workspace");  // ... or miss ones it needs
         const LoadError e = errorOf(j);
         QCOMPARE(e.where(), std::string("/schema_version"));
-        QCOMPARE(e.message(), std::string("written by a newer ACSeL Studio (schema 2, this build "
-                                          "reads up to 1)"));
+        QCOMPARE(e.message(), std::string("written by a newer ACSeL Studio (schema 3, this build "
+                                          "reads up to 2)"));
         j["schema_version"] = 0;
         QCOMPARE(errorOf(j).where(), std::string("/schema_version"));
     }

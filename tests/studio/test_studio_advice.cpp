@@ -2,8 +2,7 @@
 // engine, every budget the card names with a value to set ("at a TTFT budget of 56.8 ms"), set
 // to that value as typed, gives an answer through the same hooks; and the budget index answers
 // an empty request with nothing, so that the search (which finds the nearest miss) runs.
-#include "../core/toyengine.h"
-#include "app/studio/enginehooks.h"
+#include "toyhooks.h"
 #include "viewmodel/predictiontext.h"
 
 #include <QRegularExpression>
@@ -11,20 +10,6 @@
 #include <random>
 
 using namespace acsel;
-
-namespace
-{
-
-const std::atomic<bool> kNever{false};
-
-gui::SearchOutcome searchOf(const studio::ExplorerHooks& h, const Request& q,
-                            const gui::SpaceFilter& f)
-{
-    return h.search(
-        q, f, gui::SearchAlgorithm("exact"), {}, [](double) {}, kNever);
-}
-
-} // namespace
 
 class TestStudioAdvice : public QObject
 {
@@ -36,31 +21,23 @@ private slots:
 
 void TestStudioAdvice::adviceFedBackAnswers()
 {
-    const auto engine = std::make_shared<test::ToyEngine>(
-        std::vector<Format>{Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
-    const studio::ExplorerHooks hooks = studio::makeEngineHooks(engine);
-    const gui::SpaceFilter f{{0, 1},
-                             {Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16},
-                             {kAllScopes.begin(), kAllScopes.end()}};
+    const test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
     const QRegularExpression advice(
         QStringLiteral("(TTFT|TPOT|Memory) binds: .*; at a \\1 budget of ([0-9.]+) (ms|GiB) "));
     std::mt19937_64 rng(56);
     int empty = 0, advised = 0;
     while (empty < 20) {
-        Request q;
-        q.stack = "toygpu/toy";
-        q.isl = 512;
-        q.osl = 64;
+        Request q = test::ToyHooks::request();
         q.concurrency = 1 + static_cast<int>(rng() % 4);
         q.ttftBudgetMs = std::uniform_real_distribution<double>(5, 60)(rng);
         q.tpotBudgetMs = std::uniform_real_distribution<double>(0.5, 3)(rng);
         q.memBudgetGiB = std::uniform_real_distribution<double>(1.9, 4)(rng);
-        const gui::SearchOutcome out = searchOf(hooks, q, f);
+        const gui::SearchOutcome out = toy.search(q);
         if (out.best)
             continue;
         ++empty;
         QVERIFY(out.nearestMiss);
-        const QString text = gui::nearestMissText(*out.nearestMiss, q, engine->workspace());
+        const QString text = gui::nearestMissText(*out.nearestMiss, q, toy.engine->workspace());
         for (const QString& line : text.split(QLatin1Char('\n'))) {
             const QRegularExpressionMatch m = advice.match(line);
             if (!m.hasMatch())
@@ -74,7 +51,7 @@ void TestStudioAdvice::adviceFedBackAnswers()
                 fed.tpotBudgetMs = value;
             else
                 fed.memBudgetGiB = value;
-            const gui::SearchOutcome again = searchOf(hooks, fed, f);
+            const gui::SearchOutcome again = toy.search(fed);
             QVERIFY2(again.best.has_value(), qPrintable(line));
         }
         if (!out.nearestMiss->anyBudgetAlone())
@@ -86,24 +63,18 @@ void TestStudioAdvice::adviceFedBackAnswers()
 
 void TestStudioAdvice::indexLeavesAnEmptyAnswerToTheSearch()
 {
-    const auto engine =
-        std::make_shared<test::ToyEngine>(std::vector<Format>{Format::Int8, Format::Bf16});
-    const studio::ExplorerHooks hooks = studio::makeEngineHooks(engine);
-    const gui::SpaceFilter f{{0, 1}, {Format::Int8, Format::Bf16}, {Scope::Full}};
-    Request q;
-    q.stack = "toygpu/toy";
-    q.isl = 512;
-    q.osl = 64;
+    const test::ToyHooks toy({Format::Int8, Format::Bf16}, {Scope::Full});
+    Request q = test::ToyHooks::request();
     q.ttftBudgetMs = 1000;
     q.tpotBudgetMs = 50;
     q.memBudgetGiB = 32;
     const studio::ExplorerHooks::BudgetAnswerer answer =
-        hooks.indexBudgets(q, f, gui::SearchAlgorithm("exact"), kNever);
+        toy.hooks.indexBudgets(q, toy.filter, gui::SearchAlgorithm("exact"), test::kNeverStop);
     QVERIFY(answer);
     QVERIFY(answer(q) && answer(q)->best); // loose budgets: answered at once
     q.ttftBudgetMs = 0.01;
     QVERIFY(!answer(q)); // nothing fits: left to the search
-    QVERIFY(searchOf(hooks, q, f).nearestMiss);
+    QVERIFY(toy.search(q).nearestMiss);
 }
 
 QTEST_MAIN(TestStudioAdvice)

@@ -6,11 +6,15 @@
 #include "widgets/budgetgauges.h"
 #include "widgets/paretoplot.h"
 #include "widgets/recipecard.h"
+#include "widgets/slopanel.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
@@ -104,6 +108,31 @@ private slots:
         QVERIFY(howSure && howSure->isVisibleTo(card));
         QVERIFY2(howSure->text().startsWith(QStringLiteral("How sure: no interval")),
                  qPrintable(howSure->text()));
+
+        // The Request panel fits its dock's width: no horizontal scroll bar at 1280x720, also
+        // with the longest stack id and the longest serving mode chosen.
+        auto* request = w.findChild<QDockWidget*>(QStringLiteral("request"));
+        auto* area = qobject_cast<QScrollArea*>(request->widget());
+        QVERIFY(area);
+        auto noHorizontalScroll = [&] {
+            QApplication::processEvents();
+            const int range = area->horizontalScrollBar()->maximum();
+            if (range != 0)
+                qWarning("the Request panel scrolls by %d px in a %d px dock", range,
+                         request->width());
+            return range == 0;
+        };
+        QVERIFY(noHorizontalScroll());
+        auto* panel = w.findChild<SloPanel*>();
+        int longest = 0;
+        for (int i = 0; i < panel->stackBox()->count(); ++i)
+            if (panel->stackBox()->itemText(i).size() > panel->stackBox()->itemText(longest).size())
+                longest = i;
+        panel->stackBox()->setCurrentIndex(longest);
+        auto* mode = panel->findChild<QComboBox*>(QStringLiteral("servingMode"));
+        QVERIFY(mode);
+        mode->setCurrentIndex(mode->count() - 1);
+        QVERIFY(noHorizontalScroll());
 
         // The card's actions are visible at once, whatever the card's length.
         for (const QString& text : {QStringLiteral("Pin"), QStringLiteral("Pin best uniform"),

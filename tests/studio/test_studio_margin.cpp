@@ -1,11 +1,11 @@
 // The window's margin (Margin % of the Request panel): the gate sees the budgets less the
 // margin, as acsel search --margin (core BudgetMargin::apply), in the state's budgets, the
 // search, the budget index and the nearest miss; the panel, the card and the settings carry it.
-#include "../core/toyengine.h"
-#include "app/studio/enginehooks.h"
 #include "app/studio/explorerstate.h"
 #include "app/studio/studiosettings.h"
+#include "toyhooks.h"
 #include "viewmodel/predictiontext.h"
+#include "widgets/checkedentry.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
 
@@ -23,22 +23,9 @@ using namespace acsel;
 namespace
 {
 
-const std::atomic<bool> kNever{false};
-
-gui::SearchOutcome searchOf(const studio::ExplorerHooks& h, const Request& q,
-                            const gui::SpaceFilter& f, const BudgetMargin& m)
-{
-    return h.search(
-        q, f, gui::SearchAlgorithm("exact"), m, [](double) {}, kNever);
-}
-
 Request toyRequest()
 {
-    Request q;
-    q.stack = "toygpu/toy";
-    q.isl = 512;
-    q.osl = 64;
-    return q;
+    return test::ToyHooks::request();
 }
 
 } // namespace
@@ -52,6 +39,7 @@ private slots:
     void indexAnswersTheGatedRequest();
     void adviceWithAMarginFedBackAnswers();
     void panelCardAndSettings();
+    void typedMarginOutsideTheRangeIsMarked();
 };
 
 void TestStudioMargin::stateBudgetsLessTheMargin()
@@ -84,12 +72,7 @@ void TestStudioMargin::stateBudgetsLessTheMargin()
 
 void TestStudioMargin::searchGatesAtTheShrunkBudgets()
 {
-    const auto engine = std::make_shared<test::ToyEngine>(
-        std::vector<Format>{Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
-    const studio::ExplorerHooks hooks = studio::makeEngineHooks(engine);
-    const gui::SpaceFilter f{{0, 1},
-                             {Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16},
-                             {kAllScopes.begin(), kAllScopes.end()}};
+    const test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
     std::mt19937_64 rng(7);
     int answered = 0, moved = 0;
     for (int i = 0; i < 30; ++i) {
@@ -103,9 +86,9 @@ void TestStudioMargin::searchGatesAtTheShrunkBudgets()
         byHand.ttftBudgetMs = q.ttftBudgetMs * 0.8;
         byHand.tpotBudgetMs = q.tpotBudgetMs * 0.8;
         byHand.memBudgetGiB = q.memBudgetGiB * 0.8;
-        const gui::SearchOutcome withMargin = searchOf(hooks, q, f, {20});
-        const gui::SearchOutcome shrunk = searchOf(hooks, byHand, f, {});
-        const gui::SearchOutcome plain = searchOf(hooks, q, f, {});
+        const gui::SearchOutcome withMargin = toy.search(q, {20});
+        const gui::SearchOutcome shrunk = toy.search(byHand);
+        const gui::SearchOutcome plain = toy.search(q);
         QCOMPARE(withMargin.best.has_value(), shrunk.best.has_value());
         if (!withMargin.best)
             continue;
@@ -125,21 +108,18 @@ void TestStudioMargin::searchGatesAtTheShrunkBudgets()
 
 void TestStudioMargin::indexAnswersTheGatedRequest()
 {
-    const auto engine =
-        std::make_shared<test::ToyEngine>(std::vector<Format>{Format::Int8, Format::Bf16});
-    const studio::ExplorerHooks hooks = studio::makeEngineHooks(engine);
-    const gui::SpaceFilter f{{0, 1}, {Format::Int8, Format::Bf16}, {Scope::Full}};
+    const test::ToyHooks toy({Format::Int8, Format::Bf16}, {Scope::Full});
     Request q = toyRequest();
     q.ttftBudgetMs = 40;
     q.tpotBudgetMs = 2.5;
     q.memBudgetGiB = 4;
     const studio::ExplorerHooks::BudgetAnswerer answer =
-        hooks.indexBudgets(q, f, gui::SearchAlgorithm("exact"), kNever);
+        toy.hooks.indexBudgets(q, toy.filter, gui::SearchAlgorithm("exact"), test::kNeverStop);
     QVERIFY(answer);
     for (const double percent : {0.0, 5.0, 15.0, 30.0}) {
         const BudgetMargin m{percent};
-        const auto fromIndex = answer(studio::gatedRequest(&engine->workspace(), q, m));
-        const gui::SearchOutcome searched = searchOf(hooks, q, f, m);
+        const auto fromIndex = answer(studio::gatedRequest(&toy.engine->workspace(), q, m));
+        const gui::SearchOutcome searched = toy.search(q, m);
         QCOMPARE(fromIndex && fromIndex->best, searched.best.has_value());
         if (searched.best)
             QVERIFY(*fromIndex->best == *searched.best);
@@ -150,12 +130,7 @@ void TestStudioMargin::adviceWithAMarginFedBackAnswers()
 {
     // The nearest miss names budgets as the user gives them: set as typed, with the same
     // margin, each gives an answer.
-    const auto engine = std::make_shared<test::ToyEngine>(
-        std::vector<Format>{Format::Int4Wo, Format::Int8, Format::Bf16});
-    const studio::ExplorerHooks hooks = studio::makeEngineHooks(engine);
-    const gui::SpaceFilter f{{0, 1},
-                             {Format::Int4Wo, Format::Int8, Format::Bf16},
-                             {kAllScopes.begin(), kAllScopes.end()}};
+    const test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Bf16});
     const BudgetMargin margin{12.5};
     const QRegularExpression advice(QStringLiteral(
         "(TTFT|TPOT|Memory) binds: .*; at a \\1 budget of ([0-9.]+) (ms|GiB) \\(with the "
@@ -167,12 +142,13 @@ void TestStudioMargin::adviceWithAMarginFedBackAnswers()
         q.ttftBudgetMs = std::uniform_real_distribution<double>(5, 60)(rng);
         q.tpotBudgetMs = std::uniform_real_distribution<double>(0.5, 3)(rng);
         q.memBudgetGiB = std::uniform_real_distribution<double>(1.9, 4)(rng);
-        const gui::SearchOutcome out = searchOf(hooks, q, f, margin);
+        const gui::SearchOutcome out = toy.search(q, margin);
         if (out.best)
             continue;
         ++empty;
         QVERIFY(out.nearestMiss);
-        const QString text = gui::nearestMissText(*out.nearestMiss, q, engine->workspace(), margin);
+        const QString text =
+            gui::nearestMissText(*out.nearestMiss, q, toy.engine->workspace(), margin);
         for (const QString& line : text.split(QLatin1Char('\n'))) {
             const QRegularExpressionMatch m = advice.match(line);
             if (!m.hasMatch())
@@ -186,7 +162,7 @@ void TestStudioMargin::adviceWithAMarginFedBackAnswers()
                 fed.tpotBudgetMs = value;
             else
                 fed.memBudgetGiB = value;
-            QVERIFY2(searchOf(hooks, fed, f, margin).best.has_value(), qPrintable(line));
+            QVERIFY2(toy.search(fed, margin).best.has_value(), qPrintable(line));
         }
     }
     qInfo("%d suggestions in 20 empty requests", advised);
@@ -205,10 +181,14 @@ void TestStudioMargin::panelCardAndSettings()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(changed.at(0).at(0).value<BudgetMargin>().percent, 7.5);
     QCOMPARE(settled.count(), 1); // searched at once
-    QCOMPARE(panel.marginBox()->maximum(), 99.0);
 
     QCOMPARE(gui::marginText({}), QString());
     QCOMPARE(gui::marginText({5}), QStringLiteral("margin 5 % inside every budget"));
+    QCOMPARE(gui::gateText({}, 0.5), QString());
+    QCOMPARE(gui::gateText({5}, 0.5), QStringLiteral("margin 5 % inside every budget"));
+    QCOMPARE(gui::gateText({5}, 0.9),
+             QStringLiteral("margin 5 % inside every budget; TTFT and TPOT met with p >= 0.9 "
+                            "(upper end of the FMC interval)"));
     gui::RecipeCard card;
     gui::CardContent c;
     c.title = QStringLiteral("Recommended");
@@ -230,6 +210,59 @@ void TestStudioMargin::panelCardAndSettings()
     QCOMPARE(studio::loadStudioSettings(s).margin.percent, 7.5);
     s.setValue(QStringLiteral("request/margin_percent"), 100); // not below 100: the default
     QCOMPARE(studio::loadStudioSettings(s).margin.percent, 0.0);
+    // The confidence gate beside it: kept as acsel search --confidence takes it, else off.
+    v.confidence = 0.9;
+    studio::saveStudioSettings(s, v);
+    QCOMPARE(studio::loadStudioSettings(s).confidence, 0.9);
+    s.setValue(QStringLiteral("request/confidence"), 1.5);
+    QCOMPARE(studio::loadStudioSettings(s).confidence, 0.5);
+}
+
+void TestStudioMargin::typedMarginOutsideTheRangeIsMarked()
+{
+    // Typed as a user types (focused box, keys, Enter): 150 and -5 stay as typed, marked red
+    // with the core's reason, and start no search; the margin kept is the last valid one.
+    gui::SloPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setMargin({5});
+    QSignalSpy changed(&panel, &gui::SloPanel::marginChanged);
+    QSignalSpy settled(&panel, &gui::SloPanel::requestSettled);
+    QDoubleSpinBox* box = panel.marginBox();
+    box->setFocus();
+    QTRY_VERIFY(box->hasFocus());
+    const auto type = [box](const QString& keys) {
+        box->selectAll();
+        QTest::keyClicks(box, keys);
+        QTest::keyClick(box, Qt::Key_Return);
+    };
+    struct Case {
+        QString keys;
+        double shown;
+        QString why;
+    };
+    for (const Case& c :
+         {Case{QStringLiteral("150"), 150, QStringLiteral("margin 150 % is not below 100")},
+          Case{QStringLiteral("100"), 100, QStringLiteral("margin 100 % is not below 100")},
+          Case{QStringLiteral("-5"), -5,
+               QStringLiteral("margin -5 % is below the smallest accepted, 0")}}) {
+        type(c.keys);
+        QCOMPARE(box->value(), c.shown); // not clamped to 99
+        QVERIFY(box->property("invalid").toBool());
+        QVERIFY2(box->styleSheet().contains(QStringLiteral("background-color")),
+                 qPrintable(box->styleSheet()));
+        QVERIFY2(box->toolTip().startsWith(c.why + QStringLiteral(" (not used")),
+                 qPrintable(box->toolTip()));
+        QCOMPARE(panel.margin().percent, 5.0);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(settled.count(), 0);
+    }
+    type(QStringLiteral("12.5")); // valid: unmarked, used and searched at once
+    QVERIFY(!box->property("invalid").toBool());
+    QCOMPARE(box->styleSheet(), QString());
+    QCOMPARE(panel.margin().percent, 12.5);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(settled.count(), 1);
 }
 
 QTEST_MAIN(TestStudioMargin)

@@ -80,10 +80,7 @@ private slots:
 
         // The serving mode, as the user picks it, and back.
         auto* panel = w.findChild<SloPanel*>();
-        QComboBox* mode = nullptr;
-        for (QComboBox* b : panel->findChildren<QComboBox*>())
-            if (b->findText(QStringLiteral("Continuous batching")) >= 0)
-                mode = b;
+        auto* mode = panel->findChild<QComboBox*>(QStringLiteral("servingMode"));
         QVERIFY(mode);
         const int before = mode->currentIndex();
         mode->setCurrentIndex(1 - before);

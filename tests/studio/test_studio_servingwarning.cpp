@@ -36,10 +36,7 @@ QString writeContinuousFmc(const QTemporaryDir& dir)
 
 QComboBox* modeBox(SloPanel& panel)
 {
-    for (QComboBox* b : panel.findChildren<QComboBox*>())
-        if (b->findText(QStringLiteral("Continuous batching")) >= 0)
-            return b;
-    return nullptr;
+    return panel.findChild<QComboBox*>(QStringLiteral("servingMode"));
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QMessageBox>
 #include <QStandardPaths>
@@ -23,6 +24,7 @@
 #include <QTest>
 #include <algorithm>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -173,6 +175,8 @@ private slots:
         auto* panel = w->findChild<SloPanel*>();
         w->state()->setAlgorithm(SearchAlgorithm("rand")); // the panel follows the state
         QVERIFY(panel->algorithm() == SearchAlgorithm("rand"));
+        panel->marginBox()->setValue(7.5); // as the user sets it
+        QCOMPARE(w->state()->margin().percent, 7.5);
         const QString file = tmp.path() + QStringLiteral("/a.acsel-session");
         QString error;
         QVERIFY2(w->sessions()->saveTo(file, &error), qPrintable(error));
@@ -182,6 +186,10 @@ private slots:
         QCOMPARE(saved.pinned.size(), std::size_t(1));
         QVERIFY(saved.pinned[0].document.config.recipe == ed->config().recipe);
         QCOMPARE(saved.pinned[0].document.config.batch, ed->config().batch);
+        QCOMPARE(saved.margin.percent, 7.5);
+        QVERIFY(!w->sessions()->isModified());
+        panel->marginBox()->setValue(2); // a margin edit is a change of the session
+        QVERIFY(w->sessions()->isModified());
 
         // A newer schema: a dialog says so, nothing changes.
         const QString newer = tmp.path() + QStringLiteral("/newer.acsel-session");
@@ -197,7 +205,7 @@ private slots:
         QVERIFY(box);
         QVERIFY2(box->text().contains(
                      QStringLiteral("written by a newer ACSeL Studio (schema 7, this build "
-                                    "reads up to 1)")),
+                                    "reads up to 2)")),
                  qPrintable(box->text()));
         QVERIFY(box->text().contains(newer));
         box->close();
@@ -223,16 +231,35 @@ private slots:
         QCOMPARE(compare->rowCount(), 0);
         QVERIFY(w->findChild<ParetoPlot*>()->axis() == LatencyAxis::Ttft);
 
-        // The good one restores the pin, the view, the algorithm and the edit.
+        // The good one restores the pin, the view, the algorithm, the margin and the edit.
         w->state()->setAlgorithm(SearchAlgorithm("bp"));
         QVERIFY(w->sessions()->open(file));
         QVERIFY(panel->algorithm() == SearchAlgorithm("rand"));
+        QCOMPARE(panel->margin().percent, 7.5);
+        QCOMPARE(w->state()->margin().percent, 7.5);
+        QVERIFY(!w->sessions()->isModified());
         QCOMPARE(compare->rowCount(), 1);
         QVERIFY(w->findChild<ParetoPlot*>()->axis() == LatencyAxis::Normalised);
         QVERIFY(ed->config().recipe == edit);
         QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), kSlowMs);
         QTest::qWait(200);
         QVERIFY(ed->config().recipe == edit);
+
+        // A session saved before margins (schema 1, no margin_percent) opens at 0 %.
+        const QString old = tmp.path() + QStringLiteral("/old.acsel-session");
+        {
+            Json j =
+                Json::parse(writeSessionJson(saved, old.toStdString(), SessionPaths::Absolute));
+            j["schema_version"] = 1;
+            j.erase("margin_percent");
+            QFile f(old);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(j.dump()));
+        }
+        QVERIFY(w->sessions()->open(old));
+        QCOMPARE(panel->margin().percent, 0.0);
+        QCOMPARE(w->state()->margin().percent, 0.0);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), kSlowMs);
     }
 
     void saveAfterRestoreWritesBackToTheSessionFile()
