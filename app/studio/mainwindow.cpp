@@ -436,7 +436,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     std::vector<bool> moe;
     for (const ModelArch& m : ws_->models)
         moe.push_back(m.isMoe());
-    editor_->setMoeModels(std::move(moe));
+    editor_->setMoeModels(moe);
+    compare_->setMoeModels(std::move(moe));
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())
