@@ -403,10 +403,10 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
         filter = acsel::studio::defaultFilter(ws, stack);
         if (restoreSettings_ && saved.request && ws.findStack(saved.request->stack))
             r = *saved.request;
-        if (restoreSettings_ && !opened_)
-            margin = saved.margin;
         else // the anchor prediction may load operator tables: a bad table fails here
             r = acsel::studio::defaultRequest(ws, loaded.hooks, filter, stack);
+        if (restoreSettings_ && !opened_)
+            margin = saved.margin;
     } catch (const std::exception& e) {
         // Window-modal but not blocking: a --screenshot run still finishes.
         auto* box = new QMessageBox(QMessageBox::Critical, errorTitle,
