@@ -112,7 +112,6 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     rmqdCaveat_->setMargin(4);
     rmqdCaveat_->hide();
     metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best\nuniform"), tr("Delta")});
-    metrics_->setObjectName(QStringLiteral("cardMetrics"));
     ops_ =
         makeTable(this, {tr("Operator class (ms)"), tr("Prefill\n(TTFT)"), tr("Decode\n(TPOT)")});
     memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform\nGiB")});
