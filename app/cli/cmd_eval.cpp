@@ -79,6 +79,7 @@ nlohmann::ordered_json outcomeJson(const EvalOutcome& o, const Request& q, const
         {"answered", true},
         {"model", ws.models[static_cast<std::size_t>(c.model)].name},
         {"batch", c.batch},
+        {"tp", c.tp},
         {"recipe", c.recipe.describe()},
         {"predicted_norm_latency", normalised(o.predicted.ttftMs, o.predicted.tpotMs, q)},
         {"measured_norm_latency", normalised(o.measured.latency.ttft, o.measured.latency.tpot, q)},
@@ -112,7 +113,8 @@ void printPerRequest(const EvalReport& report, const Workspace& ws, std::ostream
     out << "\n" << std::setprecision(3);
     for (const RequestRecord& r : report.perRequest) {
         const Request& q = r.request;
-        out << "| " << r.seed << " | " << r.index << " | " << q.stack << " | " << q.isl << "/"
+        out << "| " << r.seed << " | " << r.index << " | " << q.stack
+            << (q.gpus > 1 ? " (" + std::to_string(q.gpus) + " GPUs)" : "") << " | " << q.isl << "/"
             << q.osl << " | " << q.concurrency << " |";
         for (std::size_t i : rows) {
             const EvalOutcome& o = r.outcomes[i];
@@ -124,7 +126,8 @@ void printPerRequest(const EvalReport& report, const Workspace& ws, std::ostream
                 << normalised(o.measured.latency.ttft, o.measured.latency.tpot, q)
                 << (o.feasible[2] ? " *" : "") << " | "
                 << ws.models[static_cast<std::size_t>(o.config->model)].name << " b"
-                << o.config->batch << " " << o.config->recipe.describe() << " |";
+                << o.config->batch << (o.config->tp > 1 ? " tp" + std::to_string(o.config->tp) : "")
+                << " " << o.config->recipe.describe() << " |";
         }
         out << "\n";
     }

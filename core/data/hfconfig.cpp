@@ -97,6 +97,7 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
     m.vocab = f.integer(j, "vocab_size", ptr, 1, kBig);
     m.tiedEmbeddings = f.booleanOr(j, "tie_word_embeddings", ptr, false);
     m.qkNorm = m.family == "qwen3" || m.family == "qwen3_moe";
+    m.qkvBias = m.family == "qwen2" || m.family == "qwen2_moe";
     return m;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/data/hfconfig.h"
 #include "core/data/inputfile.h"
+#include "core/data/requestoverheadsfile.h"
 #include "core/data/specstacks.h"
 #include "core/data/tablesdir.h"
 
@@ -36,9 +37,9 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
     if (!j.is_object())
         f.fail("", "expected a workspace object");
     // A misspelt optional key ("utilization", "qualty") would silently drop what it names.
-    f.onlyKeys(
-        j, "",
-        {"schema_version", "name", "provenance", "platforms", "utilisation", "quality", "models"});
+    f.onlyKeys(j, "",
+               {"schema_version", "name", "provenance", "platforms", "utilisation",
+                "request_overheads", "quality", "models"});
     Workspace ws;
     ws.file = file;
     ws.schemaVersion = f.schemaVersion(j, 1, kWorkspaceSchemaVersion);
@@ -76,6 +77,10 @@ Workspace parseWorkspace(const Json& j, const std::string& file, const std::stri
         ws.platformsFile = referencedFile(f, j, "platforms", "", base);
     if (j.contains("utilisation"))
         ws.utilisationFile = referencedFile(f, j, "utilisation", "", base);
+    if (j.contains("request_overheads")) {
+        ws.requestOverheadsFile = referencedFile(f, j, "request_overheads", "", base);
+        ws.requestOverheads = loadRequestOverheads(ws.requestOverheadsFile);
+    }
     if (!tablesDir.empty())
         attachTables(ws, tablesDir);
     else

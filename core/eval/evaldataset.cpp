@@ -2,6 +2,7 @@
 
 #include "core/eval/evaluator.h"
 #include "core/model/configspace.h"
+#include "core/model/tensorparallel.h"
 #include "core/search/gate.h"
 
 #include <algorithm>
@@ -100,41 +101,46 @@ DatasetBest bestInEvaluationData(const Engine& e, const SimulatedCampaign& campa
     if (stack.kvFp8)
         kvs.push_back(KvFormat::Fp8);
     for (int m : models) {
-        const ConfigSpace space(ws.models[static_cast<std::size_t>(m)].layers, so);
+        const ModelArch& arch = ws.models[static_cast<std::size_t>(m)];
+        const ConfigSpace space(arch.layers, so);
         const std::vector<BandRecipe> recipes =
             campaignRecipes(space, setup.bandConfigsPerModel, stackModelSeed(q.stack, m));
-        for (int b : setup.gridOf(q.stack).batches) {
-            if (b < q.concurrency)
-                continue;
-            for (KvFormat kv : kvs)
-                for (const BandRecipe& r : recipes)
-                    for (Algorithm a : ConfigSpace::fittingAlgorithms(r)) {
-                        Config c;
-                        c.model = m;
-                        c.batch = b;
-                        c.kv = kv;
-                        c.recipe = r;
-                        c.algorithm = a;
-                        if (inTraining && inTraining(c)) {
-                            ++best.leftOut;
-                            continue;
+        const std::vector<int> degrees =
+            tpDegrees(arch, q.gpus, [&](int tp) { return e.supportsTp(q, tp); });
+        for (int tp : degrees)
+            for (int b : setup.gridOf(q.stack).batches) {
+                if (b < q.concurrency)
+                    continue;
+                for (KvFormat kv : kvs)
+                    for (const BandRecipe& r : recipes)
+                        for (Algorithm a : ConfigSpace::fittingAlgorithms(r)) {
+                            Config c;
+                            c.model = m;
+                            c.batch = b;
+                            c.tp = tp;
+                            c.kv = kv;
+                            c.recipe = r;
+                            c.algorithm = a;
+                            if (inTraining && inTraining(c)) {
+                                ++best.leftOut;
+                                continue;
+                            }
+                            const Measurement meas = campaign.measure(c, q);
+                            ++best.configurations;
+                            if (fmc) {
+                                const LatencyMs p = fmc->apply(e.rawLatency(c, q));
+                                best.residual[0].add(std::log(meas.latency.ttft / p.ttft));
+                                best.residual[1].add(std::log(meas.latency.tpot / p.tpot));
+                            }
+                            if (!feasibleAt(meas, q, tolerance, memBudget))
+                                continue;
+                            if (!best.bestRmqd || meas.rmqd < *best.bestRmqd)
+                                best.bestRmqd = meas.rmqd;
+                            if (r.isUniform() &&
+                                (!best.bestUniformRmqd || meas.rmqd < *best.bestUniformRmqd))
+                                best.bestUniformRmqd = meas.rmqd;
                         }
-                        const Measurement meas = campaign.measure(c, q);
-                        ++best.configurations;
-                        if (fmc) {
-                            const LatencyMs p = fmc->apply(e.rawLatency(c, q));
-                            best.residual[0].add(std::log(meas.latency.ttft / p.ttft));
-                            best.residual[1].add(std::log(meas.latency.tpot / p.tpot));
-                        }
-                        if (!feasibleAt(meas, q, tolerance, memBudget))
-                            continue;
-                        if (!best.bestRmqd || meas.rmqd < *best.bestRmqd)
-                            best.bestRmqd = meas.rmqd;
-                        if (r.isUniform() &&
-                            (!best.bestUniformRmqd || meas.rmqd < *best.bestUniformRmqd))
-                            best.bestUniformRmqd = meas.rmqd;
-                    }
-        }
+            }
     }
     return best;
 }

@@ -15,6 +15,9 @@ struct WorkloadGrid {
     std::vector<int> isls{128, 512, 2048, 8192};
     std::vector<int> osls{64, 256, 512};
     std::vector<int> batches{1, 4, 8, 16, 32};
+    // GPUs of a request (of a stack with tensor-parallel rows: their tp_size values); its
+    // anchors and profiles run on all of them (tp = gpus), as the measured rows did.
+    std::vector<int> gpus{1};
 };
 
 struct EvalSetup {

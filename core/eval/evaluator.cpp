@@ -4,6 +4,7 @@
 #include "core/eval/evaldataset.h"
 #include "core/latency/fmc.h"
 #include "core/model/configspace.h"
+#include "core/model/tensorparallel.h"
 #include "core/search/searchalgorithm.h"
 
 #include <cmath>
@@ -72,6 +73,11 @@ std::vector<std::pair<Config, Request>> campaignProfiles(const Engine& e, const 
         q.isl = pick(grid.isls);
         q.osl = pick(grid.osls);
         q.concurrency = c.batch;
+        q.gpus = grid.gpus.size() > 1 ? pick(grid.gpus) : grid.gpus.front();
+        c.tp = q.gpus; // as the stack's measured rows ran
+        if (!tpProblem(ws.models[static_cast<std::size_t>(c.model)], c.tp).empty() ||
+            !e.supportsTp(q, c.tp))
+            continue;
         if (e.memoryBytes(c, q) > ws.platformOf(s).memCapacityBytes)
             continue;
         rawTtft.push_back(e.rawLatency(c, q).ttft);

@@ -1,5 +1,7 @@
 #include "core/eval/requestgenerator.h"
 
+#include "core/model/tensorparallel.h"
+
 #include <algorithm>
 #include <random>
 #include <stdexcept>
@@ -32,11 +34,12 @@ std::pair<Format, Format> headroomFormats(const Stack& s, const Platform& p)
 namespace
 {
 
-Config uniformConfig(int model, int layers, int batch, Format f)
+Config uniformConfig(int model, int layers, int batch, int tp, Format f)
 {
     Config c;
     c.model = model;
     c.batch = batch;
+    c.tp = tp;
     c.recipe = BandRecipe::uniform(layers, f);
     c.algorithm = uniformAlgorithm(f);
     return c;
@@ -96,10 +99,15 @@ std::vector<EvalRequest> generateRequests(const Engine& e, const SimulatedCampai
         r.request.osl = pick(grid.osls);
         const int model = pick(anchors);
         const int batch = pick(grid.batches);
-        const int layers = ws.models[static_cast<std::size_t>(model)].layers;
+        const ModelArch& arch = ws.models[static_cast<std::size_t>(model)];
+        // One GPU count drawn only where the grid has several, so that a one-GPU evaluation
+        // draws what it always drew.
+        r.request.gpus = grid.gpus.size() > 1 ? pick(grid.gpus) : grid.gpus.front();
+        if (!tpProblem(arch, r.request.gpus).empty() || !e.supportsTp(r.request, r.request.gpus))
+            continue;
         const auto [fasterFormat, slowerFormat] = headroomFormats(stack, platform);
-        r.faster = uniformConfig(model, layers, batch, fasterFormat);
-        r.slower = uniformConfig(model, layers, batch, slowerFormat);
+        r.faster = uniformConfig(model, arch.layers, batch, r.request.gpus, fasterFormat);
+        r.slower = uniformConfig(model, arch.layers, batch, r.request.gpus, slowerFormat);
         r.request.concurrency = batch;
         r.request.ttftBudgetMs = r.request.tpotBudgetMs = 1e300; // set below
         const Measurement fast = campaign.measure(r.faster, r.request);

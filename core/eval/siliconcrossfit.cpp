@@ -51,13 +51,15 @@ CrossFitResult crossFitStack(const Engine& e, const SiliconPrediction& p, const 
     const std::size_t half = (rows.size() + 1) / 2;
     SiliconCrossFit fit;
     fit.stack = stack;
-    fit.workloads = {{}, {}, {}};
+    fit.workloads = {{}, {}, {}, {}};
     for (const Row& r : rows) {
         fit.workloads.isls.push_back(r.row->request.isl);
         fit.workloads.osls.push_back(r.row->request.osl);
         fit.workloads.batches.push_back(r.row->config.batch);
+        fit.workloads.gpus.push_back(r.row->config.tp);
     }
-    for (std::vector<int>* v : {&fit.workloads.isls, &fit.workloads.osls, &fit.workloads.batches}) {
+    for (std::vector<int>* v :
+         {&fit.workloads.isls, &fit.workloads.osls, &fit.workloads.batches, &fit.workloads.gpus}) {
         std::sort(v->begin(), v->end());
         v->erase(std::unique(v->begin(), v->end()), v->end());
     }

@@ -39,6 +39,8 @@ std::uint64_t measurementKey(const Config& c, const Request& q, std::uint64_t se
         h = mix(h, static_cast<std::uint64_t>(b.end));
         h = mix(h, static_cast<std::uint64_t>(b.format) * 8 + static_cast<std::uint64_t>(b.scope));
     }
+    if (c.tp > 1) // a one-GPU configuration keeps the key (and draw) it always had
+        h = mix(h, static_cast<std::uint64_t>(c.tp) << 32);
     h = mix(h, static_cast<std::uint64_t>(q.isl));
     h = mix(h, static_cast<std::uint64_t>(q.osl));
     for (char ch : q.stack)

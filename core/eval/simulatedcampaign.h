@@ -55,7 +55,8 @@ private:
     StackTruth defaults_;
 };
 
-// A stable 64-bit hash of a configuration and a request's workload (not its budgets).
+// A stable 64-bit hash of a configuration (its tensor-parallel degree too) and a request's
+// workload (not its budgets).
 std::uint64_t measurementKey(const Config& c, const Request& q, std::uint64_t seed);
 
 // Band boundaries of a recipe, and those between two different GEMM formats.

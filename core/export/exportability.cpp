@@ -91,16 +91,24 @@ void check(const ModelArch& arch, const Config& c, const Stack* stack, Report&& 
                         }))
                         return;
             const int block = inputBlock(f);
-            // The MLP linears of the band's MoE layers are its experts', of the others dense.
+            // The MLP linears of the band's MoE layers are its routed experts' and its shared
+            // expert's (when the config has one), of the others dense.
             const int moeLayers = isAttention(l) ? 0 : arch.moeLayersIn(b.begin, b.end);
-            for (const bool expert : {false, true}) {
-                if ((expert ? moeLayers : b.layers() - moeLayers) == 0)
+            const int sharedLayers = arch.moe.sharedIntermediate > 0 ? moeLayers : 0;
+            for (const MlpOf of : {MlpOf::Dense, MlpOf::RoutedExpert, MlpOf::SharedExpert}) {
+                const int count = of == MlpOf::Dense          ? b.layers() - moeLayers
+                                  : of == MlpOf::RoutedExpert ? moeLayers
+                                                              : sharedLayers;
+                if (count == 0)
                     continue;
-                const std::int64_t k = shapeOf(arch, l, expert).inFeatures;
+                const std::int64_t k = shapeOf(arch, l, of).inFeatures;
                 if (block > 0 && k % block != 0)
                     if (!report([&] {
-                            return bandName(r, i) + ": " + (expert ? "the experts' " : "") +
-                                   std::string(toString(l)) + " has " + std::to_string(k) +
+                            const char* whose = of == MlpOf::RoutedExpert   ? "the experts' "
+                                                : of == MlpOf::SharedExpert ? "the shared expert's "
+                                                                            : "";
+                            return bandName(r, i) + ": " + whose + std::string(toString(l)) +
+                                   " has " + std::to_string(k) +
                                    " input features, not a multiple of the " +
                                    std::string(toString(f)) + " block size " +
                                    std::to_string(block);

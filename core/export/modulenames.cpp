@@ -129,10 +129,12 @@ std::string sharedGateModule(const ModelArch& a, int layer)
                                                                : std::string();
 }
 
-LinearShape shapeOf(const ModelArch& a, Linear l, bool expert)
+LinearShape shapeOf(const ModelArch& a, Linear l, MlpOf of)
 {
     const std::int64_t hidden = a.hidden;
-    const std::int64_t mlp = expert ? a.moe.expertIntermediate : a.intermediate;
+    const std::int64_t mlp = of == MlpOf::RoutedExpert   ? a.moe.expertIntermediate
+                             : of == MlpOf::SharedExpert ? a.moe.sharedIntermediate
+                                                         : a.intermediate;
     const std::int64_t q = std::int64_t{a.heads} * a.headDim;
     const std::int64_t kv = std::int64_t{a.kvHeads} * a.headDim;
     switch (l) {

@@ -50,8 +50,10 @@ struct LinearShape {
     std::int64_t inFeatures = 0;  // k: the axis block formats quantize in blocks along
     std::int64_t outFeatures = 0; // n
 };
-// A dense layer's linear; with `expert`, an MoE layer's routed expert's.
-LinearShape shapeOf(const ModelArch& arch, Linear l, bool expert = false);
+// Whose MLP a linear belongs to: a dense layer's, an MoE layer's routed expert's or its shared
+// expert's (their intermediate widths differ).
+enum class MlpOf : std::uint8_t { Dense, RoutedExpert, SharedExpert };
+LinearShape shapeOf(const ModelArch& arch, Linear l, MlpOf mlp = MlpOf::Dense);
 LinearShape lmHeadShape(const ModelArch& arch);
 
 // Every quantizer module of the quantized model: per linear (and lm_head) its input, output

@@ -1,7 +1,6 @@
 #include "core/latency/servingmodel.h"
 
 #include "core/latency/memorymodel.h"
-#include "core/latency/requestoverhead.h"
 #include "core/model/tensorparallel.h"
 
 #include <algorithm>
@@ -128,7 +127,7 @@ ServingDefaults servingDefaults(std::string_view backend, const Platform& platfo
 ServingDefaults servingDefaults(const Request& request, const Platform& platform)
 {
     ServingDefaults d = servingDefaults(backendOf(request.stack), platform, request.engineVersion);
-    d.requestOverheadMs = requestOverheadMs(request.stack, request.engineVersion);
+    d.requestOverheadMs = request.requestOverheadMs;
     return d;
 }
 

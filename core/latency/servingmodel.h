@@ -15,8 +15,8 @@
 // The measured TTFT is a benchmark mean: its first round starts all n requests at once (their
 // prompts prefilled in budget-sized steps), so the mean over kBenchmarkRounds rounds (AIC
 // assumes 10 x concurrency requests per run) weighs that burst 1 / rounds and the steady
-// state the rest. A measured release adds its request overhead (requestoverhead.h) to TTFT.
-// With c = 1 (and Config::batch = 1, the prompt within the step token budget) it reduces to
+// state the rest. A measured release adds its request overhead (Request::requestOverheadMs) to
+// TTFT. With c = 1 (and Config::batch = 1, the prompt within the step token budget) it reduces to
 // the static estimate plus that overhead exactly.
 #pragma once
 
@@ -61,8 +61,8 @@ struct ServingDefaults {
     // template sets instead (acsel launch).
     int defaultMaxRunning = 0;
     // Added to every request's TTFT: the time outside the engine's steps, fitted per (stack,
-    // release) on measured rows (requestoverhead.h); 0 unless the request names a measured
-    // release.
+    // release) on measured rows (requestoverhead.h); the request's Request::requestOverheadMs,
+    // 0 unless it is a measured row of a release with an entry.
     double requestOverheadMs = 0;
     bool known = true; // false: generic defaults for an unknown backend
 };

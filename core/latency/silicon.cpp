@@ -232,7 +232,15 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
         m.reason = why;
         return m;
     }
-    if (row.tp > 1 && !s.hasAllReduce()) {
+    // A spec-only stack costs its all-reduces from the platform's interconnect, as a
+    // configuration of the search on it does; a tabled one from its all-reduce tables.
+    if (row.tp > 1 && s.source == LatencySource::Empirical &&
+        ws.platformOf(s).interconnect == Interconnect::None) {
+        m.reason = "tp_size " + std::to_string(row.tp) + ": " + ws.platformOf(s).id +
+                   " has no interconnect in the platforms file";
+        return m;
+    }
+    if (row.tp > 1 && s.source == LatencySource::Tables && !s.hasAllReduce()) {
         m.reason = "tp_size " + std::to_string(row.tp) + ": no all-reduce table for " + stackId;
         return m;
     }
@@ -265,7 +273,8 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     if (!served.schedulesAhead && servingDefaults(row.backend, ws.platformOf(s)).schedulesAhead)
         m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
                                 " schedules no step ahead (a later release's default)");
-    if (const double overhead = requestOverheadMs(stackId, row.backendVersion); overhead > 0)
+    const double overhead = requestOverheadMs(ws, stackId, row.backendVersion);
+    if (overhead > 0)
         m.assumptions.push_back(stackId + ": " + row.backend + " " + row.backendVersion +
                                 " adds a request overhead of " +
                                 std::to_string(std::lround(overhead)) +
@@ -291,6 +300,7 @@ SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row)
     m.request.osl = row.osl;
     m.request.concurrency = row.batch;
     m.request.engineVersion = row.backendVersion;
+    m.request.requestOverheadMs = overhead;
     m.ok = true;
     return m;
 }

@@ -58,8 +58,10 @@ struct SiliconMapping {
 // checkpoints) on stacks with fp8 KV tables, else bf16; batch = concurrency = batch_size; tp = gpus
 // = tp_size; an MoE model's expert parallelism Config::moeEp = moe_ep_size (the engine's
 // default 1 when not given; moe_tp_size x moe_ep_size must be tp_size). Rows with pp > 1, a tp_size
-// the model cannot be split by (tpProblem), tp > 1 on a stack without all-reduce tables, a mode
-// other than agg, an unknown model or format, or a format the stack has no table for are not ok.
+// the model cannot be split by (tpProblem), tp > 1 on a tabled stack without all-reduce tables
+// or on a spec-only stack whose platform has no interconnect, a mode other than agg, an unknown
+// model or format, or a format the stack has no table for are not ok. The request carries the
+// row's release and that release's overhead from the workspace (requestoverhead.h).
 SiliconMapping mapSiliconRow(const Workspace& ws, const SiliconRow& row);
 
 // "llama-3.1-8b" from "meta-llama/Llama-3.1-8B-Instruct" or "nvidia/Llama-3.1-8B-Instruct-FP8".

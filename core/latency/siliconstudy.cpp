@@ -2,8 +2,8 @@
 
 #include "core/data/loaderror.h"
 #include "core/latency/fmcchoice.h"
+#include "core/latency/opcostsfactory.h"
 #include "core/latency/roofline.h"
-#include "core/latency/tableopcosts.h"
 
 #include <algorithm>
 #include <map>
@@ -82,7 +82,8 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
                                      ServingMode mode)
 {
     SiliconPrediction out;
-    std::map<int, std::string> unloadable; // stack -> why its tables cannot be read
+    std::map<int, std::string> unloadable;               // stack -> why its tables cannot be read
+    std::unique_ptr<const UtilisationModel> utilisation; // of spec-only stacks, loaded once
     for (const SiliconRow& row : rows) {
         SiliconMapping m = mapSiliconRow(ws, row);
         for (const std::string& a : m.assumptions)
@@ -100,7 +101,11 @@ SiliconPrediction predictSiliconRows(const Workspace& ws, const std::vector<Sili
         auto& c = out.costs[m.stack];
         if (!c) {
             try {
-                c = std::make_shared<const TableOpCosts>(TableOpCosts::load(stack, platform));
+                if (stack.source == LatencySource::Empirical && !utilisation &&
+                    !ws.utilisationFile.empty())
+                    utilisation = std::make_unique<const UtilisationModel>(
+                        loadUtilisationFile(ws.utilisationFile));
+                c = makeOpCosts(ws, stack, utilisation.get());
             } catch (const LoadError& e) {
                 out.costs.erase(m.stack);
                 const std::string why = "tables of " + stack.id + " cannot be read: " + e.what();

@@ -66,11 +66,12 @@ struct SiliconPrediction {
     std::vector<PredictedSiliconRow> rows; // in file order
     std::vector<SkippedSiliconRow> skipped;
     std::vector<std::string> assumptions; // distinct, in first-seen order
-    // The operator tables of each predicted row's stack (by stack index), loaded once.
+    // The operator costs of each predicted row's stack (by stack index), loaded once.
     std::map<int, std::shared_ptr<const OpCosts>> costs;
 };
 
-// Maps every row (mapSiliconRow), loads each needed stack's tables once, and estimates both
+// Maps every row (mapSiliconRow), loads each needed stack's operator costs once (its tables, or
+// on a spec-only stack the workspace's utilisation model, makeOpCosts), and estimates both
 // serving models; Request::mode of every row is set to `mode` (AIC silicon rows are
 // continuous-batching benchmarks, hence the default). A row whose estimate throws (e.g. not
 // even one request fits in memory) is skipped with the reason, and so is every row of a stack

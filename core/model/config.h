@@ -53,6 +53,9 @@ struct Request {
     // The serving engine's release ("0.12.0") where its defaults depend on it: a measured row's
     // backend_version. Empty: a current release, as the stacks' tables are.
     std::string engineVersion;
+    // Added to TTFT: that release's measured request overhead (Workspace::requestOverheads, set
+    // with engineVersion by the silicon reader); 0 for a configuration of a current release.
+    double requestOverheadMs = 0;
 
     bool operator==(const Request&) const = default;
 };

@@ -55,11 +55,16 @@ std::int64_t ModelArch::layerNormParams() const
     return 2 * std::int64_t{hidden} + (qkNorm ? 2 * std::int64_t{headDim} : 0);
 }
 
+std::int64_t ModelArch::attnBiasParams() const
+{
+    return qkvBias ? (heads + 2 * std::int64_t{kvHeads}) * headDim : 0;
+}
+
 std::int64_t ModelArch::countWith(std::int64_t routedExperts) const
 {
     const std::int64_t moeCount = moeLayers();
     const std::int64_t denseCount = layers - moeCount;
-    const std::int64_t common = attnLinearParams() + layerNormParams();
+    const std::int64_t common = attnLinearParams() + attnBiasParams() + layerNormParams();
     const std::int64_t moeLayer =
         routedExperts * expertParams() + routerParams() + sharedExpertParams();
     const std::int64_t lmHead = tiedEmbeddings ? 0 : embeddingParams();

@@ -40,7 +40,8 @@ struct ModelArch {
     int intermediate = 0; // dense MLP columns (0 when no layer is dense: Mixtral)
     int vocab = 0;
     bool tiedEmbeddings = false;
-    bool qkNorm = false; // Qwen3 normalises q and k per head (two head_dim vectors per layer)
+    bool qkNorm = false;  // Qwen3 normalises q and k per head (two head_dim vectors per layer)
+    bool qkvBias = false; // Qwen2 and Qwen2-MoE add a bias to q, k and v (never quantized)
     MoeArch moe;
 
     bool isMoe() const { return moe.experts > 0; }
@@ -53,13 +54,15 @@ struct ModelArch {
     std::int64_t attnLinearParams() const; // q, k, v, o
     std::int64_t mlpLinearParams() const;  // gate, up, down of a dense layer
     std::int64_t layerNormParams() const;
+    std::int64_t attnBiasParams() const; // q, k, v biases (0 without qkvBias)
     std::int64_t embeddingParams() const { return std::int64_t{vocab} * hidden; }
     // One routed expert (gate, up, down), the router with the shared expert's gate (the
     // never-quantized linears), the shared expert (0 when none).
     std::int64_t expertParams() const;
     std::int64_t routerParams() const;
     std::int64_t sharedExpertParams() const;
-    // Every parameter: embeddings, layers (all experts), final norm and an untied lm_head.
+    // Every parameter: embeddings, layers (all experts, biases), final norm and an untied
+    // lm_head.
     std::int64_t paramCount() const;
     // The parameters one token runs through: as paramCount with topk routed experts per MoE
     // layer instead of all of them (the embedding counted, as model cards do).

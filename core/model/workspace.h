@@ -11,6 +11,15 @@
 namespace acsel
 {
 
+// A measured engine release's time outside the engine's steps before the first token, fitted on
+// measured rows (the workspace's `request_overheads` file; docs/SERVING.md, "Request overhead
+// measured per release").
+struct RequestOverhead {
+    std::string stack;   // "h100_sxm/trtllm"
+    std::string release; // the engine release as measured (a silicon row's backend_version)
+    double ms = 0;
+};
+
 struct Workspace {
     int schemaVersion = 1;
     std::string name;
@@ -19,11 +28,13 @@ struct Workspace {
     std::vector<ModelArch> models;
     std::vector<Platform> platforms;
     std::vector<Stack> stacks;
-    std::vector<std::string> notes; // what the user should know (no tables, synthetic data, ...)
-    std::string qualityFile;        // quality measurement set, relative paths resolved
-    std::string platformsFile;      // spec-sheet platforms (GPUs without tables)
-    std::string utilisationFile;    // fitted utilisation model for those GPUs
-    bool qualitySynthetic = false;  // the quality data is generated, not measured
+    std::vector<std::string> notes;   // what the user should know (no tables, synthetic data, ...)
+    std::string qualityFile;          // quality measurement set, relative paths resolved
+    std::string platformsFile;        // spec-sheet platforms (GPUs without tables)
+    std::string utilisationFile;      // fitted utilisation model for those GPUs
+    std::string requestOverheadsFile; // where requestOverheads came from
+    std::vector<RequestOverhead> requestOverheads; // per (stack, measured release)
+    bool qualitySynthetic = false;                 // the quality data is generated, not measured
 
     std::optional<int> findModel(const std::string& nameOrHfId) const;
     std::optional<int> findStack(const std::string& id) const;

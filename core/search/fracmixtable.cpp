@@ -383,11 +383,9 @@ void FracMixTable::mixAtRunning(const ContextTable& t, const BandRecipe& r, Soft
     double ttft = 0, tpot = 0, ttftHi = 0, tpotHi = 0;
     for (const Band& b : r) {
         const auto slot = static_cast<std::size_t>(choiceSlot(b.format, b.scope));
-        // Not a structured binding: clang before 16 cannot capture one in a lambda.
-        const auto shares = bandShares(t, b);
-        const double dense = shares.first, moe = shares.second;
+        const BandMix w = bandMix(t, b);
         const auto mix = [&](std::size_t at, double LatencyMs::*field) {
-            return dense * (t.atRunning[at][slot].*field) + moe * (t.moeAtRunning[at][slot].*field);
+            return w.of(t.atRunning[at][slot].*field, t.moeAtRunning[at][slot].*field);
         };
         ttft += mix(lo, &LatencyMs::ttft);
         tpot += mix(lo, &LatencyMs::tpot);
@@ -422,10 +420,10 @@ SoftScore FracMixTable::soft(int context, const BandRecipe& r) const
         const auto slot = static_cast<std::size_t>(choiceSlot(b.format, b.scope));
         const Uniform& u = t.uniform[slot];
         const Uniform& m = t.moe[slot];
-        const auto [dense, moe] = bandShares(t, b);
-        s.rawTtft += dense * u.ttft + moe * m.ttft;
-        s.rawTpot += dense * u.tpot + moe * m.tpot;
-        s.memoryBytes += dense * u.memory + moe * m.memory;
+        const BandMix w = bandMix(t, b);
+        s.rawTtft += w.of(u.ttft, m.ttft);
+        s.rawTpot += w.of(u.tpot, m.tpot);
+        s.memoryBytes += w.of(u.memory, m.memory);
     }
     if (t.running)
         mixAtRunning(t, r, s);

@@ -151,8 +151,16 @@ private:
         SoftScore lowest;
         double lowestRmqd = 0;
     };
-    // A band's shares of its context's dense (unsplit: whole) part and of its MoE part.
-    static std::pair<double, double> bandShares(const ContextTable& t, const Band& b)
+    // A band's shares of its context's dense (unsplit: whole) part and of its MoE part; of()
+    // mixes a dense-part and an MoE-part value of the band's choice by them.
+    struct BandMix {
+        double dense = 0, moe = 0;
+        double of(double densePart, double moePart) const
+        {
+            return dense * densePart + moe * moePart;
+        }
+    };
+    static BandMix bandMix(const ContextTable& t, const Band& b)
     {
         if (!t.split)
             return {b.layers() * t.perDense, 0.0};

@@ -103,6 +103,7 @@ void TestCliQuality::generateRefusesOverwrite()
     ws.erase("quality");
     ws.erase("platforms"); // relative to the datasets folder, not to this copy
     ws.erase("utilisation");
+    ws.erase("request_overheads");
     ws["models"][0]["config"]["model_type"] = "mistral";
     const std::string wsFile = path("mistral_ws.json");
     std::ofstream(wsFile) << ws.dump();
@@ -218,6 +219,7 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
         ws["quality"] = {{"file", qualityFile}, {"synthetic", false}};
         ws["platforms"] = ACSEL_DATASETS "/platforms.json";
         ws["utilisation"] = ACSEL_DATASETS "/utilisation.json";
+        ws["request_overheads"] = ACSEL_DATASETS "/request_overheads.json";
         const std::string wsFile = path("csv_ws.json");
         std::ofstream(wsFile) << ws.dump();
         return run({"search", "--workspace", wsFile, "--stack", "jetson_agx_thor/vllm", "--model",

@@ -11,6 +11,7 @@
 #include "toyengine.h"
 
 #include <QTest>
+#include <set>
 
 using namespace acsel;
 using acsel::test::ToyEngine;
@@ -47,6 +48,14 @@ Config uniformConfig(Format f)
 
 const std::atomic<bool> kNoStop{false};
 
+// The toy engine with all-reduces costed on up to 4 GPUs (its latency ignores them).
+class TpToyEngine final : public ToyEngine
+{
+public:
+    using ToyEngine::ToyEngine;
+    bool supportsTp(const Request&, int tp) const override { return tp <= 4; }
+};
+
 } // namespace
 
 class TestEval : public QObject
@@ -69,6 +78,7 @@ private slots:
     void crossFitHalvesAreDisjoint();
     void trainingConfigurationsLeftOut();
     void profilesComeFromTheCampaignPopulation();
+    void requestsRunOnTheRowsGpus();
 };
 
 void TestEval::campaignWithoutEffectsMeasuresTheEstimate()
@@ -553,6 +563,40 @@ void TestEval::profilesComeFromTheCampaignPopulation()
     // Stratified and seeded: the same seed gives the same profiles.
     const auto again = campaignProfiles(e, setup, "toygpu/toy", 3);
     QVERIFY(again.front().first.recipe == profiles.front().first.recipe);
+}
+
+// A stack whose rows ran on 2, 4 and 8 GPUs: each request takes one of the counts the engine
+// costs (8 is not: never drawn) and its two anchors run on all of them (tp = gpus); a degree
+// is another measurement; the evaluation data holds every degree up to the request's GPUs
+// (the toy's 8 heads divide by 1, 2 and 4: three times the configurations of one GPU).
+void TestEval::requestsRunOnTheRowsGpus()
+{
+    const TpToyEngine e(kFormats);
+    SimulatedCampaign campaign(
+        e, [&](const Config& c) { return e.rmqd(c); }, 1);
+    EvalSetup setup = toySetup();
+    setup.grid.gpus = {2, 4, 8};
+    const auto requests = generateRequests(e, campaign, setup, 20, 9);
+    QCOMPARE(requests.size(), std::size_t{20});
+    std::set<int> seen;
+    for (const EvalRequest& r : requests) {
+        seen.insert(r.request.gpus);
+        QCOMPARE(r.faster.tp, r.request.gpus);
+        QCOMPARE(r.slower.tp, r.request.gpus);
+    }
+    QCOMPARE(seen, (std::set<int>{2, 4}));
+    Config one = requests[0].faster, two = one;
+    one.tp = 1;
+    QVERIFY(measurementKey(one, requests[0].request, 1) !=
+            measurementKey(two, requests[0].request, 1));
+    Request q = requests[0].request;
+    q.gpus = 1;
+    const int single = bestInEvaluationData(e, campaign, setup, q).configurations;
+    QVERIFY(single > 0);
+    q.gpus = 4;
+    QCOMPARE(bestInEvaluationData(e, campaign, setup, q).configurations, 3 * single);
+    q.gpus = 8;
+    QCOMPARE(bestInEvaluationData(e, campaign, setup, q).configurations, 3 * single);
 }
 
 QTEST_APPLESS_MAIN(TestEval)

@@ -585,7 +585,9 @@ void TestExportRecipe::moeMemoryPricesWhatIsExported()
                         plan.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)];
                     if (g == Format::Bf16)
                         continue;
-                    const LinearShape sh = shapeOf(a, l, !isAttention(l) && a.isMoeLayer(i));
+                    const LinearShape sh = shapeOf(
+                        a, l,
+                        !isAttention(l) && a.isMoeLayer(i) ? MlpOf::RoutedExpert : MlpOf::Dense);
                     const auto modules = static_cast<double>(linearModules(a, i, l).size());
                     saved += modules * static_cast<double>(sh.inFeatures * sh.outFeatures) *
                              (2.0 - facts(g).effectiveBits / 8.0);

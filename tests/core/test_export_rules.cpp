@@ -2,6 +2,7 @@
 // check agreeing with the messages and with the rules restated independently over every
 // configuration of a small model, the search space producing only exportable recipes, and no
 // allocation on the fast path.
+#include "core/data/hfconfig.h"
 #include "core/export/exportability.h"
 #include "core/model/configspace.h"
 #include "test_export_fixtures.h"
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <set>
 
 // Counts every allocation of this test binary, to check that the fast path makes none.
@@ -122,6 +124,7 @@ private slots:
     void fastCheckAgreesWithMessagesAndRules();
     void searchSpaceIsExportable();
     void fastCheckDoesNotAllocate();
+    void moeWidthsMeetBlockSizes();
 };
 
 void TestExportRules::eachRuleSaysWhy_data()
@@ -304,6 +307,57 @@ void TestExportRules::fastCheckDoesNotAllocate()
     const long mid = gAllocations.load();
     QVERIFY(!exportProblems(in.arch, c, &blackwell).empty());
     QVERIFY(gAllocations.load() > mid);
+}
+
+// An MoE layer's MLP linears are its routed experts' and its shared expert's: each width
+// must meet a block format's block size. A hand-made qwen2_moe config: hidden 256, dense MLP
+// 512 (layers 0, 2), routed experts of 128 and a shared expert of 200 (layers 1, 3).
+void TestExportRules::moeWidthsMeetBlockSizes()
+{
+    const auto arch = [](int shared) {
+        return parseHfConfig(nlohmann::json::parse(
+                                 R"({"model_type": "qwen2_moe", "num_hidden_layers": 4,
+            "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2,
+            "head_dim": 64, "intermediate_size": 512, "moe_intermediate_size": 128,
+            "num_experts": 4, "num_experts_per_tok": 2, "decoder_sparse_step": 2,
+            "vocab_size": 10, "shared_expert_intermediate_size": )" +
+                                 std::to_string(shared) + "}"),
+                             "config.json");
+    };
+    const ModelArch a = arch(200);
+    // The messages, one per line, after checking that the fast check agrees with them.
+    const auto problems = [](const ModelArch& m, const Config& c) {
+        std::string out;
+        for (const std::string& p : exportProblems(m, c))
+            out += p + "\n";
+        return out.empty() == isExportable(m, c) ? out : "fast check disagrees: " + out;
+    };
+    // nvfp4 experts: gate/up read hidden 256 (16 x 16), the routed experts' down 128 (8 x 16),
+    // the dense down 512; the shared expert's down reads 200 = 12.5 x 16.
+    const Config nvfp4 =
+        makeConfig(4, {}, {{Format::Nvfp4, Scope::Mlp}}, Algorithm::Max, KvFormat::Bf16);
+    QCOMPARE(problems(a, nvfp4),
+             std::string("band 1 (layers 0-3, nvfp4): the shared expert's down_proj has 200 "
+                         "input features, not a multiple of the nvfp4 block size 16\n"));
+    // Attention only, or a band of dense layers only: no shared expert quantized.
+    QCOMPARE(problems(a, makeConfig(4, {}, {{Format::Nvfp4, Scope::Attn}}, Algorithm::Max,
+                                    KvFormat::Bf16)),
+             std::string());
+    QCOMPARE(
+        problems(a, makeConfig(4, {1}, {{Format::Nvfp4, Scope::Full}, {Format::Bf16, Scope::Full}},
+                               Algorithm::Max, KvFormat::Bf16)),
+        std::string());
+    // A shared expert of 208 = 13 x 16 passes nvfp4 but not int4_wo's 128 (routed 128 does).
+    const ModelArch b = arch(208);
+    QCOMPARE(problems(b, nvfp4), std::string());
+    QCOMPARE(problems(b, makeConfig(4, {}, {{Format::Int4Wo, Scope::Mlp}}, Algorithm::Awq,
+                                    KvFormat::Bf16)),
+             std::string("band 1 (layers 0-3, int4_wo): the shared expert's down_proj has 208 "
+                         "input features, not a multiple of the int4_wo block size 128\n"));
+    // Without a shared expert the same band exports.
+    ModelArch none = a;
+    none.moe.sharedIntermediate = 0;
+    QCOMPARE(problems(none, nvfp4), std::string());
 }
 
 QTEST_APPLESS_MAIN(TestExportRules)

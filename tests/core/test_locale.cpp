@@ -31,6 +31,8 @@ std::string snapshot()
                                     p.memConstantLatencyS, p.otherMemBytes, p.tensorFlops});
     for (const QualityRow& r : loadQualitySet(ws.qualityFile, ws.models).rows)
         out["quality"].push_back({r.model, bandsToText(r.recipe), r.rmqd});
+    for (const RequestOverhead& o : ws.requestOverheads)
+        out["request_overheads"].push_back({o.stack, o.release, o.ms});
     out["utilisation"] = utilisationToJson(loadUtilisationFile(ws.utilisationFile));
     const std::string yaml = "gpu:\n  mem_bw: 3.35e12\n  mem_capacity: 85899345920\n"
                              "  mem_bw_empirical_scaling_factor: 0.75\n"

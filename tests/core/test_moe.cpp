@@ -66,6 +66,7 @@ private slots:
     void stepCountsEveryMoeOperator();
     void specOnlyDecodeReadsTouchedExperts();
     void sharedExpertInExpertsScope();
+    void qwen2MoeCountsQkvBiases();
     void rooflineRunsActiveExpertsReadsTouchedOnes();
 };
 
@@ -477,12 +478,13 @@ void TestMoe::sharedExpertInExpertsScope()
         "num_experts": 4, "num_experts_per_tok": 2, "vocab_size": 10})")
                 .find("shared_expert_intermediate_size") != std::string::npos);
 
-    // Per layer: attention 8 x (2 + 2) x 4 + 2 x 4 x 8 = 192, norms 16 (no q/k norm). Dense
-    // MLP 3 x 8 x 16 = 384. MoE block: experts 4 x 3 x 8 x 2 = 192, shared 3 x 8 x 6 = 144,
-    // router 8 x 4 + shared gate 8 x 1 = 40. 4 x 208 + 2 x 384 + 2 x 376 + embedding 80 (tied)
-    // + final norm 8 = 2,440; active: 2 of 4 experts (96 fewer per MoE layer) = 2,248.
-    QCOMPARE(m.paramCount(), std::int64_t{2440});
-    QCOMPARE(m.activeParamCount(), std::int64_t{2248});
+    // Per layer: attention 8 x (2 + 2) x 4 + 2 x 4 x 8 = 192, q/k/v biases (2 + 2) x 4 = 16,
+    // norms 16 (no q/k norm). Dense MLP 3 x 8 x 16 = 384. MoE block: experts 4 x 3 x 8 x 2 =
+    // 192, shared 3 x 8 x 6 = 144, router 8 x 4 + shared gate 8 x 1 = 40. 4 x 224 + 2 x 384
+    // + 2 x 376 + embedding 80 (tied) + final norm 8 = 2,504; active: 2 of 4 experts (96 fewer
+    // per MoE layer) = 2,312.
+    QCOMPARE(m.paramCount(), std::int64_t{2504});
+    QCOMPARE(m.activeParamCount(), std::int64_t{2312});
 
     // fp8 experts on layers 0-1, bf16 on 2-3. Bytes: attention 4 x 192 x 2 = 1,536, norms
     // 4 x 16 x 2 = 128; layer 0 MLP 384 x 1; layer 1 experts and shared (192 + 144) x 1 + router
@@ -517,6 +519,39 @@ void TestMoe::sharedExpertInExpertsScope()
     StepModel(costs, m, c).prefillStepMs(1, 4, &b);
     QCOMPARE(b.gemm(), 48.0 + 80.0 + 248.0);
     QCOMPARE(estimateLatencyNaive(costs, m, c, q).ttftMs, 48.0 + 80.0 + 248.0 + 10.0);
+}
+
+// Qwen2-MoE (and Qwen2) add a bias to q, k and v. Qwen/Qwen1.5-MoE-A2.7B's config.json
+// (model_type qwen2_moe): hidden 2048, 24 layers, 16 heads, 16 KV heads (head_dim 128), 60
+// experts of 1408, 4 per token, a shared expert of 5632, vocabulary 151936, untied.
+void TestMoe::qwen2MoeCountsQkvBiases()
+{
+    const std::string fields = R"("hidden_size": 2048, "num_hidden_layers": 24,
+        "num_attention_heads": 16, "num_key_value_heads": 16, "intermediate_size": 5632,
+        "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632,
+        "num_experts": 60, "num_experts_per_tok": 4, "decoder_sparse_step": 1,
+        "norm_topk_prob": false, "vocab_size": 151936, "tie_word_embeddings": false})";
+    const ModelArch m = parseHfConfig(
+        nlohmann::json::parse(R"({"model_type": "qwen2_moe", )" + fields), "config.json");
+    // biases: (16 + 2 x 16) x 128 = 6,144 per layer
+    QCOMPARE(m.attnBiasParams(), std::int64_t{6'144});
+    // layer: attention 4 x 2048 x 2048 = 16,777,216 + biases 6,144 + norms 4,096 + experts
+    //   60 x 3 x 2048 x 1408 = 519,045,120 + shared 3 x 2048 x 5632 = 34,603,008 + router and
+    //   shared gate 2048 x 61 = 124,928 -> 570,560,512; x 24 = 13,693,452,288
+    // + embedding and lm_head 2 x 151936 x 2048 = 622,329,856 + final norm 2,048
+    //   = 14,315,784,192 (the card: 14.3 B)
+    QCOMPARE(m.paramCount(), std::int64_t{14'315'784'192});
+    // active layer: 4 experts 34,603,008 instead of 60: 86,118,400; x 24 = 2,066,841,600
+    //   + 622,331,904 = 2,689,173,504 (the card: 2.7 B activated)
+    QCOMPARE(m.activeParamCount(), std::int64_t{2'689'173'504});
+    // Dense Qwen2 too: against Llama with the same fields, 24 x 6,144 = 147,456 more.
+    const std::string dense = R"("hidden_size": 2048, "num_hidden_layers": 24,
+        "num_attention_heads": 16, "intermediate_size": 5632, "vocab_size": 151936})";
+    const ModelArch qwen2 =
+        parseHfConfig(nlohmann::json::parse(R"({"model_type": "qwen2", )" + dense), "config.json");
+    const ModelArch llama =
+        parseHfConfig(nlohmann::json::parse(R"({"model_type": "llama", )" + dense), "config.json");
+    QCOMPARE(qwen2.paramCount() - llama.paramCount(), std::int64_t{147'456});
 }
 
 // The roofline on the 4-layer qwen2_moe of sharedExpertInExpertsScope (layers 1, 3 MoE), bf16,

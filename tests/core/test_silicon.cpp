@@ -2,8 +2,10 @@
 // at the second row, naming the line of the first; a row differing in any key column is another
 // measurement. A mapped row runs the KV format its engine serves that kind of checkpoint with.
 #include "core/data/loaderror.h"
+#include "core/data/workspacefile.h"
 #include "core/latency/servingmodel.h"
 #include "core/latency/silicon.h"
+#include "core/latency/siliconstudy.h"
 
 #include <QTest>
 #include <algorithm>
@@ -90,6 +92,10 @@ private slots:
     void engineCapsRunningRequests();
     void engineReleaseGoesWithTheRow();
     void tensorParallelRowsNeedAllReduceTables();
+    void requestOverheadGoesWithTheRelease_data();
+    void requestOverheadGoesWithTheRelease();
+    void specOnlyStacksSplitOverTheirInterconnect();
+    void specOnlyRowsArePredicted();
 };
 
 void TestSilicon::duplicateIdRefused()
@@ -312,6 +318,114 @@ void TestSilicon::tensorParallelRowsNeedAllReduceTables()
     b.tp = 4;
     QVERIFY(sweepKey(a) != sweepKey(b));
     QCOMPARE(sweepKey(a), std::string("h200_sxm|trtllm|meta-llama/Llama-3.1-8B||1024|128"));
+}
+
+// The workspace's overhead of exactly the row's stack and release rides on its request (and
+// so into its TTFT, test_servingmodel); another release, another GPU or no release get none.
+void TestSilicon::requestOverheadGoesWithTheRelease_data()
+{
+    QTest::addColumn<QString>("system");
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<QString>("release");
+    QTest::addColumn<double>("overhead");
+    QTest::newRow("h100_sxm/trtllm 1.0.0rc3") << "h100_sxm"
+                                              << "trtllm"
+                                              << "1.0.0rc3" << 152.0;
+    QTest::newRow("h200_sxm/sglang 0.5.6.post2") << "h200_sxm"
+                                                 << "sglang"
+                                                 << "0.5.6.post2" << 382.0;
+    QTest::newRow("another release") << "h100_sxm"
+                                     << "trtllm"
+                                     << "1.3.0rc20" << 0.0;
+    QTest::newRow("another GPU") << "h200_sxm"
+                                 << "trtllm"
+                                 << "1.0.0rc3" << 0.0;
+    QTest::newRow("no release") << "h100_sxm"
+                                << "trtllm"
+                                << "" << 0.0;
+}
+
+void TestSilicon::requestOverheadGoesWithTheRelease()
+{
+    QFETCH(QString, system);
+    QFETCH(QString, backend);
+    QFETCH(QString, release);
+    QFETCH(double, overhead);
+    Workspace ws = kvWorkspace();
+    ws.requestOverheads = {{"h100_sxm/trtllm", "1.0.0rc3", 152.0},
+                           {"h200_sxm/sglang", "0.5.6.post2", 382.0}};
+    SiliconRow row =
+        aggRow(system.toStdString(), backend.toStdString(), "meta-llama/Llama-3.1-8B", "", 8);
+    row.backendVersion = release.toStdString();
+    const SiliconMapping m = mapSiliconRow(ws, row);
+    QVERIFY2(m.ok, m.reason.c_str());
+    QCOMPARE(m.request.requestOverheadMs, overhead);
+    const bool said =
+        std::any_of(m.assumptions.begin(), m.assumptions.end(), [&](const std::string& a) {
+            return a.find("adds a request overhead of " + std::to_string(std::lround(overhead)) +
+                          " ms") != std::string::npos;
+        });
+    QCOMPARE(said, overhead > 0);
+}
+
+// A spec-only stack splits a row over the GPUs when its platform names an interconnect (as a
+// search on it does), and says why not when it names none.
+void TestSilicon::specOnlyStacksSplitOverTheirInterconnect()
+{
+    Workspace ws = kvWorkspace();
+    ws.models[0].heads = 32;
+    Platform a6000;
+    a6000.id = "rtx_a6000";
+    a6000.interconnect = Interconnect::Pcie;
+    ws.platforms.push_back(a6000);
+    Stack spec;
+    spec.id = "rtx_a6000/vllm";
+    spec.backend = "vllm";
+    spec.source = LatencySource::Empirical;
+    spec.platform = 1;
+    spec.formats = {Format::Bf16};
+    ws.stacks.push_back(spec);
+    SiliconRow row = aggRow("rtx_a6000", "vllm", "meta-llama/Llama-3.1-8B", "", 8);
+    row.tp = 4;
+    SiliconMapping m = mapSiliconRow(ws, row);
+    QVERIFY2(m.ok, m.reason.c_str());
+    QCOMPARE(m.config.tp, 4);
+    QCOMPARE(m.request.gpus, 4);
+    ws.platforms[1].interconnect = Interconnect::None;
+    m = mapSiliconRow(ws, row);
+    QVERIFY(!m.ok);
+    QCOMPARE(m.reason,
+             std::string("tp_size 4: rtx_a6000 has no interconnect in the platforms file"));
+    row.tp = 1;
+    QVERIFY(mapSiliconRow(ws, row).ok);
+}
+
+// Rows on the default workspace's spec-only stacks (no tables) are estimated on the utilisation
+// model. Llama-3.1-8B bf16 at one client on L40S (864 GB/s, PCIe 32 GB/s): decoding reads the
+// 16 GB of weights, about 19 ms a step on one GPU; on two each reads half (9 ms) and pays 64
+// all-reduces of 4,096 bf16 values (8 KiB) over PCIe, tens of microseconds each: TPOT falls,
+// by less than half. Thor has no interconnect: its tp 2 row is not predicted.
+void TestSilicon::specOnlyRowsArePredicted()
+{
+    const Workspace ws = loadWorkspace(ACSEL_DATASETS "/workspace.json", "");
+    std::vector<SiliconRow> rows;
+    for (const auto& [system, tp] : {std::pair{"l40s", 1}, {"l40s", 2}, {"jetson_agx_thor", 2}}) {
+        SiliconRow r = aggRow(system, "vllm", "meta-llama/Llama-3.1-8B-Instruct", "", 1);
+        r.id = std::string(system) + std::to_string(tp);
+        r.tp = tp;
+        r.ttftMs = 100;
+        r.tpotMs = 20;
+        rows.push_back(r);
+    }
+    const SiliconPrediction p = predictSiliconRows(ws, rows);
+    QCOMPARE(p.rows.size(), std::size_t{2});
+    QCOMPARE(p.rows[1].config.tp, 2);
+    const double tp1 = p.rows[0].serving.latency.tpotMs, tp2 = p.rows[1].serving.latency.tpotMs;
+    QVERIFY2(tp1 > 12 && tp1 < 30, std::to_string(tp1).c_str());
+    QVERIFY2(tp2 < tp1 && tp2 > tp1 / 2, (std::to_string(tp1) + " " + std::to_string(tp2)).c_str());
+    QCOMPARE(p.skipped.size(), std::size_t{1});
+    QCOMPARE(p.skipped[0].reason,
+             std::string("tp_size 2: jetson_agx_thor has no interconnect in the platforms file"));
 }
 
 QTEST_APPLESS_MAIN(TestSilicon)

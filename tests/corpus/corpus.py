@@ -83,7 +83,7 @@ def tables(name, yaml=YAML, replace=None):
 
 GOOD_TABLES, GOOD_VERSION = tables("tables_good")
 WS = load(os.path.join(DATASETS, "workspace.json"))
-for key in ("platforms", "utilisation"):
+for key in ("platforms", "utilisation", "request_overheads"):
     WS[key] = os.path.join(DATASETS, WS[key])
 WS["quality"]["file"] = os.path.join(DATASETS, WS["quality"]["file"])
 
@@ -135,7 +135,7 @@ for typo in ("utilization", "qualty", "platform", "Models"):
     ws_case("misspelt key " + typo, setter(typo, value=WS.get("quality")), "/" + typo)
 ws_case("misspelt quality.fille", setter("quality", "fille", value="x"), "/quality/fille")
 ws_case("misspelt models[0].hfid", setter("models", 0, "hfid", value="x"), "/models/0/hfid")
-for key in ("platforms", "utilisation"):
+for key in ("platforms", "utilisation", "request_overheads"):
     ws_case(key + " missing file", setter(key, value="none/%s.json" % key), "/" + key)
     ws_case(key + " is a folder", setter(key, value=DATASETS), "/" + key)
     ws_case(key + " is /dev/zero", setter(key, value="/dev/zero"), "/" + key)
@@ -283,6 +283,17 @@ referenced("utilisation", "a grid's op", edited(UTIL, setter("grids", 0, "op", v
 referenced("utilisation", "a grid one value short",
            edited(UTIL, lambda d: d["grids"][0]["log_utilisation"].pop()),
            "/grids/0/log_utilisation", command=search)
+
+OVERHEADS = load(os.path.join(DATASETS, "request_overheads.json"))
+for key, value in (("stack", "h100_sxm"), ("release", ""), ("overhead_ms", -1),
+                   ("overhead_ms", "152"), ("fitted", " ")):
+    referenced("request_overheads", "entries[0].%s = %r" % (key, value),
+               edited(OVERHEADS, setter("entries", 0, key, value=value)), "/entries/0/" + key)
+referenced("request_overheads", "a second entry for a release",
+           edited(OVERHEADS, lambda d: d["entries"].append(copy.deepcopy(d["entries"][0]))),
+           "/entries/%d/release" % len(OVERHEADS["entries"]))
+referenced("request_overheads", "schema_version = 99",
+           edited(OVERHEADS, setter("schema_version", value=99)), "/schema_version")
 
 # ---- quality set (through the workspace; the search fits the surrogate on it) --------------
 QUALITY = load(WS["quality"]["file"])

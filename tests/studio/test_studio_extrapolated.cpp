@@ -70,6 +70,7 @@ QString writeWorkspaceWithoutModel(const QTemporaryDir& dir)
         QJsonObject{{QStringLiteral("file"), qualityFile}, {QStringLiteral("synthetic"), true}};
     ws[QStringLiteral("platforms")] = datasets + QStringLiteral("/platforms.json");
     ws[QStringLiteral("utilisation")] = datasets + QStringLiteral("/utilisation.json");
+    ws[QStringLiteral("request_overheads")] = datasets + QStringLiteral("/request_overheads.json");
     const QString wsFile = dir.filePath(QStringLiteral("workspace.json"));
     return writeJson(qualityFile, quality) && writeJson(wsFile, ws) ? wsFile : QString();
 }

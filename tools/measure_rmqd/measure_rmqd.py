@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures RMQD of the candidates an `acsel plan quality` folder lists, on a Hugging Face
-Llama or Qwen3 checkpoint, and writes quality-set rows for `acsel quality add`
-(README.md beside this file)."""
+Llama, Qwen3 or mixture-of-experts checkpoint, and writes quality-set rows for
+`acsel quality add` (README.md beside this file)."""
 import argparse
 import os
 import sys

@@ -153,7 +153,7 @@ def run_plan(manifest_path, campaign, model_name, output, provenance, only=None,
     recs = []
     for c in candidates:  # check every recipe before the first long measurement
         path = os.path.join(plan_dir, c["recipe"])
-        rec = recipes.load_recipe(path, layers)
+        rec = recipes.load_recipe(path, campaign.model.arch)
         check_recipe(c, rec, path)
         recs.append(rec)
     campaign.prepare()

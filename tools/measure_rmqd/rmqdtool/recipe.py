@@ -8,7 +8,7 @@ import fnmatch
 
 import yaml
 
-from .model import LINEARS, QuantSpec, kv_quantizer, linear_module
+from .model import LINEARS, QuantSpec, gate_modules, kv_quantizer, linear_modules
 
 ATTENTION = ("q_proj", "k_proj", "v_proj", "o_proj")
 MLP = ("gate_proj", "up_proj", "down_proj")
@@ -94,18 +94,21 @@ for _fmt, (_w, _i) in FORMAT_NUMERICS.items():
     _BY_NUMERICS[(_canonical_block(_w), _canonical_block(_i) if _i else None)] = _fmt
 
 
-def quantizer_names(num_layers):
-    """Every quantizer of the wrapped model, in module order (as core/export/modulenames)."""
+_LINEAR_QUANTIZERS = ("input_quantizer", "output_quantizer", "weight_quantizer")
+
+
+def quantizer_names(arch):
+    """Every quantizer of the wrapped model (as core/export/modulenames): per linear module
+    (each expert's, an MoE layer's router and shared-expert gate) its input, output and weight
+    quantizers; per attention its q/k/v bmm and softmax quantizers; lm_head's."""
     names = []
-    for layer in range(num_layers):
-        for lin in LINEARS:
-            for q in ("input_quantizer", "output_quantizer", "weight_quantizer"):
-                names.append(f"{linear_module(layer, lin)}.{q}")
-            if lin == "o_proj":
-                for which in ("q", "k", "v"):
-                    names.append(kv_quantizer(layer, which))
-                names.append(f"model.layers.{layer}.self_attn.softmax_quantizer")
-    names += [f"lm_head.{q}" for q in ("input_quantizer", "output_quantizer", "weight_quantizer")]
+    for layer in range(arch.layers):
+        modules = [m for lin in LINEARS for m in linear_modules(arch, layer, lin)]
+        for module in modules + gate_modules(arch, layer):
+            names += [f"{module}.{q}" for q in _LINEAR_QUANTIZERS]
+        names += [kv_quantizer(layer, which) for which in ("q", "k", "v")]
+        names.append(f"model.layers.{layer}.self_attn.softmax_quantizer")
+    names += [f"lm_head.{q}" for q in _LINEAR_QUANTIZERS]
     return names
 
 
@@ -120,16 +123,17 @@ class Recipe:
         self.description = description
 
 
-def load_recipe(path, num_layers):
+def load_recipe(path, arch):
     try:
         with open(path, encoding="utf-8") as f:
             root = yaml.safe_load(f)
     except (OSError, yaml.YAMLError) as e:
         raise RecipeError(f"{path}: {e}") from e
-    return parse_recipe(root, num_layers, path)
+    return parse_recipe(root, arch, path)
 
 
-def parse_recipe(root, num_layers, path="recipe"):
+def parse_recipe(root, arch, path="recipe"):
+    """The recipe applied to the quantizers of `arch` (checkpoint.Arch)."""
     if not isinstance(root, dict) or set(root) - {"metadata", "quantize"}:
         raise RecipeError(f"{path}: expected a mapping with metadata and quantize")
     meta = root.get("metadata") or {}
@@ -143,7 +147,7 @@ def parse_recipe(root, num_layers, path="recipe"):
     if method not in ALGORITHMS:
         raise RecipeError(f"{path}: quantize.algorithm: unsupported method {method!r}")
 
-    state = {name: [True, _DEFAULT] for name in quantizer_names(num_layers)}
+    state = {name: [True, _DEFAULT] for name in quantizer_names(arch)}
     for i, entry in enumerate(q["quant_cfg"]):
         where = f"{path}: quantize.quant_cfg[{i}]"
         if not isinstance(entry, dict) or "quantizer_name" not in entry:
@@ -182,9 +186,23 @@ def parse_recipe(root, num_layers, path="recipe"):
                               "(docs/EXPORT.md; a quantizer left at ModelOpt's default?)")
         return fmt
 
-    layers = [{lin: classify(linear_module(l, lin)) for lin in LINEARS} for l in range(num_layers)]
+    def layer_format(layer, lin):
+        """The one format of every module of a layer's linear (each expert of an MoE layer)."""
+        fmts = {m: classify(m) for m in linear_modules(arch, layer, lin)}
+        if len(set(fmts.values())) != 1:
+            raise RecipeError(f"{path}: layer {layer}: {lin} of its experts in "
+                              f"{', '.join(sorted(set(fmts.values())))}; a band gives every "
+                              "expert of a layer one format")
+        return next(iter(fmts.values()))
+
+    layers = [{lin: layer_format(l, lin) for lin in LINEARS} for l in range(arch.layers)]
+    for l in range(arch.layers):
+        for name in (f"{m}.{q}" for m in gate_modules(arch, l) for q in _LINEAR_QUANTIZERS):
+            if numerics(name) is not None:
+                raise RecipeError(f"{path}: {name} is enabled; the MoE router and the shared "
+                                  "expert's gate are never quantized")
     kv = set()
-    for l in range(num_layers):
+    for l in range(arch.layers):
         if numerics(f"model.layers.{l}.self_attn.q_bmm_quantizer") is not None or \
                 numerics(f"model.layers.{l}.self_attn.softmax_quantizer") is not None:
             raise RecipeError(f"{path}: layer {l}: q_bmm or softmax quantizer enabled")

@@ -13,6 +13,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import tinymodel  # noqa: E402
+from rmqdtool.checkpoint import Checkpoint  # noqa: E402
 from rmqdtool.model import LINEARS  # noqa: E402
 from rmqdtool.recipe import load_recipe  # noqa: E402
 
@@ -73,7 +74,7 @@ class AcselTest(unittest.TestCase):
         yaml_path = os.path.join(self.dir, "export.yaml")
         acsel("export", "--workspace", WORKSPACE, "--config", path, "--as", "modelopt-yaml",
               "-o", yaml_path)
-        rec = load_recipe(yaml_path, 2)
+        rec = load_recipe(yaml_path, Checkpoint(self.ckpt).arch)
         expected = [{lin: "nvfp4" if lin in ATTENTION else "bf16" for lin in LINEARS},
                     {lin: "fp8" for lin in LINEARS}]
         self.assertEqual(rec.spec.layers, expected)
@@ -89,7 +90,7 @@ class AcselTest(unittest.TestCase):
             manifest = json.load(f)
         # Every recipe file applies to exactly the configuration the manifest lists.
         for c in manifest["candidates"]:
-            rec = load_recipe(os.path.join(plan, c["recipe"]), 2)
+            rec = load_recipe(os.path.join(plan, c["recipe"]), Checkpoint(self.ckpt).arch)
             self.assertEqual(rec.bands, c["bands"], c["id"])
             self.assertEqual(rec.spec.kv, c["kv"], c["id"])
         rows = os.path.join(self.dir, "rows.csv")

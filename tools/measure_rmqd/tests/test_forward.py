@@ -1,6 +1,7 @@
 """The companion's batched, layer-major forward against the naive reference (tests/naive.py)
-on tiny random checkpoints in the HF layout, for Qwen3 (q/k norm) and Llama-3.1 (rope
-scaling, tied embeddings)."""
+on tiny random checkpoints in the HF layout, for Qwen3 (q/k norm), Llama-3.1 (rope scaling,
+tied embeddings) and the mixtures of experts Qwen3-MoE (a dense layer among MoE ones),
+Qwen2-MoE (shared expert, q/k/v biases) and Mixtral."""
 import os
 import sys
 import unittest
@@ -47,6 +48,15 @@ class ForwardTest(unittest.TestCase):
         # would not see a forward that ignored rope_scaling otherwise.
         unscaled = naive.logits(ckpt.config, weights, seqs[0].tolist(), use_scaling=False)
         self.assertGreater(float((got[0] - unscaled).abs().max()), 1e-3)
+
+    def test_qwen3_moe_equals_naive(self):
+        self.check("qwen3_moe")
+
+    def test_qwen2_moe_equals_naive(self):
+        self.check("qwen2_moe")
+
+    def test_mixtral_equals_naive(self):
+        self.check("mixtral")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ shards with model.safetensors.index.json, a byte-level BPE tokenizer.json) for t
 the worked example of docs/QUALITY.md. Its architecture is the one of
 tests/data/tiny_workspace.json, so `acsel plan quality` and `acsel export` accept it.
 
-    python3 tools/measure_rmqd/tests/tinymodel.py OUT_DIR [--family qwen3|llama] [--seed N]
+    python3 tools/measure_rmqd/tests/tinymodel.py OUT_DIR [--family F] [--seed N]
+        F: qwen3, llama; the mixtures of experts qwen3_moe, qwen2_moe, mixtral
     python3 tools/measure_rmqd/tests/tinymodel.py --text FILE   (a calibration text)
 """
 import argparse
@@ -22,7 +23,12 @@ from rmqdtool.tokenizer import bytes_to_unicode  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKSPACE = os.path.join(HERE, "data", "tiny_workspace.json")
-MODEL_NAMES = {"qwen3": "Tiny-Qwen3-2L", "llama": "Tiny-Llama-2L"}
+MODEL_NAMES = {"qwen3": "Tiny-Qwen3-2L", "llama": "Tiny-Llama-2L",
+               "qwen3_moe": "Tiny-Qwen3MoE-3L", "qwen2_moe": "Tiny-Qwen2MoE-2L",
+               "mixtral": "Tiny-Mixtral-2L"}
+ARCHITECTURES = {"qwen3": "Qwen3ForCausalLM", "llama": "LlamaForCausalLM",
+                 "qwen3_moe": "Qwen3MoeForCausalLM", "qwen2_moe": "Qwen2MoeForCausalLM",
+                 "mixtral": "MixtralForCausalLM"}
 # 256 byte tokens plus these merges (ranked in order): vocabulary 256 + 64 = 320.
 _MERGES = ["Ġ t", "h e", "Ġt he", "i n", "a n", "e r", "o n", "Ġ a", "r e", "Ġ s", "e n", "a t",
            "Ġ o", "Ġ w", "o r", "e s", "Ġ c", "i s", "i t", "Ġ b", "Ġ f", "Ġ p", "Ġ m", "a l",
@@ -37,8 +43,8 @@ def architecture(family):
         ws = json.load(f)
     model = next(m for m in ws["models"] if m["name"] == MODEL_NAMES[family])
     cfg = dict(model["config"])
-    cfg.update({"rms_norm_eps": 1e-6, "architectures": [
-        "Qwen3ForCausalLM" if family == "qwen3" else "LlamaForCausalLM"], "torch_dtype": "bfloat16"})
+    cfg.update({"rms_norm_eps": 1e-6, "architectures": [ARCHITECTURES[family]],
+                "torch_dtype": "bfloat16"})
     if family == "llama":  # Llama-3.1's rope and its frequency-dependent scaling
         cfg.update({"rope_theta": 500000.0, "rope_scaling": {
             "rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
@@ -64,11 +70,50 @@ def tokenizer_json():
             "model": {"type": "BPE", "vocab": vocab, "merges": _MERGES, "ignore_merges": False}}
 
 
+def moe_layers(cfg):
+    """The MoE layers, by transformers' rule: Mixtral all; Qwen-MoE (l + 1) % decoder_sparse_step
+    == 0 and l not in mlp_only_layers."""
+    n = cfg["num_hidden_layers"]
+    if cfg["model_type"] == "mixtral":
+        return set(range(n))
+    if cfg["model_type"] not in ("qwen3_moe", "qwen2_moe"):
+        return set()
+    return {l for l in range(n) if (l + 1) % cfg["decoder_sparse_step"] == 0
+            and l not in cfg["mlp_only_layers"]}
+
+
+def mlp_shapes(cfg, layer):
+    """{module (under the layer): (out, in)} of a layer's MLP linears, in the HF layout."""
+    h = cfg["hidden_size"]
+    if layer not in moe_layers(cfg):
+        i = cfg["intermediate_size"]
+        return {"mlp.gate_proj": (i, h), "mlp.up_proj": (i, h), "mlp.down_proj": (h, i)}
+    out = {}
+    if cfg["model_type"] == "mixtral":  # w1 gate, w3 up, w2 down
+        i, e = cfg["intermediate_size"], cfg["num_local_experts"]
+        out["block_sparse_moe.gate"] = (e, h)
+        for x in range(e):
+            p = f"block_sparse_moe.experts.{x}."
+            out.update({p + "w1": (i, h), p + "w3": (i, h), p + "w2": (h, i)})
+        return out
+    i, e = cfg["moe_intermediate_size"], cfg["num_experts"]
+    out["mlp.gate"] = (e, h)
+    for x in range(e):
+        p = f"mlp.experts.{x}."
+        out.update({p + "gate_proj": (i, h), p + "up_proj": (i, h), p + "down_proj": (h, i)})
+    if cfg["model_type"] == "qwen2_moe":
+        s = cfg["shared_expert_intermediate_size"]
+        out.update({"mlp.shared_expert.gate_proj": (s, h), "mlp.shared_expert.up_proj": (s, h),
+                    "mlp.shared_expert.down_proj": (h, s), "mlp.shared_expert_gate": (1, h)})
+    return out
+
+
 def weights(cfg, seed):
     """Random weights scaled so that the logits are far from uniform (a near-uniform output
-    would make every RMQD tiny and the comparisons meaningless)."""
+    would make every RMQD tiny and the comparisons meaningless); routers scaled up so that
+    tokens spread over the experts with clear top-k choices."""
     g = torch.Generator().manual_seed(seed)
-    h, d, i, v = cfg["hidden_size"], cfg["head_dim"], cfg["intermediate_size"], cfg["vocab_size"]
+    h, d, v = cfg["hidden_size"], cfg["head_dim"], cfg["vocab_size"]
     nq, nkv = cfg["num_attention_heads"] * d, cfg["num_key_value_heads"] * d
 
     def rand(*shape, scale=1.0):
@@ -79,13 +124,17 @@ def weights(cfg, seed):
     for layer in range(cfg["num_hidden_layers"]):
         p = f"model.layers.{layer}."
         shapes = {"self_attn.q_proj": (nq, h), "self_attn.k_proj": (nkv, h),
-                  "self_attn.v_proj": (nkv, h), "self_attn.o_proj": (h, nq),
-                  "mlp.gate_proj": (i, h), "mlp.up_proj": (i, h), "mlp.down_proj": (h, i)}
+                  "self_attn.v_proj": (nkv, h), "self_attn.o_proj": (h, nq)}
+        shapes.update(mlp_shapes(cfg, layer))
         for name, (n_out, n_in) in shapes.items():
-            out[p + name + ".weight"] = rand(n_out, n_in, scale=n_in ** -0.5)
+            router = name.endswith(".gate") or name.endswith("_gate")
+            out[p + name + ".weight"] = rand(n_out, n_in, scale=(4 if router else 1) * n_in ** -0.5)
+        if cfg["model_type"] in ("qwen2", "qwen2_moe"):  # q/k/v biases
+            for name, n_out in (("q_proj", nq), ("k_proj", nkv), ("v_proj", nkv)):
+                out[p + "self_attn." + name + ".bias"] = rand(n_out, scale=0.5)
         for norm in ("input_layernorm", "post_attention_layernorm"):
             out[p + norm + ".weight"] = (1 + 0.1 * torch.randn(h, generator=g)).to(torch.bfloat16)
-        if cfg["model_type"] == "qwen3":
+        if cfg["model_type"] in ("qwen3", "qwen3_moe"):
             for norm in ("q_norm", "k_norm"):
                 out[p + "self_attn." + norm + ".weight"] = \
                     (1 + 0.1 * torch.randn(d, generator=g)).to(torch.bfloat16)
@@ -135,7 +184,7 @@ def calibration_text(path, words=6000, seed=1):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("folder", nargs="?")
-    ap.add_argument("--family", choices=("qwen3", "llama"), default="qwen3")
+    ap.add_argument("--family", choices=tuple(MODEL_NAMES), default="qwen3")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--text", help="write a calibration text to this file instead")
     a = ap.parse_args()
