@@ -3,6 +3,7 @@
 // widgets; no engine object crosses into widgets/.
 #pragma once
 
+#include "core/latency/fmcchoice.h"
 #include "core/model/config.h"
 #include "core/model/prediction.h"
 #include "core/search/nearestmiss.h"
@@ -27,6 +28,10 @@ struct PredictionView : acsel::Prediction {
     Breakdown ttftBreakdownMs; // per operator class
     Breakdown tpotBreakdownMs;
     Breakdown memoryBreakdownGiB;
+    // The FMC file's central interval of TTFT and TPOT holding intervalLevel (0.9: 90 %); none
+    // without a file line with a spread for the stack (WorkspaceEngine::latencyInterval).
+    std::optional<acsel::LatencyInterval> ttftInterval = std::nullopt, tpotInterval = std::nullopt;
+    double intervalLevel = 0;
     // False when the request's stack cannot run it at all (a format it has no kernels or
     // costs for): the numbers are then NaN and the verdict says why.
     bool runnable = true;

@@ -26,6 +26,12 @@ QString formatMs(double ms)
     return QStringLiteral("%1 ms").arg(ms, 0, 'f', a >= 1000 ? 0 : a >= 10 ? 1 : 2);
 }
 
+QString formatInterval(const acsel::LatencyInterval& iv)
+{
+    return formatMs(iv.lowMs).chopped(3) + QStringLiteral("\u2013") +
+           formatMs(iv.highMs).chopped(3);
+}
+
 QString formatGiB(double gib)
 {
     return QStringLiteral("%1 GiB").arg(gib, 0, 'f', gib >= 10 ? 1 : 2);

@@ -14,6 +14,8 @@ QString fromView(std::string_view s);
 QString formatMs(double ms);
 QString formatGiB(double gib);
 QString formatRmqd(double rmqd);
+// A latency interval in formatMs' digits, without the unit: "210.3–352.1".
+QString formatInterval(const acsel::LatencyInterval& iv);
 // "TTFT 812 ms · TPOT 21.4 ms · 18.2 GiB · RMQD 0.0123 · admitted"
 QString predictionSummary(const PredictionView& p);
 // "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp" (with moe the MLP

@@ -109,6 +109,11 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const std::optional<double> d = delta(index.row(), col);
     // The delta on a second line: the metric columns stay narrow enough for a laptop.
     const QString withDelta = d ? QStringLiteral("\n") + deltaText(*d) : QString();
+    const std::optional<LatencyInterval>& interval =
+        col == Ttft ? p.prediction.ttftInterval : p.prediction.tpotInterval;
+    const bool hasInterval = (col == Ttft || col == Tpot) && interval;
+    const QString withInterval =
+        hasInterval ? QStringLiteral("\n") + formatInterval(*interval) : QString();
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
@@ -117,9 +122,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Recipe: // the bands are drawn under it (RecipeStripDelegate)
             return tr("%1 · batch %2").arg(p.modelName).arg(p.config.batch);
         case Ttft:
-            return formatMs(p.prediction.ttftMs) + withDelta;
+            return formatMs(p.prediction.ttftMs) + withInterval + withDelta;
         case Tpot:
-            return formatMs(p.prediction.tpotMs) + withDelta;
+            return formatMs(p.prediction.tpotMs) + withInterval + withDelta;
         case Memory:
             return formatGiB(p.prediction.memoryGiB()) + withDelta;
         case Rmqd:
@@ -137,11 +142,15 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         }
     case Qt::ToolTipRole:
         if (col == Recipe)
-            return configSummary(p.config, p.modelName);
+            return configSummary(p.config, p.modelName, isMoe(p));
         if (col == Label || col == Verdict) // may be elided in their narrow columns
             return data(index, Qt::DisplayRole);
         {
             QStringList lines;
+            if (hasInterval)
+                lines << tr("%1 % interval: %2 ms (FMC file, at this concurrency)")
+                             .arg(QString::number(100 * p.prediction.intervalLevel, 'f', 0),
+                                  formatInterval(*interval));
             if (col == Rmqd)
                 if (const QString caveat = rmqdCaveat(p); !caveat.isEmpty())
                     lines << caveat;
@@ -242,6 +251,26 @@ void CompareModel::setRmqdCaveat(std::function<QString(const QString& model)> ca
                          {Qt::DisplayRole, Qt::ToolTipRole});
 }
 
+void CompareModel::setMoeModels(std::vector<bool> moe)
+{
+    moe_ = std::move(moe);
+    if (!pinned_.empty())
+        everyRowChanged();
+}
+
+bool CompareModel::isMoe(const PinnedConfig& p) const
+{
+    const auto m = static_cast<std::size_t>(p.config.model);
+    return p.config.model >= 0 && m < moe_.size() && moe_[m];
+}
+
+bool CompareModel::hasIntervals() const
+{
+    return std::any_of(pinned_.begin(), pinned_.end(), [](const PinnedConfig& p) {
+        return p.prediction.ttftInterval || p.prediction.tpotInterval;
+    });
+}
+
 void CompareModel::repredict(const std::function<PredictionView(const Config&)>& predict)
 {
     if (pinned_.empty() || !predict)
@@ -314,11 +343,11 @@ QString CompareModel::toCsv() const
 {
     QString out = QStringLiteral("row,pinned,configuration,ttft_ms,tpot_ms,memory_gib,rmqd,"
                                  "ttft_delta_pct,tpot_delta_pct,memory_delta_pct,rmqd_delta_pct,"
-                                 "gate\n");
+                                 "ttft_low_ms,ttft_high_ms,tpot_low_ms,tpot_high_ms,gate\n");
     for (int r = 0; r < rowCount(); ++r) {
         const PinnedConfig& p = pinned_[static_cast<std::size_t>(r)];
         QStringList f{QString::number(r + 1), csvField(p.label),
-                      csvField(configSummary(p.config, p.modelName))};
+                      csvField(configSummary(p.config, p.modelName, isMoe(p)))};
         for (int c = Ttft; c <= Rmqd; ++c) {
             const double v = value(p, c);
             f << (std::isfinite(v) ? QString::number(v, 'g', 10) : QString());
@@ -327,6 +356,10 @@ QString CompareModel::toCsv() const
             const std::optional<double> d = delta(r, c);
             f << (d ? QString::number(100 * *d, 'f', 2) : QString());
         }
+        for (const std::optional<LatencyInterval>& iv :
+             {p.prediction.ttftInterval, p.prediction.tpotInterval})
+            f << (iv ? QString::number(iv->lowMs, 'g', 10) : QString())
+              << (iv ? QString::number(iv->highMs, 'g', 10) : QString());
         f << csvField(data(index(r, Verdict)).toString());
         out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
     }

@@ -4,7 +4,8 @@
 // Numeric columns carry the value and its fraction of the column's largest value, which the
 // bar delegate draws as a bar behind the number. One row is the reference (the first pinned
 // unless another is chosen): the other rows' numbers carry their relative difference to it,
-// e.g. "12.3 ms" over "-8.1 %" (negative: lower, which is better for every metric).
+// e.g. "12.3 ms" over "-8.1 %" (negative: lower, which is better for every metric). A latency
+// with an interval (an FMC file's) has it on a line between the two: "146.1–640.7".
 #pragma once
 
 #include "viewmodel/explorertypes.h"
@@ -59,12 +60,19 @@ public:
     // Why a model's RMQD is extrapolated (it has no quality rows), empty when it is not. Its
     // pinned RMQDs are shown with a '*' and the reason as their tooltip, like the recipe card.
     void setRmqdCaveat(std::function<QString(const QString& model)> caveat);
+    // Which of the workspace's models (index Config::model) are mixtures of experts: their MLP
+    // scope reads "experts" in the bands and summaries, as in the band editor.
+    void setMoeModels(std::vector<bool> moe);
+    bool isMoe(const PinnedConfig& p) const;
+    // Some pin has a latency interval: its rows need a third line.
+    bool hasIntervals() const;
     // Predicts every pin again (after any change of the request): numbers and verdicts are
     // always the current request's; a pin the stack cannot run is flagged in the Gate column.
     void repredict(const std::function<PredictionView(const acsel::Config&)>& predict);
     // The table as CSV (RFC 4180 quoting): a header, then one line per row with its number,
     // label, configuration, the four metrics in full precision, their deltas to the reference
-    // in percent (empty in the reference row) and the gate's verdict.
+    // in percent (empty in the reference row), the TTFT and TPOT intervals' ends (empty
+    // without one) and the gate's verdict.
     QString toCsv() const;
 
 signals:
@@ -81,6 +89,7 @@ private:
 
     std::vector<PinnedConfig> pinned_;
     std::function<QString(const QString& model)> caveat_;
+    std::vector<bool> moe_;
     std::optional<acsel::Config> reference_; // none chosen: the first row
 };
 

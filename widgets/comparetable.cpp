@@ -31,7 +31,13 @@ CompareTable::CompareTable(CompareModel* model, QWidget* parent) : QTableView(pa
     setTextElideMode(Qt::ElideRight);
     setWordWrap(false);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    verticalHeader()->setDefaultSectionSize(2 * fm.height() + 8); // value over delta, bands
+    // Value over delta, or value, interval and delta; the configuration's bands.
+    const auto fitRows = [this] {
+        const int lines = model_->hasIntervals() ? 3 : 2;
+        verticalHeader()->setDefaultSectionSize(lines * fontMetrics().height() + 8);
+    };
+    fitRows();
+    connect(model, &CompareModel::pinnedChanged, this, fitRows);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setContextMenuPolicy(Qt::ActionsContextMenu);

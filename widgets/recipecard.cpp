@@ -24,8 +24,16 @@ QTableWidget* makeTable(QWidget* parent, const QStringList& headers)
     t->verticalHeader()->setVisible(false);
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionMode(QAbstractItemView::NoSelection);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    t->horizontalHeader()->setStretchLastSection(true);
+    // Every column in view in a laptop's card, never a horizontal scroll bar: the numbers
+    // (headers on two lines) take their contents' width, the names the rest, elided (whole in
+    // their tooltips).
+    t->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    t->setTextElideMode(Qt::ElideRight);
+    t->setWordWrap(false);
+    QHeaderView* h = t->horizontalHeader();
+    h->setStretchLastSection(false);
+    h->setSectionResizeMode(QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(0, QHeaderView::Stretch);
     return t;
 }
 
@@ -35,6 +43,8 @@ void setRow(QTableWidget* t, int row, const QStringList& cells)
         auto* item = new QTableWidgetItem(cells[c]);
         if (c > 0)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        else
+            item->setToolTip(cells[c]); // the name column elides
         t->setItem(row, c, item);
     }
 }
@@ -91,7 +101,9 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
                         whatIs(Term::CalibrationAlgorithm));
     howSure_->setToolTip(tr("The typical error (median absolute percentage error) of the "
                             "latency estimate on the measured rows of this stack: the Surrogate "
-                            "fit tab plots them"));
+                            "fit tab plots them. With an FMC file that has intervals (acsel "
+                            "calibrate), each latency's predictive interval from the spread of "
+                            "its profiles' held-out errors at the request's concurrency"));
     for (QLabel* l : {parameters_, recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -99,9 +111,10 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     styleAsWarning(*rmqdCaveat_); // as the window's serving-model warning
     rmqdCaveat_->setMargin(4);
     rmqdCaveat_->hide();
-    metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best uniform"), tr("Delta")});
-    ops_ = makeTable(this, {tr("Operator class (ms)"), tr("Prefill (TTFT)"), tr("Decode (TPOT)")});
-    memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform GiB")});
+    metrics_ = makeTable(this, {tr("Metric"), tr("This"), tr("Best\nuniform"), tr("Delta")});
+    ops_ =
+        makeTable(this, {tr("Operator class (ms)"), tr("Prefill\n(TTFT)"), tr("Decode\n(TPOT)")});
+    memory_ = makeTable(this, {tr("Memory"), tr("GiB"), tr("Uniform\nGiB")});
     pin_ = new QPushButton(tr("Pin"), this);
     pin_->setToolTip(tr("Add to the comparison table"));
     pinUniform_ = new QPushButton(tr("Pin best uniform"), this);
@@ -181,7 +194,12 @@ void RecipeCard::setContent(const CardContent& c)
     recipe_->setText(configSummary(c.config, c.modelName, c.moe));
     verdict_->setText(p.admitted ? tr("Gate: admitted")
                                  : tr("Gate: rejected, %1").arg(QString::fromStdString(p.verdict)));
-    howSure_->setText(c.howSure);
+    const QString level = QString::number(100 * p.intervalLevel, 'f', 0);
+    howSure_->setText(p.ttftInterval || p.tpotInterval
+                          ? tr("How sure: under TTFT and TPOT, the interval holding %1 % of "
+                               "measured latencies (FMC file, at this concurrency); %2")
+                                .arg(level, c.howSure)
+                          : tr("How sure: no interval: %1").arg(c.howSure));
     howSure_->setVisible(!c.howSure.isEmpty());
     margin_->setText(c.margin);
     margin_->setVisible(!c.margin.isEmpty());
@@ -196,11 +214,16 @@ void RecipeCard::setContent(const CardContent& c)
         QString name;
         double a, b;
         QString (*fmt)(double);
+        std::optional<LatencyInterval> ia, ib; // the FMC file's intervals of a and b
     };
-    const Row rows[] = {{tr("TTFT"), p.ttftMs, u.ttftMs, &formatMs},
-                        {tr("TPOT"), p.tpotMs, u.tpotMs, &formatMs},
-                        {tr("Memory"), p.memoryGiB(), u.memoryGiB(), &formatGiB},
-                        {tr("RMQD"), p.rmqd, u.rmqd, &formatRmqd}};
+    const Row rows[] = {{tr("TTFT"), p.ttftMs, u.ttftMs, &formatMs, p.ttftInterval, u.ttftInterval},
+                        {tr("TPOT"), p.tpotMs, u.tpotMs, &formatMs, p.tpotInterval, u.tpotInterval},
+                        {tr("Memory"), p.memoryGiB(), u.memoryGiB(), &formatGiB, {}, {}},
+                        {tr("RMQD"), p.rmqd, u.rmqd, &formatRmqd, {}, {}}};
+    // A latency with an interval: the interval on a second line under its value.
+    const auto withInterval = [](const QString& value, const std::optional<LatencyInterval>& iv) {
+        return iv ? value + QLatin1Char('\n') + formatInterval(*iv) : value;
+    };
     metrics_->setRowCount(4);
     const QString rowTips[] = {whatIs(Term::Fmc), whatIs(Term::Fmc), QString(), whatIs(Term::Rmqd)};
     for (int i = 0; i < 4; ++i) {
@@ -214,10 +237,24 @@ void RecipeCard::setContent(const CardContent& c)
             delta = r.b != 0 ? sign + QStringLiteral("%1%").arg(100.0 * d / r.b, 0, 'f', 1)
                              : sign + r.fmt(d);
         }
+        const bool interval = r.ia || (hasUniform && r.ib);
         setRow(metrics_, i,
-               {r.name, r.fmt(r.a), hasUniform ? r.fmt(r.b) : QStringLiteral("-"), delta});
-        metrics_->item(i, 0)->setToolTip(rowTips[i]);
+               {interval ? tr("%1\n(%2 %)").arg(r.name, level) : r.name,
+                withInterval(r.fmt(r.a), r.ia),
+                hasUniform ? withInterval(r.fmt(r.b), r.ib) : QStringLiteral("-"), delta});
+        metrics_->item(i, 0)->setToolTip(
+            interval ? tr("%1\n\nUnder the value: the interval holding %2 % of such "
+                          "configurations' measured latency, from the FMC file's spread at this "
+                          "concurrency")
+                           .arg(rowTips[i], level)
+                     : rowTips[i]);
     }
+    metrics_->resizeRowsToContents();
+    // As tall as its rows (two lines with an interval): the metrics never scroll.
+    int height = metrics_->horizontalHeader()->sizeHint().height() + 2 * metrics_->frameWidth();
+    for (int i = 0; i < metrics_->rowCount(); ++i)
+        height += metrics_->rowHeight(i);
+    metrics_->setFixedHeight(height);
     fillBreakdown(ops_, p.ttftBreakdownMs, p.tpotBreakdownMs);
     fillBreakdown(memory_, p.memoryBreakdownGiB, u.memoryBreakdownGiB);
     if (c.stats && c.stats->indexMembers > 0)

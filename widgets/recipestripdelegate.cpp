@@ -43,9 +43,8 @@ void RecipeStripDelegate::paint(QPainter* painter, const QStyleOptionViewItem& o
     const auto* model = qobject_cast<const CompareModel*>(index.model());
     if (model && index.row() < static_cast<int>(model->pinned().size())) {
         const QRect strip = stripRect(option.rect, option.fontMetrics);
-        paintBands(*painter, strip,
-                   model->pinned()[static_cast<std::size_t>(index.row())].config.recipe,
-                   opt.palette, false, false);
+        const PinnedConfig& pin = model->pinned()[static_cast<std::size_t>(index.row())];
+        paintBands(*painter, strip, pin.config.recipe, opt.palette, model->isMoe(pin), false);
         painter->setPen(opt.palette.color(QPalette::Mid));
         painter->drawRect(strip.adjusted(0, 0, -1, -1));
     }

@@ -23,13 +23,19 @@ using namespace acsel::gui;
 namespace
 {
 
-// The engine's operator and memory breakdowns in place of the gate's totals.
+// The engine's operator and memory breakdowns in place of the gate's totals, and the FMC
+// file's intervals of the latencies.
 void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, PredictionView& p)
 {
     const LatencyEstimate l = e.latencyEstimate(c, q);
     p.ttftBreakdownMs = app::operatorRows(l.prefill, c.recipe.size(), p.ttftMs);
     p.tpotBreakdownMs = app::operatorRows(l.decode, c.recipe.size(), p.tpotMs);
     p.memoryBreakdownGiB = app::memoryRows(e.memoryEstimate(c, q));
+    if (!p.runnable)
+        return;
+    p.intervalLevel = kCardIntervalLevel;
+    p.ttftInterval = e.latencyInterval(c, q, LatencyMetric::Ttft, p.rawTtftMs, kCardIntervalLevel);
+    p.tpotInterval = e.latencyInterval(c, q, LatencyMetric::Tpot, p.rawTpotMs, kCardIntervalLevel);
 }
 } // namespace
 
@@ -187,8 +193,7 @@ StackFits stackFits(const WorkspaceEngine& engine, const Request& q)
 std::string howSure(const StackFits& fits)
 {
     if (fits.series.size() < 2 || fits.series[0].measuredMs.empty())
-        return "How sure: no interval, and no measured rows of this stack to say how far off "
-               "the estimate is.";
+        return "no measured rows of this stack to say how far off the estimate is.";
     const FitSeries& ttft = fits.series[0];
     const FitSeries& tpot = fits.series[1];
     const auto percent = [](double p) {
@@ -196,14 +201,11 @@ std::string howSure(const StackFits& fits)
         std::snprintf(buf, sizeof buf, "%.0f %%", p);
         return std::string(buf);
     };
-    const std::string rows = std::to_string(ttft.measuredMs.size());
-    if (ttft.calibrated)
-        return "How sure: FMC-calibrated, typical error TTFT " + percent(ttft.mdapePercent) +
-               ", TPOT " + percent(tpot.mdapePercent) + " on the " + rows +
-               " measured rows of this stack.";
-    return "How sure: no interval: raw estimate, typical error TTFT " +
-           percent(ttft.rawMdapePercent) + ", TPOT " + percent(tpot.rawMdapePercent) + " on the " +
-           rows + " measured rows of this stack.";
+    const bool cal = ttft.calibrated;
+    return std::string(cal ? "FMC-calibrated" : "raw estimate") + ", typical error TTFT " +
+           percent(cal ? ttft.mdapePercent : ttft.rawMdapePercent) + ", TPOT " +
+           percent(cal ? tpot.mdapePercent : tpot.rawMdapePercent) + " on the " +
+           std::to_string(ttft.measuredMs.size()) + " measured rows of this stack.";
 }
 
 } // namespace acsel::studio

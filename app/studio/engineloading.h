@@ -15,6 +15,9 @@
 namespace acsel::studio
 {
 
+// The probability the card's and Compare's latency intervals hold (the CLI's predict default).
+inline constexpr double kCardIntervalLevel = 0.9;
+
 // A workspace with its real engine: the workspace (spec-only stacks join it), the engine over
 // it (FMC from fmcFile if given, the quality surrogate fitted on the workspace's quality set)
 // and the hooks the window runs. Throws LoadError (or another std::exception) on bad input.
@@ -44,9 +47,10 @@ struct StackFits {
     std::string note;
 };
 StackFits stackFits(const acsel::WorkspaceEngine& engine, const acsel::Request& q);
-// The card's "How sure" line from the same rows as the Surrogate fit tab: the typical error
-// (MdAPE) of TTFT and TPOT on the stack's measured rows, calibrated when an FMC line is loaded,
-// else said to be a raw estimate without an interval; or that no measured row says it.
+// The typical error half of the card's "How sure" line (RecipeCard says whether there is an
+// interval), from the same rows as the Surrogate fit tab: the MdAPE of TTFT and TPOT on the
+// stack's measured rows, calibrated when an FMC line is loaded, else of the raw estimate; or
+// that no measured row says it.
 std::string howSure(const StackFits& fits);
 // <tables dir>/silicon/dense_tp1.csv when it exists (the layout of ../shared/aic), else "".
 std::string siliconFileOf(const acsel::Workspace& ws);

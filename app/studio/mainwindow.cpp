@@ -411,10 +411,10 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
         filter = acsel::studio::defaultFilter(ws, stack);
         if (restoreSettings_ && saved.request && ws.findStack(saved.request->stack))
             r = *saved.request;
-        if (restoreSettings_ && !opened_)
-            margin = saved.margin;
         else // the anchor prediction may load operator tables: a bad table fails here
             r = acsel::studio::defaultRequest(ws, loaded.hooks, filter, stack);
+        if (restoreSettings_ && !opened_)
+            margin = saved.margin;
     } catch (const std::exception& e) {
         // Window-modal but not blocking: a --screenshot run still finishes.
         auto* box = new QMessageBox(QMessageBox::Critical, errorTitle,
@@ -454,7 +454,8 @@ bool MainWindow::openWorkspace(const acsel::studio::WorkspacePaths& paths,
     std::vector<bool> moe;
     for (const ModelArch& m : ws_->models)
         moe.push_back(m.isMoe());
-    editor_->setMoeModels(std::move(moe));
+    editor_->setMoeModels(moe);
+    compare_->setMoeModels(std::move(moe));
     panel_->setWorkspace(*ws_);
     panel_->setRequest(r);
     if (!panel_->request().stack.empty())

@@ -7,6 +7,7 @@
 #include "core/latency/fmcfile.h"
 #include "core/latency/opcostsfactory.h"
 #include "core/latency/servingmodel.h"
+#include "core/latency/silicon.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
 #include "core/search/batchmonotonecosts.h"
@@ -90,6 +91,7 @@ WorkspaceEngine::WorkspaceEngine(Workspace ws, const EngineSources& sources)
                                            std::to_string(e.rowsUsed.size()) + " profiles, " +
                                            set.servingMode + " serving model)";
             calibrationModes_[e.stack] = set.servingMode;
+            fmcEntries_[e.stack] = e;
         }
     }
 }
@@ -190,6 +192,23 @@ void WorkspaceEngine::setCalibration(const std::string& stackId, Calibration c)
 {
     calibrations_[stackId] = c;
     calibrationSources_[stackId] = "set by the caller";
+    fmcEntries_.erase(stackId); // the file's spread was the file's line's
+}
+
+std::optional<LatencyInterval> WorkspaceEngine::latencyInterval(const Config& c, const Request& q,
+                                                                LatencyMetric m, double rawMs,
+                                                                double level) const
+{
+    const auto it = fmcEntries_.find(q.stack);
+    if (it == fmcEntries_.end())
+        return std::nullopt;
+    SiliconRow at; // a measured row of this load: the key the file's per-load spreads carry
+    at.batch = q.concurrency;
+    at.tp = c.tp;
+    const FmcRowSpread spread = it->second.info(m).row(loadKey(at));
+    if (!spread.spread.known())
+        return std::nullopt;
+    return predictiveInterval(it->second.line(m), spread, rawMs, level);
 }
 
 std::optional<std::string> WorkspaceEngine::calibrationMode(const std::string& stackId) const

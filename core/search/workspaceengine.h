@@ -2,6 +2,7 @@
 // latency and memory models, FMC lines per stack, and the monotone quality surrogate.
 #pragma once
 
+#include "core/latency/fmcfile.h"
 #include "core/latency/memorymodel.h"
 #include "core/latency/opcosts.h"
 #include "core/latency/opmodel.h"
@@ -64,6 +65,14 @@ public:
     // without a file calibration. A line fitted on the other model than the request's
     // calibrates the wrong estimate.
     std::optional<std::string> calibrationMode(const std::string& stackId) const;
+    // The central interval holding probability `level` (0.9: 90 %) of the calibrated TTFT or
+    // TPOT of c under q, given its raw estimate rawMs (rawLatency): the FMC file's predictive
+    // interval of a row at q's concurrency and c's tensor-parallel degree (fmcchoice.h).
+    // nullopt when the stack has no line from a file (none loaded, or replaced by
+    // setCalibration) or its spread gives no interval.
+    std::optional<LatencyInterval> latencyInterval(const Config& c, const Request& q,
+                                                   LatencyMetric m, double rawMs,
+                                                   double level) const;
     const RidgeSurrogate& surrogate() const { return surrogate_; }
     const std::string& surrogateSource() const { return surrogateSource_; }
     // Whether the RMQD predictions come from synthetic quality data: the flag of the data the
@@ -81,6 +90,7 @@ private:
     std::map<std::string, Calibration> calibrations_;
     std::map<std::string, std::string> calibrationSources_;
     std::map<std::string, std::string> calibrationModes_; // serving model each FMC line fits
+    std::map<std::string, FmcEntry> fmcEntries_;          // the file's lines with their spreads
     mutable std::vector<std::unique_ptr<OpCosts>> costs_; // filled on first use
     std::unique_ptr<std::once_flag[]> loaded_;
 };

@@ -1,6 +1,6 @@
-// The card's "How sure" line from the Surrogate fit tab's rows: the typical error (MdAPE) of
-// TTFT and TPOT on the stack's measured rows, raw or FMC-calibrated, rounded to whole percent;
-// without measured rows it says so.
+// The typical error of the card's "How sure" line from the Surrogate fit tab's rows: the MdAPE
+// of TTFT and TPOT on the stack's measured rows, raw or FMC-calibrated, rounded to whole
+// percent; without measured rows it says so.
 #include "app/studio/engineloading.h"
 
 #include <QTest>
@@ -16,8 +16,8 @@ private slots:
     {
         StackFits none;
         QCOMPARE(acsel::studio::howSure(none),
-                 std::string("How sure: no interval, and no measured rows of this stack to say "
-                             "how far off the estimate is."));
+                 std::string("no measured rows of this stack to say how far off the estimate "
+                             "is."));
         FitSeries ttft, tpot;
         ttft.measuredMs = tpot.measuredMs = {1, 2, 3};
         ttft.estimatedMs = tpot.estimatedMs = {1, 2, 3};
@@ -25,15 +25,15 @@ private slots:
         tpot.rawMdapePercent = 24.5;  // rounds to 24 (round half to even in printf)
         StackFits raw{{ttft, tpot}, "rows"};
         QCOMPARE(acsel::studio::howSure(raw),
-                 std::string("How sure: no interval: raw estimate, typical error TTFT 341 %, "
-                             "TPOT 24 % on the 3 measured rows of this stack."));
+                 std::string("raw estimate, typical error TTFT 341 %, TPOT 24 % on the 3 "
+                             "measured rows of this stack."));
         ttft.calibrated = tpot.calibrated = true;
         ttft.mdapePercent = 12.6;
         tpot.mdapePercent = 8.4;
         StackFits fmc{{ttft, tpot}, "rows"};
         QCOMPARE(acsel::studio::howSure(fmc),
-                 std::string("How sure: FMC-calibrated, typical error TTFT 13 %, TPOT 8 % on the "
-                             "3 measured rows of this stack."));
+                 std::string("FMC-calibrated, typical error TTFT 13 %, TPOT 8 % on the 3 "
+                             "measured rows of this stack."));
     }
 };
 

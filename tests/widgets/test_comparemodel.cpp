@@ -43,6 +43,7 @@ private slots:
     void repredictedAndFlaggedWhenNotRunnable();
     void deltasAreAgainstTheChosenReference();
     void deltaBarsAreScaledToTheLargestAndCsvHasEveryRow();
+    void moeModelsNameTheExpertsScope();
 };
 
 void TestCompareModel::passesModelTester()
@@ -259,11 +260,39 @@ void TestCompareModel::deltaBarsAreScaledToTheLargestAndCsvHasEveryRow()
     };
     const QString expected =
         QStringLiteral("row,pinned,configuration,ttft_ms,tpot_ms,memory_gib,rmqd,"
-                       "ttft_delta_pct,tpot_delta_pct,memory_delta_pct,rmqd_delta_pct,gate\n") +
-        QStringLiteral("1,A,%1,100,10,16,0.2,,,,,admitted\n").arg(recipe(0)) +
-        QStringLiteral("2,B,%1,80,10,16,0.1,-20.00,0.00,0.00,-50.00,admitted\n").arg(recipe(1)) +
-        QStringLiteral("3,C,%1,120,10,16,0.25,20.00,0.00,0.00,25.00,admitted\n").arg(recipe(2));
+                       "ttft_delta_pct,tpot_delta_pct,memory_delta_pct,rmqd_delta_pct,"
+                       "ttft_low_ms,ttft_high_ms,tpot_low_ms,tpot_high_ms,gate\n") +
+        QStringLiteral("1,A,%1,100,10,16,0.2,,,,,,,,,admitted\n").arg(recipe(0)) +
+        QStringLiteral("2,B,%1,80,10,16,0.1,-20.00,0.00,0.00,-50.00,,,,,admitted\n")
+            .arg(recipe(1)) +
+        QStringLiteral("3,C,%1,120,10,16,0.25,20.00,0.00,0.00,25.00,,,,,admitted\n").arg(recipe(2));
     QCOMPARE(model.toCsv(), expected);
+}
+
+void TestCompareModel::moeModelsNameTheExpertsScope()
+{
+    // Model 1 is a mixture of experts: its MLP scope reads "experts" (as in the band editor),
+    // model 0's stays "mlp".
+    CompareModel model;
+    model.setMoeModels({false, true});
+    PinnedConfig dense = pinned("dense", 0, 100, 0.1);
+    dense.config.recipe = BandRecipe::uniform(28, Format::Fp8, Scope::Mlp);
+    PinnedConfig moe = dense;
+    moe.label = QStringLiteral("moe");
+    moe.config.model = 1;
+    model.pin(dense);
+    model.pin(moe);
+    QVERIFY(!model.isMoe(model.pinned()[0]));
+    QVERIFY(model.isMoe(model.pinned()[1]));
+    const auto tip = [&](int row) {
+        return model.data(model.index(row, CompareModel::Recipe), Qt::ToolTipRole).toString();
+    };
+    QVERIFY2(tip(0).endsWith(QStringLiteral("0-27 fp8/mlp")), qPrintable(tip(0)));
+    QVERIFY2(tip(1).endsWith(QStringLiteral("0-27 fp8/experts")), qPrintable(tip(1)));
+    QVERIFY(model.toCsv().contains(QStringLiteral("0-27 fp8/experts")));
+    // A model index past the list (another workspace's pin) is dense.
+    moe.config.model = 7;
+    QVERIFY(!model.isMoe(moe));
 }
 
 QTEST_MAIN(TestCompareModel)

@@ -1,0 +1,142 @@
+// How sure: with an FMC file's intervals the card and Compare show each latency with its
+// interval under it; without, the card says "no interval" and the typical error it is given.
+#include "viewmodel/predictiontext.h"
+#include "widgets/comparemodel.h"
+#include "widgets/comparetable.h"
+#include "widgets/recipecard.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace acsel;
+using namespace acsel::gui;
+
+namespace
+{
+
+PredictionView prediction(double ttft, double tpot)
+{
+    PredictionView p;
+    p.ttftMs = ttft;
+    p.tpotMs = tpot;
+    p.memoryBytes = 10 * kGiB;
+    p.rmqd = 0.03;
+    p.admitted = true;
+    p.verdict = "admitted";
+    return p;
+}
+
+PredictionView withIntervals(PredictionView p)
+{
+    p.intervalLevel = 0.9;
+    p.ttftInterval = LatencyInterval{146.12, 640.7};
+    p.tpotInterval = LatencyInterval{9.876, 26.24};
+    return p;
+}
+
+const QString kTypical =
+    QStringLiteral("raw estimate, typical error TTFT 16 %, TPOT 4 % on the 85 measured rows of "
+                   "this stack.");
+
+} // namespace
+
+class TestIntervals : public QObject
+{
+    Q_OBJECT
+private slots:
+    void formatInterval();
+    void cardShowsTheIntervalUnderEachLatency();
+    void cardSaysThereIsNoInterval();
+    void compareShowsTheIntervalBetweenValueAndDelta();
+};
+
+void TestIntervals::formatInterval()
+{
+    // formatMs' digits without the unit: 0 decimals from 1 s, 1 from 10 ms, else 2.
+    QCOMPARE(acsel::gui::formatInterval({146.12, 1640.7}), QStringLiteral("146.1\u20131641"));
+    QCOMPARE(acsel::gui::formatInterval({9.876, 26.24}), QStringLiteral("9.88\u201326.2"));
+}
+
+void TestIntervals::cardShowsTheIntervalUnderEachLatency()
+{
+    RecipeCard card;
+    CardContent c;
+    c.title = QStringLiteral("Recommended");
+    c.config.recipe = BandRecipe::uniform(36, Format::Fp8);
+    c.prediction = withIntervals(prediction(221.4, 25.9));
+    c.uniform = c.config;
+    c.uniformPrediction = prediction(183.9, 20.0); // no interval of its own
+    c.howSure = kTypical;
+    card.setContent(c);
+    QTableWidget* m = card.metricsTable();
+    QCOMPARE(m->item(0, 0)->text(), QStringLiteral("TTFT\n(90 %)"));
+    QCOMPARE(m->item(0, 1)->text(), QStringLiteral("221.4 ms\n146.1\u2013640.7"));
+    QCOMPARE(m->item(0, 2)->text(), QStringLiteral("183.9 ms"));
+    QCOMPARE(m->item(1, 1)->text(), QStringLiteral("25.9 ms\n9.88\u201326.2"));
+    QCOMPARE(m->item(2, 0)->text(), QStringLiteral("Memory")); // no interval
+    QCOMPARE(m->item(3, 0)->text(), QStringLiteral("RMQD"));
+    // Two-line rows are twice as tall as the others, and the table shows them all.
+    QCOMPARE_GE(m->rowHeight(0), 2 * m->fontMetrics().height());
+    QCOMPARE_LT(m->rowHeight(2), 2 * m->fontMetrics().height());
+    QCOMPARE(m->verticalScrollBar()->maximum(), 0);
+    auto* howSure = card.findChild<QLabel*>(QStringLiteral("cardHowSure"));
+    QCOMPARE(howSure->text(),
+             QStringLiteral("How sure: under TTFT and TPOT, the interval holding 90 % of "
+                            "measured latencies (FMC file, at this concurrency); ") +
+                 kTypical);
+}
+
+void TestIntervals::cardSaysThereIsNoInterval()
+{
+    RecipeCard card;
+    CardContent c;
+    c.title = QStringLiteral("Recommended");
+    c.config.recipe = BandRecipe::uniform(36, Format::Fp8);
+    c.prediction = prediction(339.1, 25.9);
+    c.howSure = kTypical;
+    card.setContent(c);
+    QCOMPARE(card.metricsTable()->item(0, 0)->text(), QStringLiteral("TTFT"));
+    QCOMPARE(card.metricsTable()->item(0, 1)->text(), QStringLiteral("339.1 ms"));
+    QCOMPARE(card.findChild<QLabel*>(QStringLiteral("cardHowSure"))->text(),
+             QStringLiteral("How sure: no interval: ") + kTypical);
+}
+
+void TestIntervals::compareShowsTheIntervalBetweenValueAndDelta()
+{
+    CompareModel model;
+    CompareTable table(&model);
+    const int twoLines = 2 * table.fontMetrics().height() + 8;
+    PinnedConfig a{QStringLiteral("A"), QStringLiteral("Small"), Config{}, prediction(100, 10)};
+    a.config.recipe = BandRecipe::uniform(28, Format::Fp8);
+    model.pin(a);
+    QCOMPARE(table.rowHeight(0), twoLines); // value over delta, no interval
+    PinnedConfig b{QStringLiteral("B"), QStringLiteral("Small"), Config{},
+                   withIntervals(prediction(200, 20))};
+    b.config.recipe = BandRecipe::uniform(28, Format::Bf16);
+    model.pin(b);
+    // Row 2 against row 1: +100 % on both latencies, the interval between.
+    QCOMPARE(model.data(model.index(1, CompareModel::Ttft)).toString(),
+             QStringLiteral("200.0 ms\n146.1\u2013640.7\n+100.0 %"));
+    QCOMPARE(model.data(model.index(1, CompareModel::Tpot)).toString(),
+             QStringLiteral("20.0 ms\n9.88\u201326.2\n+100.0 %"));
+    QCOMPARE(model.data(model.index(0, CompareModel::Ttft)).toString(), QStringLiteral("100.0 ms"));
+    QVERIFY(model.data(model.index(1, CompareModel::Ttft), Qt::ToolTipRole)
+                .toString()
+                .startsWith(QStringLiteral("90 % interval: 146.1\u2013640.7 ms")));
+    QCOMPARE(table.rowHeight(0), 3 * table.fontMetrics().height() + 8);
+    QCOMPARE(table.rowHeight(1), 3 * table.fontMetrics().height() + 8);
+    // The CSV has the interval's ends in full precision, empty without one.
+    const QStringList lines = model.toCsv().split(QLatin1Char('\n'));
+    QVERIFY(lines[0].endsWith(
+        QStringLiteral("ttft_low_ms,ttft_high_ms,tpot_low_ms,tpot_high_ms,gate")));
+    QVERIFY(lines[1].endsWith(QStringLiteral(",,,,,admitted")));
+    QVERIFY(lines[2].endsWith(QStringLiteral(",146.12,640.7,9.876,26.24,admitted")));
+    model.unpin(1);
+    QCOMPARE(table.rowHeight(0), twoLines);
+}
+
+QTEST_MAIN(TestIntervals)
+#include "test_intervals.moc"
