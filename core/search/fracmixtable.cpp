@@ -440,10 +440,10 @@ SoftScore FracMixTable::lowestOfBlock(int context, const BandRecipe& first) cons
         return soft(context, first);
     SoftScore s;
     const auto add = [&](const Band& b, const Uniform& u, const Uniform& m) {
-        const auto shares = bandShares(t, b);
-        s.rawTtft += shares.first * u.ttft + shares.second * m.ttft;
-        s.rawTpot += shares.first * u.tpot + shares.second * m.tpot;
-        s.memoryBytes += shares.first * u.memory + shares.second * m.memory;
+        const BandMix w = bandMix(t, b);
+        s.rawTtft += w.of(u.ttft, m.ttft);
+        s.rawTpot += w.of(u.tpot, m.tpot);
+        s.memoryBytes += w.of(u.memory, m.memory);
     };
     const auto slotOf = [](const Band& b) {
         return static_cast<std::size_t>(choiceSlot(b.format, b.scope));
