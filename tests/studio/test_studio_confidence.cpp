@@ -42,6 +42,25 @@ QString writeFmc(const QTemporaryDir& dir, bool intervals)
     return file;
 }
 
+// Identity lines for jetson_agx_thor/vllm with a stack spread (20 profiles, log scale 0.5) and
+// one for concurrency 4 (centre 0.3, 5 profiles, log scale 0.1), as acsel calibrate writes them.
+QString writeFmcByConcurrency(const QTemporaryDir& dir)
+{
+    const QString file = dir.filePath(QStringLiteral("loads.json"));
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    const QByteArray metric =
+        R"({"gamma": 1, "delta": 0, "form": "identity",
+            "spread": {"profiles": 20, "dof": 19, "log_scale": 0.5},
+            "load_spreads": [{"load": "c4", "centre": 0.3, "profiles": 5, "dof": 4,
+                              "log_scale": 0.1}]})";
+    f.write(R"({"schema_version": 2, "kind": "acsel-fmc", "tau": 0.5,
+        "stacks": [{"stack": "jetson_agx_thor/vllm", "ttft": )" +
+            metric + R"(, "tpot": )" + metric + R"(, "rows_used": []}]})");
+    return file;
+}
+
 } // namespace
 
 class TestStudioConfidence : public QObject
@@ -109,6 +128,42 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(editor->prediction().has_value(), kSlowMs);
         QVERIFY(std::abs(editor->prediction()->ttftMs / editor->prediction()->rawTtftMs -
                          1.182878) < 1e-5);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs);
+    }
+
+    void followsTheRequestsConcurrency()
+    {
+        // The gate's interval is the one at the request's concurrency (acsel search
+        // --confidence's rule): the window applies it again when the concurrency changes. From
+        // printed t tables: at 4, 0.3 + t_4(0.9) 1.5332 x 0.1 x sqrt(1 + 1/5) = 0.46795; at 2,
+        // below the fitted concurrencies, the wider of that and the stack's t_19(0.9) 1.3277 x
+        // 0.5 x sqrt(1 + 1/20) = 0.68024.
+        QTemporaryDir dir;
+        MainWindow w(false);
+        QVERIFY(w.openWorkspace(QStringLiteral(ACSEL_DATASETS "/workspace.json"), QString(),
+                                writeFmcByConcurrency(dir)));
+        w.show();
+        auto* panel = w.findChild<SloPanel*>();
+        auto* editor = w.findChild<BandEditor*>();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && editor->prediction().has_value(), kSlowMs);
+        const auto ratioAt = [&](int concurrency) {
+            Request r = w.state()->request();
+            r.concurrency = concurrency;
+            w.state()->setRequest(r);
+            QTest::qWait(0); // the gate is applied again after the change's event
+            return editor->prediction()
+                       ? editor->prediction()->ttftMs / editor->prediction()->rawTtftMs
+                       : 0.0;
+        };
+        QComboBox* box = panel->confidenceBox();
+        box->setCurrentIndex(box->findData(0.9));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(std::abs(ratioAt(4) - std::exp(0.46795)) < 1e-4,
+                                  qPrintable(QString::number(ratioAt(4), 'f', 6)), kSlowMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(std::abs(ratioAt(2) - std::exp(0.68024)) < 1e-4,
+                                  qPrintable(QString::number(ratioAt(2), 'f', 6)), kSlowMs);
+        QCOMPARE(w.state()->request().concurrency, 2); // the request stays
+        QCOMPARE(panel->confidence(), 0.9);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), kSlowMs);
     }
 
