@@ -307,6 +307,10 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         io.out << args.usage();
         return 0;
     }
+    // The gate's interval is the one at a request's concurrency; the suite has many requests.
+    if (args.flag("suite") && args.value("confidence"))
+        throw app::UsageError("acsel bench search: --confidence gates one request; the --suite "
+                              "runs many (leave one of them out)");
     const auto engine = loadEngineFromArgs(args);
     if (args.flag("suite"))
         return runSuite(*engine, io);

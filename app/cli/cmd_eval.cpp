@@ -143,6 +143,10 @@ std::string fixed(double v, int digits)
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
+    // The evaluation fits its own FMC on its half of the rows: a calibration file or a
+    // confidence gate from outside would be ignored, so they are not options here.
+    std::erase_if(
+        specs, [](const app::OptionSpec& o) { return o.name == "fmc" || o.name == "confidence"; });
     specs.push_back({"requests", "N", "requests per seed (default 50)"});
     specs.push_back({"seeds", "N", "searcher seeds 1..N (default 3)"});
     specs.push_back({"request-seed", "N", "seed of the request set (default 1)"});

@@ -110,6 +110,18 @@ void TestCliEval::badOptionsAreRefused()
     QVERIFY2(contains(rows.err, "stack l40s/trtllm in ") &&
                  contains(rows.err, "0 predictable silicon row(s): the cross-fit needs four"),
              rows.err.c_str());
+    // The evaluation fits its own FMC: a calibration from outside is not taken silently.
+    for (const char* option : {"--fmc", "--confidence"}) {
+        const Run outside = run({"eval", "--workspace", kWorkspace, option, "0.9"});
+        QCOMPARE(outside.code, 2);
+        QVERIFY2(contains(outside.err, std::string("unknown option ") + option),
+                 outside.err.c_str());
+    }
+    // The confidence gate is one request's; the bench suite runs many.
+    const Run suite = run({"bench", "search", "--workspace", kWorkspace, "--suite", "--fmc",
+                           "f.json", "--confidence", "0.9"});
+    QCOMPARE(suite.code, 2);
+    QVERIFY2(contains(suite.err, "--confidence gates one request"), suite.err.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliEval)
