@@ -3,6 +3,7 @@
 #include "core/latency/fmcconfidence.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace acsel
 {
@@ -31,8 +32,13 @@ std::vector<std::string> applyConfidence(WorkspaceEngine& engine, const FmcSet& 
             without.push_back(e.stack);
             continue;
         }
+        std::ostringstream source;
+        source << engine.calibrationSource(e.stack) << ", gated at p >= " << p << " (its " << p
+               << "-quantile line at concurrency " << at.concurrency << ", up to " << at.gpus
+               << (at.gpus == 1 ? " GPU)" : " GPUs)");
         engine.setCalibration(
-            e.stack, {lines->ttft.gamma, lines->ttft.delta, lines->tpot.gamma, lines->tpot.delta});
+            e.stack, {lines->ttft.gamma, lines->ttft.delta, lines->tpot.gamma, lines->tpot.delta},
+            source.str());
     }
     return without;
 }

@@ -188,10 +188,10 @@ Calibration WorkspaceEngine::calibration(const std::string& stackId) const
     return it == calibrations_.end() ? Calibration{} : it->second;
 }
 
-void WorkspaceEngine::setCalibration(const std::string& stackId, Calibration c)
+void WorkspaceEngine::setCalibration(const std::string& stackId, Calibration c, std::string source)
 {
     calibrations_[stackId] = c;
-    calibrationSources_[stackId] = "set by the caller";
+    calibrationSources_[stackId] = std::move(source);
     fmcEntries_.erase(stackId); // the file's spread was the file's line's
 }
 

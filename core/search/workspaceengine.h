@@ -51,7 +51,9 @@ public:
     MemoryEstimate memoryEstimate(const Config& c, const Request& q) const;
     // Operator costs of a stack, loaded on first use (thread-safe). Throws LoadError.
     const OpCosts& opCosts(int stack) const;
-    void setCalibration(const std::string& stackId, Calibration c);
+    // Replaces a stack's calibration; `source` is what calibrationSource says of it after.
+    void setCalibration(const std::string& stackId, Calibration c,
+                        std::string source = "set by the caller");
     // Where a stack's calibration comes from ("FMC from <file> (N rows)" or "none (raw)").
     std::string calibrationSource(const std::string& stackId) const;
     // Where the stack's raw latencies come from: its operator tables folder and their

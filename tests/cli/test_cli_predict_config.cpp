@@ -310,7 +310,13 @@ void TestCliPredictConfig::confidenceAtTheRequestsConcurrency()
         const Run r = run({"predict", "--workspace", kWorkspace, "--config", config, "--request",
                            request, "--fmc", fmcFile, "--confidence", "0.9", "--json"});
         qputenv("ACSEL_TABLES", "");
-        const json p = json::parse(r.out)["predictions"];
+        const json out = json::parse(r.out);
+        const json p = out["predictions"];
+        // The output names the gate with its source.
+        const std::string gate = "gated at p >= 0.9 (its 0.9-quantile line at concurrency " +
+                                 std::to_string(concurrency) + ", up to 1 GPU)";
+        if (!contains(out["latency_calibration"].get<std::string>(), gate))
+            return -1.0;
         return p["ttft_ms"].get<double>() / p["raw_ttft_ms"].get<double>();
     };
     // At the fitted concurrency its own quantile, below it the stack's (the wider).
