@@ -257,7 +257,7 @@ void TestStudioMargin::typedMarginOutsideTheRangeIsMarked()
         QCOMPARE(changed.count(), 0);
         QCOMPARE(settled.count(), 0);
     }
-    type(QStringLiteral("12.5")); // valid: unmarked, used and searched at once
+    type(box->locale().toString(12.5)); // valid (in the box's locale): used and searched at once
     QVERIFY(!box->property("invalid").toBool());
     QCOMPARE(box->styleSheet(), QString());
     QCOMPARE(panel.margin().percent, 12.5);
