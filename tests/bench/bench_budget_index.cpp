@@ -4,6 +4,7 @@
 //   build/release/tests/bench_budget_index [workspace] [tables] [repeats]
 // Defaults: datasets/workspace.json, ../shared/aic, 3 (the medians are printed).
 // Not a pass/fail test.
+#include "benchclock.h"
 #include "core/data/workspacefile.h"
 #include "core/search/budgetindex.h"
 #include "core/search/exactsearch.h"
@@ -12,26 +13,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
-#include <time.h>
 #include <vector>
 
 using namespace acsel;
-
-namespace
-{
-double cpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-} // namespace
+using acsel::bench::cpuMs;
+using acsel::bench::median;
 
 int main(int argc, char** argv)
 {

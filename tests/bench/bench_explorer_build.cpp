@@ -8,6 +8,7 @@
 // Defaults: datasets/workspace.json, ../shared/aic, h100_sxm/trtllm, 1024 256 4 (the window's
 // default workload); every Qwen3 model, every format of the stack, every scope.
 // Not a pass/fail test: it prints times and the ratio.
+#include "benchclock.h"
 #include "core/data/workspacefile.h"
 #include "core/model/units.h"
 #include "core/search/explorer.h"
@@ -21,9 +22,10 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <time.h>
 
 using namespace acsel;
+using acsel::bench::cpuMs;
+using acsel::bench::median;
 
 namespace
 {
@@ -90,20 +92,6 @@ bool samePoints(const std::vector<ExplorerPoint>& a, const std::vector<ExplorerP
         });
 }
 
-// CPU time of the process (every thread): on the shared 2-core machine the wall time mostly
-// measures the load.
-double cpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 } // namespace
 
 int main(int argc, char** argv)
