@@ -225,11 +225,7 @@ LoaderTable loadLoaderTable(const std::string& path)
 {
     const Json j = parseJsonFile(path);
     const JsonFields f(path);
-    if (!j.is_object())
-        f.fail("", "expected a JSON object with schema_version and entries");
-    f.onlyKeys(j, "", {"schema_version", "provenance", "entries"});
-    f.schemaVersion(j, 1, kEngineLoadersSchemaVersion);
-    const Json& entries = f.array(j, "entries", "");
+    const Json& entries = f.entryTable(j, kEngineLoadersSchemaVersion);
     LoaderTable out;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string ptr = "/entries/" + std::to_string(i);

@@ -223,6 +223,15 @@ int JsonFields::schemaVersion(const Json& root, int oldest, int newest,
     return version;
 }
 
+const Json& JsonFields::entryTable(const Json& root, int newest) const
+{
+    if (!root.is_object())
+        fail("", "expected a JSON object with schema_version and entries");
+    onlyKeys(root, "", {"schema_version", "provenance", "entries"});
+    schemaVersion(root, 1, newest);
+    return array(root, "entries", "");
+}
+
 bool JsonFields::boolean(const Json& parent, const std::string& key, const std::string& ptr) const
 {
     const Json& v = require(parent, key, ptr);

@@ -44,6 +44,9 @@ public:
     // longer reads. `renew` follows the refusal of an older file: how to make a current one.
     int schemaVersion(const Json& root, int oldest, int newest,
                       const std::string& renew = "") const;
+    // A table file's root (datasets/engine_loaders.json, request_overheads.json): an object of
+    // schema_version 1 to `newest`, a provenance and an entries array, which it returns.
+    const Json& entryTable(const Json& root, int newest) const;
     // Refuses keys of obj (at ptr) outside `keys`: a misspelt optional field would otherwise
     // be silently ignored.
     void onlyKeys(const Json& obj, const std::string& ptr,

@@ -11,11 +11,7 @@ std::vector<RequestOverhead> loadRequestOverheads(const std::string& path)
 {
     const Json j = parseJsonFile(path);
     const JsonFields f(path);
-    if (!j.is_object())
-        f.fail("", "expected a JSON object with schema_version and entries");
-    f.onlyKeys(j, "", {"schema_version", "provenance", "entries"});
-    f.schemaVersion(j, 1, kRequestOverheadsSchemaVersion);
-    const Json& entries = f.array(j, "entries", "");
+    const Json& entries = f.entryTable(j, kRequestOverheadsSchemaVersion);
     std::vector<RequestOverhead> out;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string ptr = "/entries/" + std::to_string(i);
