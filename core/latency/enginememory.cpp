@@ -27,6 +27,33 @@ std::string gib(double bytes)
     return buf;
 }
 
+// The flag, pool and total of m's terms (C, W, R, A, K) by its backend's rule.
+EngineMemory sizePool(EngineMemory m)
+{
+    const double C = m.capacityBytes, W = m.weightBytes, R = m.runtimeBytes, A = m.activationBytes,
+                 K = m.kvBytes;
+    switch (info(m.backend).kvPool) {
+    case KvPoolRule::ShareOfDevice:
+        m.flag = flagAtOrAbove((W + R + A + K) / C);
+        m.poolBytes = m.flag * C - W - R - A;
+        m.totalBytes = m.flag * C;
+        break;
+    case KvPoolRule::StaticShareOfDevice:
+        m.flag = flagAtOrAbove((W + R + K) / C);
+        m.poolBytes = m.flag * C - W - R;
+        m.totalBytes = m.flag * C + A;
+        break;
+    case KvPoolRule::ShareOfFree: {
+        const double free = C - W - R - A;
+        m.flag = free > 0 ? flagAtOrAbove(K / free) : std::numeric_limits<double>::infinity();
+        m.poolBytes = free > 0 ? m.flag * free : 0.0;
+        m.totalBytes = W + R + A + m.poolBytes;
+        break;
+    }
+    }
+    return m;
+}
+
 } // namespace
 
 EngineMemory engineMemory(Backend b, const ModelArch& arch, const Config& config,
@@ -54,28 +81,13 @@ EngineMemory engineMemory(Backend b, const ModelArch& arch, const Config& config
             std::max(1, rule.runningAt(estimateMemory(arch, config, onEngine, platform).total()));
         m.kvBytes = std::max(m.kvRequests * rule.bytesPerRequest, fullLength);
     }
-    const double C = m.capacityBytes, W = m.weightBytes, R = m.runtimeBytes, A = m.activationBytes,
-                 K = m.kvBytes;
-    switch (info(b).kvPool) {
-    case KvPoolRule::ShareOfDevice:
-        m.flag = flagAtOrAbove((W + R + A + K) / C);
-        m.poolBytes = m.flag * C - W - R - A;
-        m.totalBytes = m.flag * C;
-        break;
-    case KvPoolRule::StaticShareOfDevice:
-        m.flag = flagAtOrAbove((W + R + K) / C);
-        m.poolBytes = m.flag * C - W - R;
-        m.totalBytes = m.flag * C + A;
-        break;
-    case KvPoolRule::ShareOfFree: {
-        const double free = C - W - R - A;
-        m.flag = free > 0 ? flagAtOrAbove(K / free) : std::numeric_limits<double>::infinity();
-        m.poolBytes = free > 0 ? m.flag * free : 0.0;
-        m.totalBytes = W + R + A + m.poolBytes;
-        break;
-    }
-    }
-    return m;
+    return sizePool(m);
+}
+
+EngineMemory withWeights(EngineMemory m, double weightBytes)
+{
+    m.weightBytes = weightBytes;
+    return sizePool(m);
 }
 
 std::string engineMemoryProblem(const EngineMemory& m)

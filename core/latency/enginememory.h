@@ -48,6 +48,13 @@ struct EngineMemory {
 EngineMemory engineMemory(Backend b, const ModelArch& arch, const Config& config,
                           const Request& request, const Platform& platform);
 
+// m with weights W = weightBytes, its other terms kept, and the flag, pool and total its
+// backend's rule gives them: what engineMemory gives a configuration that differs from m's in
+// its weights alone. The total is non-decreasing in W wherever the flag is at most 1 (TRT-LLM:
+// W + flag x (C - W - ...) grows with slope 1 - flag between the flag's steps), and at most
+// W + R + A + K + kMemoryFlagStep x C (the flag rounds its share up by less than one step).
+EngineMemory withWeights(EngineMemory m, double weightBytes);
+
 // Empty when m.loads(); else one sentence: the flag the pool needs and what the engine
 // would take against the limit.
 std::string engineMemoryProblem(const EngineMemory& m);

@@ -1,5 +1,6 @@
 #include "core/search/budgetindex.h"
 
+#include "core/search/admittedmemoryfloor.h"
 #include "core/search/blockqualitybound.h"
 #include "core/search/dominancegrid.h"
 #include "core/search/forwardingengine.h"
@@ -77,10 +78,12 @@ struct IndexCandidate {
     std::uint64_t recipe = 0; // packRecipe
     std::int32_t context = 0;
     Algorithm algorithm = Algorithm::Max;
-    // The walk's soft score rounded down to floats: still a lower bound of the candidate's
-    // latencies and memory, kept so that the later screens need no decoding (16 bytes less
-    // than doubles).
-    float ttft = 0, tpot = 0, memory = 0;
+    // The walk's FracMix latencies rounded down to floats, still lower bounds of the
+    // candidate's, and the lower bound of the memory the gate compares (AdmittedMemoryFloor):
+    // the later screens need no decoding. The memory stays a double: a vLLM engine's total is
+    // a multiple of 0.001 of the device, shared to the bit by many members and candidates.
+    float ttft = 0, tpot = 0;
+    double memory = 0;
 };
 
 // x rounded to a float no higher than x (x >= 0).
@@ -159,6 +162,15 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
     }
 }
 
+// The keepers' candidates, one buffer per thread reused from walk to walk: each holds up to
+// twice a round (20 MB), and allocating them anew for every walk cost a fifth of the build in
+// page faults and copies.
+struct KeptBuffers {
+    explicit KeptBuffers(int threads) : buffers(static_cast<std::size_t>(std::max(1, threads))) {}
+    std::vector<std::vector<IndexCandidate>> buffers;
+    std::atomic<std::size_t> taken{0};
+};
+
 // One thread's share of a walk over the candidates no member dominates yet, above the bins
 // already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
 // `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
@@ -173,9 +185,11 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
 // above that corner, so a member that beats the corner beats each of them (the proof of
 // skipsContext, on a block), and its bits are set; or, left for a later round, when its lowest
 // RMQD (BlockQualityBound) is above the bins kept: so is each recipe's (float rounding and the
-// bins are monotone).
+// bins are monotone). Every memory compared is the admitted memory's floor of the FracMix
+// memory (a corner's too: the floor is non-decreasing).
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
+    const AdmittedMemoryFloor* memoryFloor = nullptr;
     const DominanceGrid* grid = nullptr;
     const BlockQualityBound* qualityBound = nullptr;
     std::uint64_t* decided = nullptr;
@@ -188,18 +202,21 @@ struct IndexRoundKeeper {
     int floorBin = -1;
     int cutBin = kRmqdBins - 1; // the highest bin kept
     bool dropped = false;       // whether a candidate above cutBin was left for a later round
-    std::vector<IndexCandidate> kept;
+    KeptBuffers* buffers = nullptr;
+    std::vector<IndexCandidate>* kept = nullptr; // taken from `buffers` at the first candidate
     std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
     std::size_t limit = 0;                                                      // 2 x round
     std::int64_t settled = 0; // walked and already decided (dominated or gated)
     QualityMemo quality;
+    AdmittedMemoryMemo memory;
 
     bool skipsContext(int c)
     {
         // A context whose lowest corner (every uniform minimum at once) is dominated has only
         // dominated recipes: each recipe lies above that corner.
         const SoftScore& low = table->lowestUniform(c);
-        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink)) {
+        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
+                            memory.of(*memoryFloor, c, low.memoryBytes * shrink))) {
             settled += table->space(c).recipeCount();
             return true;
         }
@@ -222,7 +239,8 @@ struct IndexRoundKeeper {
             return true;
         }
         const SoftScore low = table->lowestOfBlock(c, first);
-        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink, low.memoryBytes * shrink)) {
+        if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
+                            memory.of(*memoryFloor, c, low.memoryBytes * shrink))) {
             markDecided(decided, blockBase, recipes);
             settled += recipes;
             return true;
@@ -242,8 +260,12 @@ struct IndexRoundKeeper {
                                                    blockSize + r[r.size() - 1].begin - blockCut);
         std::uint64_t& word = decided[at / 64];
         const std::uint64_t bit = std::uint64_t{1} << (at % 64);
-        if ((word & bit) != 0 ||
-            grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, s.memoryBytes * shrink)) {
+        if ((word & bit) != 0) {
+            ++settled;
+            return;
+        }
+        const double floor = memory.of(*memoryFloor, c, s.memoryBytes * shrink);
+        if (grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, floor)) {
             word |= bit;
             ++settled;
             return;
@@ -256,12 +278,15 @@ struct IndexRoundKeeper {
         } else if (bin > cutBin) {
             dropped = true;
         } else {
-            if (kept.empty())
-                kept.reserve(limit / 2);
-            kept.push_back({rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft),
-                            floatBelow(s.rawTpot), floatBelow(s.memoryBytes)});
+            if (kept == nullptr) {
+                kept = &buffers->buffers.at(buffers->taken.fetch_add(1));
+                kept->clear();
+                kept->reserve(limit);
+            }
+            kept->push_back({rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft),
+                             floatBelow(s.rawTpot), floor});
             ++perBin[static_cast<std::size_t>(bin)];
-            if (kept.size() >= limit)
+            if (kept->size() >= limit)
                 dropAbove(roundCut(perBin, floorBin, round));
         }
     }
@@ -272,9 +297,9 @@ struct IndexRoundKeeper {
             return;
         cutBin = bin;
         dropped = true;
-        std::erase_if(kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
+        std::erase_if(*kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
         std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
-        limit = std::max(limit, 2 * kept.size()); // one bin alone may hold more
+        limit = std::max(limit, 2 * kept->size()); // one bin alone may hold more
     }
 };
 
@@ -383,48 +408,49 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         index.members_.push_back({cfg, rmqd, gated.prediction});
         index.members_.back().prediction.rmqd = e.rmqd(cfg);
     };
-    // The candidates of a round are decided in order, a chunk at a time. First the bounds:
-    // FracMix's, then with the gate's memory (cheap, exact) for those it does not settle.
-    // The full gates of those the members known at the chunk's start do not dominate are then
-    // computed on the run's threads (a few turn out dominated by members of the same chunk:
-    // gated for nothing, never wrongly kept), and each is decided in order. Which gates are
+    // The candidates of a round are decided in order, a chunk at a time. Each is tested
+    // against the members known at the chunk's start: first by its bounds (FracMix latencies,
+    // the admitted memory's floor), then, on the run's threads, with the gate's memory (exact,
+    // cheaper than the gate) and, not dominated, full-gated ahead (a few turn out dominated by
+    // members of the same chunk: gated for nothing, never wrongly kept); then each gated one is
+    // decided in order. The members are only read while the threads run, so which gates are
     // computed does not depend on the threads. A candidate settled at the chunk's start stays
     // settled: the members only grow.
     const int threads = searchThreads(o);
     const EngineWithoutRmqd withoutRmqd(e);
+    struct Ahead {
+        std::size_t at = 0; // in the round
+        Config config;
+        Bound bound;
+        std::optional<GateResult> gate; // empty: settled before the gate
+    };
     const auto decide = [&](const std::vector<IndexCandidate>& ready) {
         constexpr std::size_t kChunk = 128;
-        std::vector<GateResult> gates;
-        std::vector<Bound> bounds;
-        std::vector<Config> configs;
-        std::vector<std::size_t> ahead;
+        std::vector<Ahead> ahead;
         for (std::size_t begin = 0; begin < ready.size(); begin += kChunk) {
             const std::size_t end = std::min(ready.size(), begin + kChunk);
             ahead.clear();
-            bounds.clear();
-            configs.clear();
             for (std::size_t i = begin; i < end; ++i) {
                 const IndexCandidate& s = ready[i];
-                const Config cfg = table.config(s.context, unpackRecipe(s.recipe), s.algorithm);
-                Bound b{static_cast<double>(s.ttft) * shrink, static_cast<double>(s.tpot) * shrink,
-                        static_cast<double>(s.memory) * shrink};
-                if (boundDominated(s.rmqd, cfg, b))
-                    continue;
-                const std::optional<double> memory = admittedMemoryBytes(e, cfg, index.workload_);
-                if (!memory)
-                    continue;
-                b.memory = *memory;
-                if (boundDominated(s.rmqd, cfg, b))
-                    continue;
-                ahead.push_back(i);
-                bounds.push_back(b);
-                configs.push_back(cfg);
+                Ahead a{i,
+                        table.config(s.context, unpackRecipe(s.recipe), s.algorithm),
+                        {static_cast<double>(s.ttft) * shrink, static_cast<double>(s.tpot) * shrink,
+                         s.memory},
+                        std::nullopt};
+                if (!boundDominated(s.rmqd, a.config, a.bound))
+                    ahead.push_back(std::move(a));
             }
-            gates.assign(ahead.size(), GateResult{});
             std::atomic<std::size_t> next{0};
             const auto work = [&] {
                 for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
-                    gates[k] = fullGate(withoutRmqd, configs[k], index.workload_);
+                    Ahead& a = ahead[k];
+                    const std::optional<double> memory =
+                        admittedMemoryBytes(e, a.config, index.workload_);
+                    if (!memory)
+                        continue;
+                    a.bound.memory = *memory;
+                    if (!boundDominated(ready[a.at].rmqd, a.config, a.bound))
+                        a.gate = fullGate(withoutRmqd, a.config, index.workload_);
                 }
             };
             std::vector<std::thread> helpers;
@@ -433,11 +459,13 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             work();
             for (std::thread& h : helpers)
                 h.join();
-            index.stats_.fullGates += static_cast<std::int64_t>(ahead.size());
             if (stop.load(std::memory_order_relaxed))
                 return false;
-            for (std::size_t k = 0; k < ahead.size(); ++k)
-                consider(ready[ahead[k]].rmqd, configs[k], bounds[k], gates[k]);
+            for (const Ahead& a : ahead)
+                if (a.gate) {
+                    ++index.stats_.fullGates;
+                    consider(ready[a.at].rmqd, a.config, a.bound, *a.gate);
+                }
         }
         return true;
     };
@@ -452,11 +480,16 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             base[static_cast<std::size_t>(c)] + (table.space(c).recipeCount() + 63) / 64 * 64;
     std::vector<std::uint64_t> decided(static_cast<std::size_t>(base.back() / 64), 0);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
-    std::vector<IndexCandidate> byBin; // a round's candidates, its capacity kept
+    std::vector<IndexCandidate> byBin, inBin; // a round's candidates, one bin's; capacity kept
     const BlockQualityBound qualityBound(table);
+    const AdmittedMemoryFloor memoryFloor(e, table);
+    KeptBuffers buffers(threads);
     for (int floorBin = -1;;) {
         IndexRoundKeeper prototype;
         prototype.table = &table;
+        prototype.memoryFloor = &memoryFloor;
+        prototype.buffers = &buffers;
+        buffers.taken = 0;
         prototype.grid = &grid;
         prototype.qualityBound = &qualityBound;
         prototype.decided = decided.data();
@@ -493,35 +526,34 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         byBin.resize(starts[bins]);
         std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
         for (IndexRoundKeeper& k : keepers) {
-            for (const IndexCandidate& c : k.kept) {
+            if (k.kept == nullptr)
+                continue;
+            for (const IndexCandidate& c : *k.kept) {
                 const int bin = rmqdBin(c.rmqd);
                 more = more || bin > cutBin;
                 if (bin <= cutBin)
                     byBin[next[static_cast<std::size_t>(bin - floorBin - 1)]++] = c;
             }
-            k.kept = {}; // one copy at a time
         }
         keepers.clear();
         if (progress)
             progress(static_cast<double>(settled) / candidates);
         // Bin by bin in increasing RMQD: the members of the bins before dominate most of a
         // bin's candidates, dropped before sorting the rest.
-        std::vector<IndexCandidate> bin;
         for (std::size_t k = 0; k < bins; ++k) {
             const std::size_t first = starts[k], last = starts[k + 1];
             if (first == last)
                 continue;
             flush(); // the bins before are lower in RMQD
-            bin.clear();
+            inBin.clear();
             for (std::size_t i = first; i < last; ++i) {
                 const IndexCandidate& c = byBin[i];
                 if (!grid.dominated(static_cast<double>(c.ttft) * shrink,
-                                    static_cast<double>(c.tpot) * shrink,
-                                    static_cast<double>(c.memory) * shrink))
-                    bin.push_back(c);
+                                    static_cast<double>(c.tpot) * shrink, c.memory))
+                    inBin.push_back(c);
             }
-            std::sort(bin.begin(), bin.end(), walkOrder);
-            if (!decide(bin))
+            std::sort(inBin.begin(), inBin.end(), walkOrder);
+            if (!decide(inBin))
                 return std::nullopt;
         }
         if (!more)

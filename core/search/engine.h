@@ -95,6 +95,11 @@ public:
     {
         return std::nullopt;
     }
+    // Whether memoryBytes(c, q) less engineMemory(c, q)->weightBytes is the same for every
+    // band recipe of c's context (model, batch, KV format, degree): every term but the weights
+    // follows the context, so a recipe's engine memory follows from its estimate (withWeights;
+    // the budget index's AdmittedMemoryFloor). False by default.
+    virtual bool engineMemoryFollowsEstimate(const Request&) const { return false; }
 };
 
 } // namespace acsel

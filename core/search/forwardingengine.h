@@ -52,6 +52,10 @@ public:
     {
         return base_.engineMemory(c, q);
     }
+    bool engineMemoryFollowsEstimate(const Request& q) const override
+    {
+        return base_.engineMemoryFollowsEstimate(q);
+    }
 
 private:
     const Engine& base_;

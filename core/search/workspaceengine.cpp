@@ -263,6 +263,16 @@ std::optional<EngineMemory> WorkspaceEngine::engineMemory(const Config& c, const
                                ws_.platformOf(s));
 }
 
+bool WorkspaceEngine::engineMemoryFollowsEstimate(const Request& q) const
+{
+    // Static batching: the estimate is the engine's weights (decoder layers, embeddings,
+    // lm_head) plus the KV of the batch, AIC's activations and the runtime, and the engine
+    // adds to the same weights the runtime, the step activations and the KV of min(concurrency,
+    // batch) requests: beside the weights, terms of the context alone. Continuous: the
+    // estimate's serving reserve and the engine's running count follow the weights.
+    return q.mode == ServingMode::Static;
+}
+
 std::string WorkspaceEngine::exportProblem(const Config& c, const Stack& s) const
 {
     const ModelArch& arch = ws_.models[static_cast<std::size_t>(c.model)];

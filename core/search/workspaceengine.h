@@ -45,6 +45,7 @@ public:
                                 KvFormat kv) const override;
     std::string exportProblem(const Config& c, const Stack& s) const override;
     std::optional<EngineMemory> engineMemory(const Config& c, const Request& q) const override;
+    bool engineMemoryFollowsEstimate(const Request& q) const override;
 
     // The full estimate with its operator breakdown, and the memory breakdown (for display).
     LatencyEstimate latencyEstimate(const Config& c, const Request& q) const;
