@@ -54,9 +54,16 @@ QString predictionSummary(const PredictionView& p)
     const QString verdict = p.admitted ? QCoreApplication::translate("acsel", "admitted")
                                        : QCoreApplication::translate("acsel", "rejected: %1")
                                              .arg(QString::fromStdString(p.verdict));
+    // With the FMC file's interval, as the card shows it under the value.
+    const auto latency = [&p](double ms, const std::optional<LatencyInterval>& iv) {
+        return iv ? QStringLiteral("%1 (%2 %: %3)")
+                        .arg(formatMs(ms), QString::number(100 * p.intervalLevel, 'f', 0),
+                             formatInterval(*iv))
+                  : formatMs(ms);
+    };
     return QStringLiteral("TTFT %1 · TPOT %2 · %3 · RMQD %4 · %5")
-        .arg(formatMs(p.ttftMs), formatMs(p.tpotMs), formatGiB(p.memoryGiB()), formatRmqd(p.rmqd),
-             verdict);
+        .arg(latency(p.ttftMs, p.ttftInterval), latency(p.tpotMs, p.tpotInterval),
+             formatGiB(p.memoryGiB()), formatRmqd(p.rmqd), verdict);
 }
 
 QString configSummary(const Config& c, const QString& modelName, bool moe)

@@ -16,7 +16,8 @@ QString formatGiB(double gib);
 QString formatRmqd(double rmqd);
 // A latency interval in formatMs' digits, without the unit: "210.3–352.1".
 QString formatInterval(const acsel::LatencyInterval& iv);
-// "TTFT 812 ms · TPOT 21.4 ms · 18.2 GiB · RMQD 0.0123 · admitted"
+// "TTFT 812 ms · TPOT 21.4 ms · 18.2 GiB · RMQD 0.0123 · admitted"; a latency with an interval
+// "TTFT 812 ms (90 %: 700.1–940.2)".
 QString predictionSummary(const PredictionView& p);
 // "Qwen3-8B, batch 8, calibration awq: 0-9 fp8/full | 10-35 int4_wo/mlp" (with moe the MLP
 // scope reads "experts").

@@ -24,6 +24,15 @@ QString bandLabel(const Band& b, bool moe)
                : fromView(toString(b.format)) + QLatin1Char('/') + fromView(toString(b.scope, moe));
 }
 
+QString shownBandLabel(const Band& b, bool moe, bool withLayers, const QFontMetrics& fm, int width)
+{
+    const QString label = bandLabel(b, moe);
+    const QString full =
+        label + (withLayers ? QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1) : QString());
+    // A cut layer range would read as another range ("bf16 · 5…" for 54-63): drop it whole.
+    return fm.horizontalAdvance(full) <= width ? full : fm.elidedText(label, Qt::ElideRight, width);
+}
+
 void paintBands(QPainter& p, const QRect& r, const BandRecipe& recipe, const QPalette& pal,
                 bool moe, bool withLayers)
 {
@@ -38,10 +47,8 @@ void paintBands(QPainter& p, const QRect& r, const BandRecipe& recipe, const QPa
         if (b.scope != Scope::Full)
             p.fillRect(band, QBrush(pal.color(QPalette::Base),
                                     b.scope == Scope::Mlp ? Qt::BDiagPattern : Qt::FDiagPattern));
-        const QString text =
-            bandLabel(b, moe) +
-            (withLayers ? QStringLiteral("  ·  %1-%2").arg(b.begin).arg(b.end - 1) : QString());
-        const QString shown = p.fontMetrics().elidedText(text, Qt::ElideRight, band.width() - 10);
+        const QString shown =
+            shownBandLabel(b, moe, withLayers, p.fontMetrics(), band.width() - 10);
         if (shown.isEmpty())
             continue;
         // The label sits on a plain patch of the band colour so hatching never crosses it.

@@ -7,6 +7,7 @@
 
 #include <QString>
 
+class QFontMetrics;
 class QPainter;
 class QPalette;
 class QRect;
@@ -18,6 +19,11 @@ namespace acsel::gui
 int bandLayerX(const QRect& r, int layers, int layer);
 // "bf16", "fp8/full", "nvfp4/experts" (the MLP scope of a model with experts).
 QString bandLabel(const acsel::Band& b, bool moe);
+// What a band's label shows in `width` pixels: with withLayers the label and its layer range
+// ("fp8/full  ·  6-63") when it fits, else the label alone, elided at the right if need be
+// (never a cut range); empty when not even an ellipsis fits.
+QString shownBandLabel(const acsel::Band& b, bool moe, bool withLayers, const QFontMetrics& fm,
+                       int width);
 // The bands filling r; withLayers adds each band's layer range to its label ("fp8/full · 6-63").
 void paintBands(QPainter& p, const QRect& r, const acsel::BandRecipe& recipe, const QPalette& pal,
                 bool moe, bool withLayers);

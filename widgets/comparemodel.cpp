@@ -86,6 +86,38 @@ std::optional<double> CompareModel::delta(int row, int column) const
     return (v - r) / r;
 }
 
+const std::optional<LatencyInterval>& CompareModel::interval(const PinnedConfig& p,
+                                                             int column) const
+{
+    static const std::optional<LatencyInterval> none;
+    return column == Ttft   ? p.prediction.ttftInterval
+           : column == Tpot ? p.prediction.tpotInterval
+                            : none;
+}
+
+std::optional<LatencyInterval> CompareModel::intervalScale(int column) const
+{
+    std::optional<LatencyInterval> scale;
+    const auto widen = [&scale](double ms) {
+        if (!(std::isfinite(ms) && ms > 0)) // a log scale: not predicted or nothing to show
+            return;
+        scale = scale ? LatencyInterval{std::min(scale->lowMs, ms), std::max(scale->highMs, ms)}
+                      : LatencyInterval{ms, ms};
+    };
+    bool any = false;
+    for (const PinnedConfig& p : pinned_)
+        if (const std::optional<LatencyInterval>& iv = interval(p, column)) {
+            any = true;
+            widen(iv->lowMs);
+            widen(iv->highMs);
+        }
+    if (!any)
+        return std::nullopt;
+    for (const PinnedConfig& p : pinned_)
+        widen(value(p, column)); // a value outside every interval stays on the scale
+    return scale;
+}
+
 namespace
 {
 // "+8.1 %", "-12.0 %" (a real minus sign), "+0.0 %" for no difference.
@@ -109,11 +141,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const std::optional<double> d = delta(index.row(), col);
     // The delta on a second line: the metric columns stay narrow enough for a laptop.
     const QString withDelta = d ? QStringLiteral("\n") + deltaText(*d) : QString();
-    const std::optional<LatencyInterval>& interval =
-        col == Ttft ? p.prediction.ttftInterval : p.prediction.tpotInterval;
-    const bool hasInterval = (col == Ttft || col == Tpot) && interval;
-    const QString withInterval =
-        hasInterval ? QStringLiteral("\n") + formatInterval(*interval) : QString();
+    const std::optional<LatencyInterval>& iv = interval(p, col);
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
@@ -122,9 +150,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         case Recipe: // the bands are drawn under it (RecipeStripDelegate)
             return tr("%1 · batch %2").arg(p.modelName).arg(p.config.batch);
         case Ttft:
-            return formatMs(p.prediction.ttftMs) + withInterval + withDelta;
+            return formatMs(p.prediction.ttftMs) + withDelta;
         case Tpot:
-            return formatMs(p.prediction.tpotMs) + withInterval + withDelta;
+            return formatMs(p.prediction.tpotMs) + withDelta;
         case Memory:
             return formatGiB(p.prediction.memoryGiB()) + withDelta;
         case Rmqd:
@@ -147,10 +175,10 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             return data(index, Qt::DisplayRole);
         {
             QStringList lines;
-            if (hasInterval)
+            if (iv)
                 lines << tr("%1 % interval: %2 ms (FMC file, at this concurrency)")
                              .arg(QString::number(100 * p.prediction.intervalLevel, 'f', 0),
-                                  formatInterval(*interval));
+                                  formatInterval(*iv));
             if (col == Rmqd)
                 if (const QString caveat = rmqdCaveat(p); !caveat.isEmpty())
                     lines << caveat;
@@ -180,6 +208,16 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
                 scale = std::max(scale, std::abs(*other));
         return scale > 0 ? QVariant(scale) : QVariant();
     }
+    case IntervalRole: {
+        const std::optional<LatencyInterval> scale = intervalScale(col);
+        if (!iv || !scale)
+            return {};
+        const double span = std::log(scale->highMs / scale->lowMs);
+        const auto at = [&](double ms) { // one point (every end equal): the middle
+            return span > 0 ? std::clamp(std::log(ms / scale->lowMs) / span, 0.0, 1.0) : 0.5;
+        };
+        return QVariantList{at(iv->lowMs), at(value(p, col)), at(iv->highMs)};
+    }
     case FractionRole: {
         if (!numeric)
             return {};
@@ -205,7 +243,12 @@ QVariant CompareModel::headerData(int section, Qt::Orientation o, int role) cons
                    whatIs(Term::CalibrationAlgorithm);
         case Ttft:
         case Tpot:
-            return whatIs(Term::Fmc);
+            return hasIntervals()
+                       ? tr("The line under a latency: its interval from the FMC file, on a "
+                            "log scale shared by the column, the tick at the value (the ends "
+                            "in the cell's tooltip).") +
+                             QStringLiteral("\n\n") + whatIs(Term::Fmc)
+                       : whatIs(Term::Fmc);
         case Rmqd:
             return whatIs(Term::Rmqd);
         case Verdict:

@@ -5,7 +5,9 @@
 // bar delegate draws as a bar behind the number. One row is the reference (the first pinned
 // unless another is chosen): the other rows' numbers carry their relative difference to it,
 // e.g. "12.3 ms" over "-8.1 %" (negative: lower, which is better for every metric). A latency
-// with an interval (an FMC file's) has it on a line between the two: "146.1–640.7".
+// with an interval (an FMC file's) keeps its two lines: the view draws the interval as a thin
+// range under them on a log scale shared by the column (the ends in the tooltip and the CSV),
+// so four pins still show at once on a laptop and overlapping intervals are seen as such.
 #pragma once
 
 #include "viewmodel/explorertypes.h"
@@ -38,6 +40,10 @@ public:
         // The largest |delta| of the cell's column (> 0), the full length of a delta bar: a
         // 2 % difference is a short bar beside a 30 % one, a full one when it is the largest.
         DeltaScaleRole,
+        // A latency's interval on the column's log scale (from the lowest to the highest end
+        // or value of any row): QVariantList {low, value, high}, each in [0, 1]; none without
+        // an interval.
+        IntervalRole,
     };
 
     explicit CompareModel(QObject* parent = nullptr);
@@ -64,7 +70,7 @@ public:
     // scope reads "experts" in the bands and summaries, as in the band editor.
     void setMoeModels(std::vector<bool> moe);
     bool isMoe(const PinnedConfig& p) const;
-    // Some pin has a latency interval: its rows need a third line.
+    // Some pin has a latency interval: every cell keeps the strip of its range free.
     bool hasIntervals() const;
     // Predicts every pin again (after any change of the request): numbers and verdicts are
     // always the current request's; a pin the stack cannot run is flagged in the Gate column.
@@ -82,6 +88,10 @@ private:
     double value(const PinnedConfig& p, int column) const;
     double columnMax(int column) const;
     std::optional<double> delta(int row, int column) const;
+    const std::optional<acsel::LatencyInterval>& interval(const PinnedConfig& p, int column) const;
+    // Where IntervalRole's 0 and 1 lie: the column's lowest and highest interval end or value
+    // (ms); none when no row of the column has an interval.
+    std::optional<acsel::LatencyInterval> intervalScale(int column) const;
     // Every cell and row header: bars, deltas and the reference mark depend on all rows.
     void everyRowChanged();
 

@@ -31,13 +31,9 @@ CompareTable::CompareTable(CompareModel* model, QWidget* parent) : QTableView(pa
     setTextElideMode(Qt::ElideRight);
     setWordWrap(false);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    // Value over delta, or value, interval and delta; the configuration's bands.
-    const auto fitRows = [this] {
-        const int lines = model_->hasIntervals() ? 3 : 2;
-        verticalHeader()->setDefaultSectionSize(lines * fontMetrics().height() + 8);
-    };
-    fitRows();
-    connect(model, &CompareModel::pinnedChanged, this, fitRows);
+    // Value over delta (the configuration over its bands), the latencies' intervals in a thin
+    // strip under them: two lines and their padding, so that four pins show on a laptop.
+    verticalHeader()->setDefaultSectionSize(2 * fontMetrics().height() + 8);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setContextMenuPolicy(Qt::ActionsContextMenu);

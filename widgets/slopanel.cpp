@@ -133,7 +133,12 @@ SloPanel::SloPanel(QWidget* parent) : QWidget(parent)
     auto* target = new QGroupBox(tr("Target"), this);
     auto* tf = new QFormLayout(target);
     tf->setRowWrapPolicy(QFormLayout::WrapLongRows); // a large font: fields under labels
-    tf->addRow(tr("Stack"), stack_);
+    // The stack's id on a row of its own, the panel's whole width: beside the label a
+    // laptop's dock cut it ("jetson_agx_thor,").
+    auto* stackLabel = new QLabel(tr("Stack"), target);
+    stackLabel->setBuddy(stack_);
+    tf->addRow(stackLabel);
+    tf->addRow(stack_);
     tf->addRow(tr("Input length"), isl_);
     tf->addRow(tr("Output length"), osl_);
     tf->addRow(tr("Concurrency"), concurrency_);

@@ -16,6 +16,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTest>
 #include <QToolButton>
 #include <map>
@@ -133,6 +135,20 @@ private slots:
         QVERIFY(mode);
         mode->setCurrentIndex(mode->count() - 1);
         QVERIFY(noHorizontalScroll());
+        // Both boxes show their whole text (the stack's read "h100_sxm/trtllm (h10" when it
+        // named the device too): the style's text field holds it.
+        for (QComboBox* box : {panel->stackBox(), mode}) {
+            QStyleOptionComboBox o;
+            o.initFrom(box);
+            o.currentText = box->currentText();
+            const QRect field = box->style()->subControlRect(QStyle::CC_ComboBox, &o,
+                                                             QStyle::SC_ComboBoxEditField, box);
+            const int text = box->fontMetrics().horizontalAdvance(box->currentText());
+            QVERIFY2(field.width() >= text, qPrintable(QStringLiteral("'%1': %2 px for %3 px")
+                                                           .arg(box->currentText())
+                                                           .arg(field.width())
+                                                           .arg(text)));
+        }
 
         // The card's actions are visible at once, whatever the card's length.
         for (const QString& text : {QStringLiteral("Pin"), QStringLiteral("Pin best uniform"),

@@ -6,10 +6,12 @@
 #include "core/model/configspace.h"
 #include "viewmodel/bandedits.h"
 #include "widgets/bandeditor.h"
+#include "widgets/bandpainter.h"
 #include "widgets/bandstrip.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -69,6 +71,7 @@ private slots:
     void editsAreCanonical();
     void aRecommendationNeverReplacesAnEdit();
     void settingsAreEditedInUndoSteps();
+    void aNarrowBandDropsItsLayerRange();
 
 private:
     BandEditor* editor_ = nullptr;
@@ -324,6 +327,29 @@ void TestBandStrip::settingsAreEditedInUndoSteps()
     strip()->undoStack()->undo();
     QVERIFY(editor_->config().recipe == fp8);
     QVERIFY(!editor_->config().lmHeadQuantized && lmHead->isEnabled() && !lmHead->isChecked());
+}
+
+void TestBandStrip::aNarrowBandDropsItsLayerRange()
+{
+    // The strip labels each band with its layer range while it fits; a narrower band shows its
+    // format alone rather than a cut range ("bf16  ·  5..." read as layer 5), elided only when
+    // the format itself does not fit.
+    const QFontMetrics fm{QFont()};
+    const Band last{54, 64, Format::Bf16, Scope::Full};
+    const QString full = QStringLiteral("bf16  \u00b7  54-63");
+    const int fits = fm.horizontalAdvance(full);
+    QCOMPARE(shownBandLabel(last, false, true, fm, fits), full);
+    QCOMPARE(shownBandLabel(last, false, true, fm, fits - 1), QStringLiteral("bf16"));
+    const int between = (fm.horizontalAdvance(QStringLiteral("bf16")) + fits) / 2;
+    QCOMPARE(shownBandLabel(last, false, true, fm, between), QStringLiteral("bf16"));
+    const int narrow = fm.horizontalAdvance(QStringLiteral("bf16")) - 1;
+    QCOMPARE(shownBandLabel(last, false, true, fm, narrow),
+             fm.elidedText(QStringLiteral("bf16"), Qt::ElideRight, narrow));
+    // Compare's rows draw no ranges; an MoE model's MLP scope reads "experts".
+    const Band experts{0, 10, Format::Fp8, Scope::Mlp};
+    QCOMPARE(shownBandLabel(experts, true, false, fm, 1000), QStringLiteral("fp8/experts"));
+    QCOMPARE(shownBandLabel(experts, false, true, fm, 1000),
+             QStringLiteral("fp8/mlp  \u00b7  0-9"));
 }
 
 QTEST_MAIN(TestBandStrip)

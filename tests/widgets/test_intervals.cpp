@@ -1,15 +1,22 @@
-// How sure: with an FMC file's intervals the card and Compare show each latency with its
-// interval under it; without, the card says "no interval" and the typical error it is given.
+// How sure: with an FMC file's intervals the card shows each latency with its interval under
+// it and Compare draws it as a range under the value; without, the card says "no interval" and
+// the typical error it is given.
 #include "viewmodel/predictiontext.h"
+#include "widgets/bandeditor.h"
+#include "widgets/bardelegate.h"
 #include "widgets/comparemodel.h"
 #include "widgets/comparetable.h"
+#include "widgets/elidedlabel.h"
 #include "widgets/recipecard.h"
 
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -50,7 +57,8 @@ private slots:
     void formatInterval();
     void cardShowsTheIntervalUnderEachLatency();
     void cardSaysThereIsNoInterval();
-    void compareShowsTheIntervalBetweenValueAndDelta();
+    void compareDrawsTheIntervalUnderValueAndDelta();
+    void editorLineShowsTheInterval();
 };
 
 void TestIntervals::formatInterval()
@@ -104,7 +112,7 @@ void TestIntervals::cardSaysThereIsNoInterval()
              QStringLiteral("How sure: no interval: ") + kTypical);
 }
 
-void TestIntervals::compareShowsTheIntervalBetweenValueAndDelta()
+void TestIntervals::compareDrawsTheIntervalUnderValueAndDelta()
 {
     CompareModel model;
     CompareTable table(&model);
@@ -117,17 +125,62 @@ void TestIntervals::compareShowsTheIntervalBetweenValueAndDelta()
                    withIntervals(prediction(200, 20))};
     b.config.recipe = BandRecipe::uniform(28, Format::Bf16);
     model.pin(b);
-    // Row 2 against row 1: +100 % on both latencies, the interval between.
+    // Row 2 against row 1: +100 % on both latencies; the interval is not a line of text.
     QCOMPARE(model.data(model.index(1, CompareModel::Ttft)).toString(),
-             QStringLiteral("200.0 ms\n146.1\u2013640.7\n+100.0 %"));
+             QStringLiteral("200.0 ms\n+100.0 %"));
     QCOMPARE(model.data(model.index(1, CompareModel::Tpot)).toString(),
-             QStringLiteral("20.0 ms\n9.88\u201326.2\n+100.0 %"));
+             QStringLiteral("20.0 ms\n+100.0 %"));
     QCOMPARE(model.data(model.index(0, CompareModel::Ttft)).toString(), QStringLiteral("100.0 ms"));
     QVERIFY(model.data(model.index(1, CompareModel::Ttft), Qt::ToolTipRole)
                 .toString()
                 .startsWith(QStringLiteral("90 % interval: 146.1\u2013640.7 ms")));
-    QCOMPARE(table.rowHeight(0), 3 * table.fontMetrics().height() + 8);
-    QCOMPARE(table.rowHeight(1), 3 * table.fontMetrics().height() + 8);
+    // Its range on the column's log scale. TTFT: from the lowest end or value, row 1's 100 ms,
+    // to the highest, 640.7 ms: low ln(146.12/100)/ln(6.407) = 0.204189, the value
+    // ln(2)/ln(6.407) = 0.373183, high 1. TPOT: from 9.876 to 26.24 ms (row 1's 10 ms inside):
+    // 0, ln(20/9.876)/ln(26.24/9.876) = 0.722105, 1. Row 1 has none; nor have Memory and RMQD.
+    const auto range = [&model](int row, int column) {
+        QList<double> out;
+        for (const QVariant& v :
+             model.data(model.index(row, column), CompareModel::IntervalRole).toList())
+            out << v.toDouble();
+        return out;
+    };
+    const auto near = [](const QList<double>& got, const QList<double>& want) {
+        if (got.size() != want.size())
+            return false;
+        for (int i = 0; i < got.size(); ++i)
+            if (std::abs(got[i] - want[i]) > 1e-6)
+                return false;
+        return true;
+    };
+    QVERIFY(near(range(1, CompareModel::Ttft), {0.204189, 0.373183, 1.0}));
+    QVERIFY(near(range(1, CompareModel::Tpot), {0.0, 0.722105, 1.0}));
+    QVERIFY(range(0, CompareModel::Ttft).isEmpty());
+    QVERIFY(range(1, CompareModel::Memory).isEmpty());
+    QVERIFY(range(1, CompareModel::Rmqd).isEmpty());
+    // Rows no taller with the range's strip (it lies in their padding); drawn: in row 2's TTFT
+    // cell the strip's ink spans from the low end to the high end (the cell less 4 px each
+    // side).
+    QCOMPARE(table.rowHeight(0), twoLines);
+    QCOMPARE(table.rowHeight(1), twoLines);
+    table.resize(900, 300);
+    table.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&table));
+    const QImage shot = table.viewport()->grab().toImage();
+    const QRect cell = table.visualRect(model.index(1, CompareModel::Ttft));
+    const QColor base = shot.pixelColor(cell.left(), cell.bottom());
+    int first = cell.right() + 1;
+    int last = -1;
+    for (int y = cell.bottom() - BarDelegate::kIntervalHeight + 1; y <= cell.bottom(); ++y)
+        for (int x = cell.left(); x <= cell.right(); ++x)
+            if (shot.pixelColor(x, y) != base) {
+                first = std::min(first, x);
+                last = std::max(last, x);
+            }
+    const int left = cell.left() + 4;
+    const int width = cell.width() - 8;
+    QCOMPARE(first, left + static_cast<int>(std::lround(0.204189 * (width - 1))));
+    QCOMPARE(last, left + width - 1);
     // The CSV has the interval's ends in full precision, empty without one.
     const QStringList lines = model.toCsv().split(QLatin1Char('\n'));
     QVERIFY(lines[0].endsWith(
@@ -136,6 +189,30 @@ void TestIntervals::compareShowsTheIntervalBetweenValueAndDelta()
     QVERIFY(lines[2].endsWith(QStringLiteral(",146.12,640.7,9.876,26.24,admitted")));
     model.unpin(1);
     QCOMPARE(table.rowHeight(0), twoLines);
+}
+
+void TestIntervals::editorLineShowsTheInterval()
+{
+    // The band editor's prediction line shows each latency's interval as the card does (its
+    // level, formatInterval's digits); without one, the value alone.
+    BandEditor editor;
+    PredictionView shown = withIntervals(prediction(221.4, 25.9));
+    editor.setPredictor([&shown](const Config&) { return shown; });
+    Config c;
+    c.recipe = BandRecipe::uniform(28, Format::Fp8);
+    c.batch = 4;
+    editor.setConfig(c, QStringLiteral("Small"), {Format::Bf16, Format::Fp8});
+    auto* line = editor.findChild<ElidedLabel*>(QStringLiteral("editorPrediction"));
+    QVERIFY(line);
+    // 10 GiB: "10.0 GiB"; RMQD 0.03 to three significant digits; fp8 takes max calibration.
+    QCOMPARE(line->text(),
+             QStringLiteral("TTFT 221.4 ms (90 %: 146.1\u2013640.7) · TPOT 25.9 ms (90 %: "
+                            "9.88\u201326.2) · 10.0 GiB · RMQD 0.0300 · admitted · max"));
+    shown = prediction(339.1, 25.9);
+    editor.repredict();
+    QCOMPARE(line->text(),
+             QStringLiteral("TTFT 339.1 ms · TPOT 25.9 ms · 10.0 GiB · RMQD 0.0300 · admitted · "
+                            "max"));
 }
 
 QTEST_MAIN(TestIntervals)
