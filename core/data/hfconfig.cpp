@@ -52,6 +52,19 @@ void parseMoe(const Json& j, const JsonFields& f, const std::string& ptr, ModelA
         m.intermediate = f.integer(j, "intermediate_size", ptr, 1, kBig);
 }
 
+// Hugging Face's Qwen2 and Qwen2-MoE give q, k and v a bias whatever the config says; Llama,
+// Qwen3 and Qwen3-MoE give q, k, v and o one when attention_bias is true (absent: false);
+// Mistral and Mixtral never do and ignore the field, and so do we.
+AttnBias attentionBias(const Json& j, const JsonFields& f, const std::string& ptr,
+                       const std::string& family)
+{
+    if (family == "qwen2" || family == "qwen2_moe")
+        return AttnBias::Qkv;
+    if (family == "mistral" || family == "mixtral")
+        return AttnBias::None;
+    return f.booleanOr(j, "attention_bias", ptr, false) ? AttnBias::Qkvo : AttnBias::None;
+}
+
 } // namespace
 
 ModelArch parseHfConfig(const Json& j, const std::string& file, const std::string& ptr)
@@ -97,7 +110,7 @@ ModelArch parseHfConfig(const Json& j, const std::string& file, const std::strin
     m.vocab = f.integer(j, "vocab_size", ptr, 1, kBig);
     m.tiedEmbeddings = f.booleanOr(j, "tie_word_embeddings", ptr, false);
     m.qkNorm = m.family == "qwen3" || m.family == "qwen3_moe";
-    m.qkvBias = m.family == "qwen2" || m.family == "qwen2_moe";
+    m.attnBias = attentionBias(j, f, ptr, m.family);
     return m;
 }
 

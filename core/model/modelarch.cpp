@@ -57,7 +57,16 @@ std::int64_t ModelArch::layerNormParams() const
 
 std::int64_t ModelArch::attnBiasParams() const
 {
-    return qkvBias ? (heads + 2 * std::int64_t{kvHeads}) * headDim : 0;
+    const std::int64_t qkv = (heads + 2 * std::int64_t{kvHeads}) * headDim;
+    switch (attnBias) {
+    case AttnBias::None:
+        return 0;
+    case AttnBias::Qkv:
+        return qkv;
+    case AttnBias::Qkvo:
+        return qkv + hidden;
+    }
+    return 0;
 }
 
 std::int64_t ModelArch::countWith(std::int64_t routedExperts) const

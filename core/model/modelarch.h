@@ -28,6 +28,11 @@ struct MoeArch {
     std::vector<int> mlpOnlyLayers;
 };
 
+// The attention linears that carry a bias (never quantized), as Hugging Face builds them: Qwen2
+// and Qwen2-MoE always q, k and v; Llama, Qwen3 and Qwen3-MoE all four when the config's
+// attention_bias is true; Mistral and Mixtral none.
+enum class AttnBias : std::uint8_t { None, Qkv, Qkvo };
+
 struct ModelArch {
     std::string name;   // short name used in the workspace: "Qwen3-8B"
     std::string hfId;   // "Qwen/Qwen3-8B"
@@ -40,8 +45,8 @@ struct ModelArch {
     int intermediate = 0; // dense MLP columns (0 when no layer is dense: Mixtral)
     int vocab = 0;
     bool tiedEmbeddings = false;
-    bool qkNorm = false;  // Qwen3 normalises q and k per head (two head_dim vectors per layer)
-    bool qkvBias = false; // Qwen2 and Qwen2-MoE add a bias to q, k and v (never quantized)
+    bool qkNorm = false; // Qwen3 normalises q and k per head (two head_dim vectors per layer)
+    AttnBias attnBias = AttnBias::None;
     MoeArch moe;
 
     bool isMoe() const { return moe.experts > 0; }
@@ -54,7 +59,7 @@ struct ModelArch {
     std::int64_t attnLinearParams() const; // q, k, v, o
     std::int64_t mlpLinearParams() const;  // gate, up, down of a dense layer
     std::int64_t layerNormParams() const;
-    std::int64_t attnBiasParams() const; // q, k, v biases (0 without qkvBias)
+    std::int64_t attnBiasParams() const; // the biases attnBias names
     std::int64_t embeddingParams() const { return std::int64_t{vocab} * hidden; }
     // One routed expert (gate, up, down), the router with the shared expert's gate (the
     // never-quantized linears), the shared expert (0 when none).

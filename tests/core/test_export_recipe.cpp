@@ -463,6 +463,23 @@ ModelArch tinyMixtral()
     return a;
 }
 
+// A Qwen2-MoE shaped toy: hidden 256, 4 heads, 2 KV heads of 64, dense MLP 512; layers 1 and 3
+// MoE (sparse step 2) with 4 routed experts of 128 (2 per token) and a shared expert of 256.
+ModelArch tinyQwen2Moe()
+{
+    ModelArch a = acsel::test::tinyArch(4);
+    a.name = "tiny-qwen2moe-4L-synthetic";
+    a.hfId = "acsel-test/tiny-qwen2moe-4L-synthetic";
+    a.family = "qwen2_moe";
+    a.moe = {.experts = 4,
+             .topk = 2,
+             .expertIntermediate = 128,
+             .sharedIntermediate = 256,
+             .sparseStep = 2,
+             .mlpOnlyLayers = {}};
+    return a;
+}
+
 } // namespace
 
 void TestExportRecipe::moeExpertsQuantizedPerBandRouterNever_data()
@@ -563,46 +580,74 @@ void TestExportRecipe::moeExpertsQuantizedPerBandRouterNever()
 }
 
 // The memory model saves, against bf16, exactly what the exported plan quantizes: every module
-// the plan gives a format (each expert of an MoE layer), its weights at the format's bytes.
+// the plan gives a format (each routed expert of an MoE layer and the shared expert, each at its
+// own width), its weights at the format's bytes. Qwen3-30B-A3B has no shared expert; the
+// Qwen2-MoE toy one on its MoE layers. The weights of the quantized band, by hand:
+//  - Qwen3-30B-A3B (hidden 2048, 32 heads, 4 KV heads of 128, 128 experts of 768), layers 20-47
+//    (28, all MoE): attention 28 x (2 x 2048 x 4096 + 2 x 2048 x 512) = 28 x 18,874,368 =
+//    528,482,304; experts 28 x 128 x 3 x 2048 x 768 = 16,911,433,728;
+//  - the toy (tinyQwen2Moe), layers 2-3 (2 dense, 3 MoE): attention 2 x (2 x 256 x 256 + 2 x
+//    256 x 128) = 2 x 196,608 = 393,216; MLP: dense 3 x 256 x 512 = 393,216, routed 4 x 3 x
+//    256 x 128 = 393,216, shared 3 x 256 x 256 = 196,608: 983,040.
 void TestExportRecipe::moeMemoryPricesWhatIsExported()
 {
-    const ModelArch a = workspaceModel("Qwen3-30B-A3B");
+    struct Case {
+        ModelArch arch;
+        int cut;
+        double routed, shared; // expert modules of the quantized band (gate, up, down each)
+        double attnParams, mlpParams;
+    };
+    const Case cases[] = {
+        {workspaceModel("Qwen3-30B-A3B"), 20, 28.0 * 128 * 3, 0, 528'482'304.0, 16'911'433'728.0},
+        {tinyQwen2Moe(), 2, 4.0 * 3, 3, 393'216.0, 983'040.0},
+    };
     const Request q = makeRequest("jetson_agx_thor/vllm");
     const Platform gpu;
-    const Config bf16 =
-        makeConfig(48, {}, {{Format::Bf16, Scope::Full}}, Algorithm::Max, KvFormat::Bf16);
-    const double base = estimateStaticMemory(a, bf16, q, gpu).weightBytes;
-    for (Scope s : kAllScopes)
-        for (Format f : {Format::Fp8, Format::Nvfp4, Format::Int4Wo}) {
-            const Config c =
-                makeConfig(48, {20}, {{Format::Bf16, Scope::Full}, {f, s}},
-                           f == Format::Int4Wo ? Algorithm::Awq : Algorithm::Max, KvFormat::Bf16);
-            const QuantPlan plan = planOf(c, 48);
-            double saved = 0, experts = 0;
-            for (int i = 0; i < 48; ++i)
-                for (Linear l : kAllLinears) {
-                    const Format g =
-                        plan.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)];
-                    if (g == Format::Bf16)
-                        continue;
-                    const LinearShape sh = shapeOf(
-                        a, l,
-                        !isAttention(l) && a.isMoeLayer(i) ? MlpOf::RoutedExpert : MlpOf::Dense);
-                    const auto modules = static_cast<double>(linearModules(a, i, l).size());
-                    saved += modules * static_cast<double>(sh.inFeatures * sh.outFeatures) *
-                             (2.0 - facts(g).effectiveBits / 8.0);
-                    experts += isAttention(l) ? 0 : modules;
-                }
-            // experts: 28 layers x 128 experts x 3 linears, when the scope takes them
-            QCOMPARE(experts, s == Scope::Attn ? 0.0 : 28.0 * 128 * 3);
-            const double got = base - estimateStaticMemory(a, c, q, gpu).weightBytes;
-            QVERIFY2(std::abs(got - saved) <= 1e-9 * saved,
-                     qPrintable(QString("%1/%2: %3 vs %4")
-                                    .arg(QString::fromStdString(std::string(toString(f))),
-                                         QString::fromStdString(std::string(toString(s, true))))
-                                    .arg(got)
-                                    .arg(saved)));
-        }
+    for (const Case& k : cases) {
+        const ModelArch& a = k.arch;
+        const int L = a.layers;
+        const Config bf16 =
+            makeConfig(L, {}, {{Format::Bf16, Scope::Full}}, Algorithm::Max, KvFormat::Bf16);
+        const double base = estimateStaticMemory(a, bf16, q, gpu).weightBytes;
+        for (Scope s : kAllScopes)
+            for (Format f : {Format::Fp8, Format::Nvfp4, Format::Int4Wo}) {
+                const Config c = makeConfig(L, {k.cut}, {{Format::Bf16, Scope::Full}, {f, s}},
+                                            f == Format::Int4Wo ? Algorithm::Awq : Algorithm::Max,
+                                            KvFormat::Bf16);
+                const QuantPlan plan = planOf(c, L);
+                double saved = 0, params = 0, routed = 0, shared = 0;
+                for (int i = 0; i < L; ++i)
+                    for (Linear l : kAllLinears) {
+                        const Format g =
+                            plan.layers[static_cast<std::size_t>(i)][static_cast<std::size_t>(l)];
+                        if (g == Format::Bf16)
+                            continue;
+                        for (const std::string& m : linearModules(a, i, l)) {
+                            const bool isShared = m.find(".shared_expert.") != std::string::npos;
+                            const bool isRouted = m.find(".experts.") != std::string::npos;
+                            const LinearShape sh = shapeOf(a, l,
+                                                           isShared   ? MlpOf::SharedExpert
+                                                           : isRouted ? MlpOf::RoutedExpert
+                                                                      : MlpOf::Dense);
+                            const auto n = static_cast<double>(sh.inFeatures * sh.outFeatures);
+                            params += n;
+                            saved += n * (2.0 - facts(g).effectiveBits / 8.0);
+                            routed += isRouted ? 1 : 0;
+                            shared += isShared ? 1 : 0;
+                        }
+                    }
+                const QString what = QString::fromStdString(
+                    a.name + " " + std::string(toString(f)) + "/" + std::string(toString(s, true)));
+                QVERIFY2(routed == (s == Scope::Attn ? 0 : k.routed), qPrintable(what));
+                QVERIFY2(shared == (s == Scope::Attn ? 0 : k.shared), qPrintable(what));
+                const double wantParams =
+                    (s == Scope::Mlp ? 0 : k.attnParams) + (s == Scope::Attn ? 0 : k.mlpParams);
+                QVERIFY2(params == wantParams, qPrintable(what));
+                const double got = base - estimateStaticMemory(a, c, q, gpu).weightBytes;
+                QVERIFY2(std::abs(got - saved) <= 1e-9 * saved,
+                         qPrintable(QString("%1: %2 vs %3").arg(what).arg(got).arg(saved)));
+            }
+    }
 }
 
 // A Qwen2-MoE shared expert is in the experts scope (modelarch.h): on a tiny model with layers 1
@@ -615,17 +660,8 @@ void TestExportRecipe::moeMemoryPricesWhatIsExported()
 void TestExportRecipe::sharedExpertFollowsExpertsScope()
 {
     ExportInput in = acceptanceInput();
-    ModelArch& a = in.arch;
-    a = acsel::test::tinyArch(4); // hidden 256, 4 heads, 2 KV heads of 64, MLP 512
-    a.name = "tiny-qwen2moe-4L-synthetic";
-    a.hfId = "acsel-test/tiny-qwen2moe-4L-synthetic";
-    a.family = "qwen2_moe";
-    a.moe = {.experts = 4,
-             .topk = 2,
-             .expertIntermediate = 128,
-             .sharedIntermediate = 256,
-             .sparseStep = 2,
-             .mlpOnlyLayers = {}};
+    in.arch = tinyQwen2Moe();
+    const ModelArch& a = in.arch;
     in.config = makeConfig(4, {2}, {{Format::Fp8, Scope::Mlp}, {Format::Nvfp4, Scope::Full}},
                            Algorithm::Max, KvFormat::Bf16);
     in.config.model = 0;

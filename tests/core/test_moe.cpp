@@ -67,6 +67,7 @@ private slots:
     void specOnlyDecodeReadsTouchedExperts();
     void sharedExpertInExpertsScope();
     void qwen2MoeCountsQkvBiases();
+    void attentionBiasAddsFourBiases();
     void rooflineRunsActiveExpertsReadsTouchedOnes();
 };
 
@@ -552,6 +553,53 @@ void TestMoe::qwen2MoeCountsQkvBiases()
     const ModelArch llama =
         parseHfConfig(nlohmann::json::parse(R"({"model_type": "llama", )" + dense), "config.json");
     QCOMPARE(qwen2.paramCount() - llama.paramCount(), std::int64_t{147'456});
+}
+
+// attention_bias (Llama, Qwen3, Qwen3-MoE) gives q, k, v and o a bias each; Qwen2 has its q, k,
+// v biases whatever the field says; Mistral and Mixtral ignore it (Hugging Face's modeling code).
+// Two layers of hidden 8, 2 heads, 1 KV head of 4, MLP 16, vocabulary 10, tied:
+//   layer: attention 8 x (2 + 2) x 4 + 2 x 4 x 8 = 192, norms 16, MLP 3 x 8 x 16 = 384 -> 592
+//   2 x 592 + embedding 80 + final norm 8 = 1,272 without biases
+//   attention_bias: q 8 + k 4 + v 4 + o 8 = 24 a layer -> 1,272 + 48 = 1,320
+//   Qwen2's q, k, v: 16 a layer -> 1,304; Qwen3 adds its q/k norms 2 x 4 a layer: 1,288 + 48
+void TestMoe::attentionBiasAddsFourBiases()
+{
+    const std::string fields = R"("num_hidden_layers": 2, "hidden_size": 8,
+        "num_attention_heads": 2, "num_key_value_heads": 1, "intermediate_size": 16,
+        "vocab_size": 10, "tie_word_embeddings": true)";
+    const auto count = [&](const std::string& type, const std::string& bias) {
+        const std::string text = R"({"model_type": ")" + type + R"(", )" + fields + bias + "}";
+        const ModelArch m = parseHfConfig(nlohmann::json::parse(text), "config.json");
+        return m.paramCount();
+    };
+    const std::string on = R"(, "attention_bias": true)", off = R"(, "attention_bias": false)";
+    QCOMPARE(count("llama", ""), std::int64_t{1'272});
+    QCOMPARE(count("llama", off), std::int64_t{1'272});
+    QCOMPARE(count("llama", R"(, "attention_bias": null)"), std::int64_t{1'272});
+    QCOMPARE(count("llama", on), std::int64_t{1'320});
+    QCOMPARE(count("qwen3", on), std::int64_t{1'288 + 48});
+    QCOMPARE(count("qwen2", ""), std::int64_t{1'304});
+    QCOMPARE(count("qwen2", off), std::int64_t{1'304});
+    QCOMPARE(count("qwen2", on), std::int64_t{1'304});
+    QCOMPARE(count("mistral", on), std::int64_t{1'272});
+    // The 4-layer qwen3_moe of denseLayersBySparseStepAndMlpOnlyLayers (hidden 8, 2 heads, 1 KV
+    // head of 4; 2,328 parameters, 2,232 active): 4 x 24 biases more, on both counts.
+    const ModelArch moe = parseHfConfig(nlohmann::json::parse(R"({
+        "model_type": "qwen3_moe", "num_hidden_layers": 4, "hidden_size": 8,
+        "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 4,
+        "intermediate_size": 16, "moe_intermediate_size": 2, "num_experts": 4,
+        "num_experts_per_tok": 2, "decoder_sparse_step": 2, "mlp_only_layers": [3],
+        "vocab_size": 10, "tie_word_embeddings": true, "attention_bias": true})"),
+                                        "config.json");
+    QCOMPARE(moe.attnBiasParams(), std::int64_t{24});
+    QCOMPARE(moe.paramCount(), std::int64_t{2'328 + 96});
+    QCOMPARE(moe.activeParamCount(), std::int64_t{2'232 + 96});
+    // Not a boolean: refused, naming the field.
+    const std::string why =
+        refusal(R"({"model_type": "llama", )" + fields + R"(, "attention_bias": "yes"})");
+    QVERIFY2(why.find("config.json") != std::string::npos &&
+                 why.find("/attention_bias") != std::string::npos,
+             why.c_str());
 }
 
 // The roofline on the 4-layer qwen2_moe of sharedExpertInExpertsScope (layers 1, 3 MoE), bf16,
