@@ -1,5 +1,6 @@
 #include "core/latency/fmcchoice.h"
 
+#include "core/latency/fmcprior.h"
 #include "core/latency/studentt.h"
 
 #include <algorithm>
@@ -448,13 +449,26 @@ std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
     if (keys.size() != residuals.size())
         throw std::invalid_argument("load spreads need one load key per residual");
     std::map<std::string, std::vector<double>> byLoad;
+    int validated = 0;
     for (std::size_t i = 0; i < keys.size(); ++i)
-        if (!keys[i].load.empty() && !std::isnan(residuals[i]))
-            byLoad[keys[i].load].push_back(residuals[i]);
-    std::vector<FmcLoadSpread> out;
+        if (!std::isnan(residuals[i])) {
+            ++validated;
+            if (!keys[i].load.empty())
+                byLoad[keys[i].load].push_back(residuals[i]);
+        }
+    // Per load of 2+ residuals: the median centre and the variance around it (n - 1 degrees of
+    // freedom); the loads with a variance estimate the prior (fmcprior.h).
+    struct Load {
+        std::string key;
+        int n = 0;
+        double centre = 0, variance = 0;
+    };
+    std::vector<Load> all;
+    std::vector<double> variances;
+    std::vector<int> dofs;
     for (auto& [load, r] : byLoad) {
         const auto n = static_cast<int>(r.size());
-        if (n < kFmcLoadMinProfiles)
+        if (n < 2)
             continue;
         std::sort(r.begin(), r.end());
         const std::size_t m = r.size() / 2;
@@ -462,7 +476,27 @@ std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
         double ss = 0;
         for (double v : r)
             ss += (v - centre) * (v - centre);
-        out.push_back({load, centre, {n, n - 1, std::sqrt(ss / n)}});
+        all.push_back({load, n, centre, ss / (n - 1)});
+        if (all.back().variance > 0) {
+            variances.push_back(all.back().variance);
+            dofs.push_back(n - 1);
+        }
+    }
+    // Concurrencies whose variances agree within sampling noise (d0 infinite), or too few to
+    // tell: nothing says the spread depends on the concurrency, and the stack keeps one interval.
+    const std::optional<VariancePrior> prior = estimateVariancePrior(variances, dofs);
+    if (!prior || std::isinf(prior->dof))
+        return {};
+    std::vector<FmcLoadSpread> out;
+    for (const Load& l : all) {
+        if (l.n < kFmcLoadMinProfiles)
+            continue;
+        // Degrees of freedom d0 + d, never more than the stack's residuals support.
+        const double dof = std::min(prior->dof + (l.n - 1), static_cast<double>(validated - 1));
+        out.push_back({l.key,
+                       l.centre,
+                       {l.n, static_cast<int>(std::floor(dof + 1e-9)), // d0 = 2 may be 1.999..
+                        std::sqrt(moderatedVariance(*prior, l.variance, l.n - 1))}});
     }
     return out;
 }
