@@ -9,6 +9,7 @@
 #include <limits>
 #include <locale>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -482,11 +483,22 @@ std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
             dofs.push_back(n - 1);
         }
     }
-    // Concurrencies whose variances agree within sampling noise (d0 infinite), or too few to
-    // tell: nothing says the spread depends on the concurrency, and the stack keeps one interval.
+    // Too few concurrencies to tell, or concurrencies that agree within sampling noise both in
+    // spread (d0 infinite) and in centre (their mean square centre no more than the mean
+    // sampling variance of a median of n, pi/2 s0^2 / n): nothing says the error depends on the
+    // concurrency, and the stack keeps one interval.
     const std::optional<VariancePrior> prior = estimateVariancePrior(variances, dofs);
-    if (!prior || std::isinf(prior->dof))
+    if (!prior)
         return {};
+    if (std::isinf(prior->dof)) {
+        double centres = 0, sampling = 0;
+        for (const Load& l : all) {
+            centres += l.centre * l.centre;
+            sampling += std::numbers::pi / 2 * prior->variance / l.n;
+        }
+        if (!(centres > sampling))
+            return {};
+    }
     std::vector<FmcLoadSpread> out;
     for (const Load& l : all) {
         if (l.n < kFmcLoadMinProfiles)

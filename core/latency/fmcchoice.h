@@ -123,10 +123,11 @@ struct FmcRule {
 // concurrency"), but 5-8 profiles are too few for a variance that holds by itself, so each
 // load's variance (around its centre, n - 1 dof) is shrunk toward the prior of all the stack's
 // loads (fmcprior.h: the moderated variance, d0 + n - 1 dof, capped at the stack's residuals
-// - 1). A stack whose loads' variances agree within sampling noise (d0 infinite), or with fewer
-// than kMinVariancePriorGroups loads of 2+ residuals to tell, gets no load spreads: nothing says
-// its spread depends on the concurrency, and its rows keep the stack's interval. Loads with
-// fewer than kFmcLoadMinProfiles residuals (whose median centre is too noisy) also use the
+// - 1). A stack whose loads agree within sampling noise, in variance (d0 infinite) and in
+// centre (mean square centre <= the mean sampling variance pi/2 s0^2 / n of a median of n), or
+// with fewer than kMinVariancePriorGroups loads of 2+ residuals to tell, gets no load spreads:
+// nothing says its error depends on the concurrency, and its rows keep the stack's interval. Loads
+// with fewer than kFmcLoadMinProfiles residuals (whose median centre is too noisy) also use the
 // stack's.
 inline constexpr int kFmcLoadMinProfiles = 5;
 struct FmcLoadSpread {

@@ -419,14 +419,31 @@ void TestFmcChoice::loadSpreadsByHand()
 
 void TestFmcChoice::loadSpreadsOnlyWhenTheyDiffer()
 {
-    // Equal variances (0.025 at three loads): their log-variances vary less than sampling
-    // alone would (d0 infinite), so no load has a spread of its own: the stack's interval.
+    // Equal variances 0.025 (4 dof) at three loads: their log-variances vary less than
+    // sampling alone would, d0 infinite (fmcprior.h), s0^2 = exp(log 0.025 - psi(2) + log 2) =
+    // 0.025 x 2 e^(gamma - 1) = 0.032761 (psi(2) = 1 - gamma). Centres all 0: the loads agree in
+    // centre too, so none gets a spread of its own (the stack's interval).
     std::vector<double> r;
     std::vector<FmcProfileKey> keys;
-    addLoad(r, keys, "c1", 0.5, 0.025);
-    addLoad(r, keys, "c2", 0.0, 0.025);
-    addLoad(r, keys, "c4", -0.3, 0.025);
+    for (const char* load : {"c1", "c2", "c4"})
+        addLoad(r, keys, load, 0.0, 0.025);
     QVERIFY(loadSpreads(r, keys).empty());
+    // Centres 0.5, 0, -0.3: mean square 0.34 / 3 = 0.113 above the median's sampling variance
+    // pi/2 x 0.032761 / 5 = 0.0103: each load its centre, s0 and the stack's 15 - 1 dof.
+    r.clear();
+    keys.clear();
+    const double centre[] = {0.5, 0.0, -0.3};
+    addLoad(r, keys, "c1", centre[0], 0.025);
+    addLoad(r, keys, "c2", centre[1], 0.025);
+    addLoad(r, keys, "c4", centre[2], 0.025);
+    const std::vector<FmcLoadSpread> l = loadSpreads(r, keys);
+    QCOMPARE(l.size(), std::size_t{3});
+    const double s0 = std::sqrt(0.025 * 2 * std::exp(0.57721566490153286 - 1));
+    for (std::size_t g = 0; g < 3; ++g) {
+        QVERIFY(std::abs(l[g].centre - centre[g]) < 1e-12);
+        QCOMPARE(l[g].spread.dof, 14);
+        QVERIFY(std::abs(l[g].spread.scale - s0) < 1e-9);
+    }
     // Two loads, however different: too few to estimate the prior, the stack's interval.
     std::vector<double> r2;
     std::vector<FmcProfileKey> keys2;
