@@ -125,6 +125,19 @@ void printTradeOff(const GateEvaluation& g, const std::string& confidenceGate, s
         << rate(sure[1].falseRejects(), sure[1].withinBudget()) << "\n";
 }
 
+// The bound of both gates (oracleGate): the estimate centred on the judged rows' own median and
+// confidence-quantile of measured / raw, per stack.
+void printOracle(const PerMetric& median, const PerMetric& sure, double confidence,
+                 std::ostream& out)
+{
+    out << "Bound, an oracle centred on each stack's judged rows (median, " << confidence
+        << "-quantile of measured / raw): TTFT false-admit "
+        << rate(median[0].falseAdmits(), median[0].overBudget()) << ", false-reject "
+        << rate(sure[0].falseRejects(), sure[0].withinBudget()) << "; TPOT "
+        << rate(median[1].falseAdmits(), median[1].overBudget()) << ", "
+        << rate(sure[1].falseRejects(), sure[1].withinBudget()) << "\n";
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = workspaceOptions();
@@ -177,6 +190,11 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     const GateEvaluation g = evaluateGate(
         rows.rows, standardGateVariants(tau, !aicFile.empty(), confidence), k, seeds, split);
     const bool bySweep = split == GateSplit::LeaveOneSweepOut;
+    std::vector<std::string> studied;
+    for (const StackGateResult& s : g.stacks)
+        studied.push_back(s.stack);
+    const PerMetric oracleMedian = oracleGate(rows.rows, studied, 0.5);
+    const PerMetric oracleSure = oracleGate(rows.rows, studied, confidence);
 
     if (args.flag("json")) {
         Json j{{"measurements", measurements},
@@ -196,6 +214,9 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                    {"profile_candidates", s.profileCandidates},
                                    {"gates", variantsJson(g.variants, s.variants)}});
         j["pooled"] = variantsJson(g.variants, g.pooled);
+        std::ostringstream sure;
+        sure << "oracle@" << confidence;
+        j["bound"] = variantsJson({"oracle", sure.str()}, {oracleMedian, oracleSure});
         j["decision"] = {{"workload_pairs", g.workloadPairs},
                          {"same_stack", decisionJson(g.variants, g.sameStack)},
                          {"across_stacks", decisionJson(g.variants, g.acrossStacks)}};
@@ -241,11 +262,14 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
         gate << "calibrate@" << confidence;
         printTradeOff(g, gate.str(), io.out);
     }
+    if (confidence == 0.5)
+        io.out << "\n";
+    printOracle(oracleMedian, oracleSure, confidence, io.out);
     io.out
         << "\nIntervals: share of held-out (row, " << (bySweep ? "sweep" : "seed")
         << ") cases whose measurement lies in the gate's central 90 % predictive interval "
-           "(at the row's concurrency when the profiles have 5 or more there), and the mean "
-           "half-width factor\n\n"
+           "(at the row's concurrency when the profiles have 5 or more there and the stack's "
+           "concurrencies differ in spread), and the mean half-width factor\n\n"
         << "| stack | gate | TTFT coverage, width | TPOT coverage, width |\n|---|---|---:|---:|\n";
     for (const StackGateResult& s : g.stacks)
         printIntervalRows(s.stack, g, s.variants, io.out);

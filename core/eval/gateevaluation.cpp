@@ -362,4 +362,37 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
     return out;
 }
 
+PerMetric oracleGate(const std::vector<GateRow>& rows, const std::vector<std::string>& stacks,
+                     double q)
+{
+    if (!(q > 0 && q < 1))
+        throw std::invalid_argument("gate evaluation: an oracle quantile must be in (0, 1)");
+    PerMetric out{};
+    for (const std::string& stack : stacks)
+        for (LatencyMetric m : {LatencyMetric::Ttft, LatencyMetric::Tpot}) {
+            std::vector<const GateRow*> own;
+            std::vector<double> ratio;
+            for (const GateRow& r : rows)
+                if (r.stack == stack) {
+                    checkRow(r);
+                    own.push_back(&r);
+                    ratio.push_back(r.measured[index(m)] / r.raw[index(m)]);
+                }
+            if (own.empty())
+                continue;
+            std::sort(ratio.begin(), ratio.end());
+            const auto k =
+                static_cast<std::size_t>(std::ceil(q * static_cast<double>(ratio.size()) - 1e-9));
+            const double factor = ratio[std::max<std::size_t>(k, 1) - 1];
+            GateCounts& c = out[index(m)];
+            for (const GateRow* r : own) {
+                ++c.cases;
+                const double p = r->raw[index(m)] * factor;
+                for (std::size_t f = 0; f < kBudgetFactors.size(); ++f)
+                    c.admitted[f] += p <= kBudgetFactors[f] * r->measured[index(m)] ? 1 : 0;
+            }
+        }
+    return out;
+}
+
 } // namespace acsel

@@ -115,4 +115,13 @@ GateEvaluation evaluateGate(const std::vector<GateRow>& rows,
                             const std::vector<GateVariant>& variants, int profiles, int seeds,
                             GateSplit split = GateSplit::Stratified);
 
+// What no calibration from profiles can beat: per stack in `stacks`, each of its rows' raw
+// estimate times the q-quantile of measured / raw over the stack's own rows (the ceil(q n)-th
+// smallest ratio), gated like a variant, each row once, summed over the stacks. An oracle: it
+// is centred on the rows it judges, so its rates bound what the within-stack spread of the
+// raw estimate's error allows (docs/LATENCY.md, "What bounds the two gate rates"). Throws
+// std::invalid_argument when q is outside (0, 1) or a row's values are not positive.
+PerMetric oracleGate(const std::vector<GateRow>& rows, const std::vector<std::string>& stacks,
+                     double q);
+
 } // namespace acsel

@@ -1,5 +1,6 @@
 #include "core/latency/fmcchoice.h"
 
+#include "core/latency/fmcprior.h"
 #include "core/latency/studentt.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <limits>
 #include <locale>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -448,13 +450,26 @@ std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
     if (keys.size() != residuals.size())
         throw std::invalid_argument("load spreads need one load key per residual");
     std::map<std::string, std::vector<double>> byLoad;
+    int validated = 0;
     for (std::size_t i = 0; i < keys.size(); ++i)
-        if (!keys[i].load.empty() && !std::isnan(residuals[i]))
-            byLoad[keys[i].load].push_back(residuals[i]);
-    std::vector<FmcLoadSpread> out;
+        if (!std::isnan(residuals[i])) {
+            ++validated;
+            if (!keys[i].load.empty())
+                byLoad[keys[i].load].push_back(residuals[i]);
+        }
+    // Per load of 2+ residuals: the median centre and the variance around it (n - 1 degrees of
+    // freedom); the loads with a variance estimate the prior (fmcprior.h).
+    struct Load {
+        std::string key;
+        int n = 0;
+        double centre = 0, variance = 0;
+    };
+    std::vector<Load> all;
+    std::vector<double> variances;
+    std::vector<int> dofs;
     for (auto& [load, r] : byLoad) {
         const auto n = static_cast<int>(r.size());
-        if (n < kFmcLoadMinProfiles)
+        if (n < 2)
             continue;
         std::sort(r.begin(), r.end());
         const std::size_t m = r.size() / 2;
@@ -462,7 +477,38 @@ std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
         double ss = 0;
         for (double v : r)
             ss += (v - centre) * (v - centre);
-        out.push_back({load, centre, {n, n - 1, std::sqrt(ss / n)}});
+        all.push_back({load, n, centre, ss / (n - 1)});
+        if (all.back().variance > 0) {
+            variances.push_back(all.back().variance);
+            dofs.push_back(n - 1);
+        }
+    }
+    // Too few concurrencies to tell, or concurrencies that agree within sampling noise both in
+    // spread (d0 infinite) and in centre (their mean square centre no more than the mean
+    // sampling variance of a median of n, pi/2 s0^2 / n): nothing says the error depends on the
+    // concurrency, and the stack keeps one interval.
+    const std::optional<VariancePrior> prior = estimateVariancePrior(variances, dofs);
+    if (!prior)
+        return {};
+    if (std::isinf(prior->dof)) {
+        double centres = 0, sampling = 0;
+        for (const Load& l : all) {
+            centres += l.centre * l.centre;
+            sampling += std::numbers::pi / 2 * prior->variance / l.n;
+        }
+        if (!(centres > sampling))
+            return {};
+    }
+    std::vector<FmcLoadSpread> out;
+    for (const Load& l : all) {
+        if (l.n < kFmcLoadMinProfiles)
+            continue;
+        // Degrees of freedom d0 + d, never more than the stack's residuals support.
+        const double dof = std::min(prior->dof + (l.n - 1), static_cast<double>(validated - 1));
+        out.push_back({l.key,
+                       l.centre,
+                       {l.n, static_cast<int>(std::floor(dof + 1e-9)), // d0 = 2 may be 1.999..
+                        std::sqrt(moderatedVariance(*prior, l.variance, l.n - 1))}});
     }
     return out;
 }

@@ -118,11 +118,17 @@ struct FmcRule {
 
 // The interval conditioned on the serving regime: the out-of-fold residuals of a stack's
 // profiles run at one concurrency (FmcProfileKey::load) give that load its own centre (their
-// median: the error the chosen form leaves at that concurrency) and spread around it (dof =
-// profiles - 1). On AIConfigurator's rows the concurrency drives the error: leaving each
-// concurrency sweep out in turn, the load's centre and spread took the 90 % interval from
-// x/2.37 to x/2.12 on the tp 1 TTFT rows at the same coverage (docs/LATENCY.md, "Intervals by
-// concurrency"). Loads with fewer than kFmcLoadMinProfiles residuals use the stack's spread.
+// median: the error the chosen form leaves at that concurrency) and spread around it. On
+// AIConfigurator's rows the concurrency drives the error (docs/LATENCY.md, "Intervals by
+// concurrency"), but 5-8 profiles are too few for a variance that holds by itself, so each
+// load's variance (around its centre, n - 1 dof) is shrunk toward the prior of all the stack's
+// loads (fmcprior.h: the moderated variance, d0 + n - 1 dof, capped at the stack's residuals
+// - 1). A stack whose loads agree within sampling noise, in variance (d0 infinite) and in
+// centre (mean square centre <= the mean sampling variance pi/2 s0^2 / n of a median of n), or
+// with fewer than kMinVariancePriorGroups loads of 2+ residuals to tell, gets no load spreads:
+// nothing says its error depends on the concurrency, and its rows keep the stack's interval. Loads
+// with fewer than kFmcLoadMinProfiles residuals (whose median centre is too noisy) also use the
+// stack's.
 inline constexpr int kFmcLoadMinProfiles = 5;
 struct FmcLoadSpread {
     std::string load;
@@ -130,8 +136,9 @@ struct FmcLoadSpread {
     FmcSpread spread;
 };
 
-// Per load with at least kFmcLoadMinProfiles non-NaN residuals, sorted by load; none when keys
-// is empty. Throws std::invalid_argument when keys has another size than residuals.
+// Per load with at least kFmcLoadMinProfiles non-NaN residuals, sorted by load, by the rule
+// above; none when keys is empty. Throws std::invalid_argument when keys has another size than
+// residuals.
 std::vector<FmcLoadSpread> loadSpreads(std::span<const double> residuals,
                                        std::span<const FmcProfileKey> keys);
 

@@ -3,6 +3,7 @@
 #include "core/data/loaderror.h"
 #include "core/model/config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -115,7 +116,9 @@ void readMetric(const JsonFields& f, const Json& line, const std::string& ptr, F
             ls.load = f.string(loads[i], "load", lp);
             ls.centre = f.number(loads[i], "centre", lp, -kFmcMaxAbsDelta, kFmcMaxAbsDelta);
             ls.spread.profiles = f.integer(loads[i], "profiles", lp, 1, 1 << 30);
-            ls.spread.dof = f.integer(loads[i], "dof", lp, 0, ls.spread.profiles);
+            // Moderated by the stack's prior (fmcprior.h): up to the stack's residuals.
+            ls.spread.dof = f.integer(loads[i], "dof", lp, 0,
+                                      std::max(ls.spread.profiles, info.spread.profiles));
             ls.spread.scale = f.number(loads[i], "log_scale", lp, 0, kFmcMaxAbsDelta);
             info.loads.push_back(std::move(ls));
         }

@@ -7,6 +7,7 @@
 
 #include <QTest>
 #include <cmath>
+#include <numbers>
 #include <random>
 
 using namespace acsel;
@@ -48,6 +49,7 @@ private slots:
     void theCautiousOffsetIsASignTestBound();
     void selectionAvoidsSharedSweepsAndLoads();
     void loadSpreadsByHand();
+    void loadSpreadsOnlyWhenTheyDiffer();
     void aRowGetsItsLoadsInterval();
 };
 
@@ -362,29 +364,92 @@ void TestFmcChoice::selectionAvoidsSharedSweepsAndLoads()
                              selectIndependent(est, std::vector<FmcProfileKey>(2), 2, 1));
 }
 
+namespace
+{
+
+// Residuals centre + k x {-2, -1, 0, 1, 2} at one load: median `centre`, variance around it
+// 10 k^2 / 4 (4 dof), k chosen to give `variance`.
+void addLoad(std::vector<double>& r, std::vector<FmcProfileKey>& keys, const std::string& load,
+             double centre, double variance)
+{
+    const double k = std::sqrt(variance / 2.5);
+    for (int i = -2; i <= 2; ++i) {
+        r.push_back(centre + k * i);
+        keys.push_back({load + "s" + std::to_string(i), load});
+    }
+}
+
+// Three loads of 5 residuals, variances e^-a, 1, e^a with a^2 = pi^2/3 - 1 (4 dof each):
+// e_g = log s^2 - psi(2) + log 2 has sample variance a^2, less the sampling variance
+// trigamma(2) = pi^2/6 - 1 leaves pi^2/6 = trigamma(1): d0 = 2; s0^2 = exp(mean e_g + psi(1) -
+// log 1) = exp(-(1 - gamma) + log 2 - gamma) = 2 / e (psi(2) = 1 - gamma, psi(1) = -gamma).
+const double kSpreadA = std::sqrt(std::numbers::pi * std::numbers::pi / 3 - 1);
+
+} // namespace
+
 void TestFmcChoice::loadSpreadsByHand()
 {
-    // Load "c8": residuals 0.1, 0.2, 0.3, 0.4, 0.5 (median 0.3; deviations 0.2, 0.1, 0, 0.1,
-    // 0.2: scale sqrt(0.1 / 5) = sqrt(0.02)); load "c64": 4 residuals, below the 5 needed; a
-    // NaN residual (not validated) and an empty load are not counted.
-    const double nan = std::nan("");
-    const std::vector<double> r{0.1, 0.5, 0.3, 0.2, 0.4, 1, 1, 1, 1, nan, 7};
+    std::vector<double> r;
     std::vector<FmcProfileKey> keys;
-    for (int i = 0; i < 5; ++i)
-        keys.push_back({"s" + std::to_string(i), "c8"});
-    for (int i = 0; i < 4; ++i)
-        keys.push_back({"t" + std::to_string(i), "c64"});
-    keys.push_back({"u", "c8"});
+    addLoad(r, keys, "c1", 0.5, std::exp(-kSpreadA));
+    addLoad(r, keys, "c2", 0.0, 1.0);
+    addLoad(r, keys, "c4", -0.3, std::exp(kSpreadA));
+    // Not counted in any load: a NaN residual (not validated) and one without a load.
+    r.push_back(std::nan(""));
+    keys.push_back({"u", "c1"});
+    r.push_back(7);
     keys.push_back({"v", ""});
     const std::vector<FmcLoadSpread> l = loadSpreads(r, keys);
-    QCOMPARE(l.size(), std::size_t{1});
-    QCOMPARE(l[0].load, std::string("c8"));
-    QCOMPARE(l[0].centre, 0.3);
-    QCOMPARE(l[0].spread.profiles, 5);
-    QCOMPARE(l[0].spread.dof, 4);
-    QVERIFY(std::abs(l[0].spread.scale - std::sqrt(0.02)) < 1e-12);
+    QCOMPARE(l.size(), std::size_t{3});
+    const double s0sq = 2 / std::exp(1.0);
+    const double variance[] = {std::exp(-kSpreadA), 1.0, std::exp(kSpreadA)};
+    const double centre[] = {0.5, 0.0, -0.3};
+    for (std::size_t g = 0; g < 3; ++g) {
+        QVERIFY(std::abs(l[g].centre - centre[g]) < 1e-12);
+        QCOMPARE(l[g].spread.profiles, 5);
+        QCOMPARE(l[g].spread.dof, 6); // d0 + d = 2 + 4, below the 16 - 1 residuals
+        // Posterior (d0 s0^2 + d s^2) / (d0 + d).
+        const double want = std::sqrt((2 * s0sq + 4 * variance[g]) / 6);
+        QVERIFY(std::abs(l[g].spread.scale - want) < 1e-9);
+    }
+    QCOMPARE(l[0].load, std::string("c1"));
     QVERIFY(loadSpreads(r, {}).empty());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, loadSpreads(r, std::span(keys).first(3)));
+}
+
+void TestFmcChoice::loadSpreadsOnlyWhenTheyDiffer()
+{
+    // Equal variances 0.025 (4 dof) at three loads: their log-variances vary less than
+    // sampling alone would, d0 infinite (fmcprior.h), s0^2 = exp(log 0.025 - psi(2) + log 2) =
+    // 0.025 x 2 e^(gamma - 1) = 0.032761 (psi(2) = 1 - gamma). Centres all 0: the loads agree in
+    // centre too, so none gets a spread of its own (the stack's interval).
+    std::vector<double> r;
+    std::vector<FmcProfileKey> keys;
+    for (const char* load : {"c1", "c2", "c4"})
+        addLoad(r, keys, load, 0.0, 0.025);
+    QVERIFY(loadSpreads(r, keys).empty());
+    // Centres 0.5, 0, -0.3: mean square 0.34 / 3 = 0.113 above the median's sampling variance
+    // pi/2 x 0.032761 / 5 = 0.0103: each load its centre, s0 and the stack's 15 - 1 dof.
+    r.clear();
+    keys.clear();
+    const double centre[] = {0.5, 0.0, -0.3};
+    addLoad(r, keys, "c1", centre[0], 0.025);
+    addLoad(r, keys, "c2", centre[1], 0.025);
+    addLoad(r, keys, "c4", centre[2], 0.025);
+    const std::vector<FmcLoadSpread> l = loadSpreads(r, keys);
+    QCOMPARE(l.size(), std::size_t{3});
+    const double s0 = std::sqrt(0.025 * 2 * std::exp(0.57721566490153286 - 1));
+    for (std::size_t g = 0; g < 3; ++g) {
+        QVERIFY(std::abs(l[g].centre - centre[g]) < 1e-12);
+        QCOMPARE(l[g].spread.dof, 14);
+        QVERIFY(std::abs(l[g].spread.scale - s0) < 1e-9);
+    }
+    // Two loads, however different: too few to estimate the prior, the stack's interval.
+    std::vector<double> r2;
+    std::vector<FmcProfileKey> keys2;
+    addLoad(r2, keys2, "c1", 0.5, 0.01);
+    addLoad(r2, keys2, "c2", 0.0, 1.0);
+    QVERIFY(loadSpreads(r2, keys2).empty());
 }
 
 void TestFmcChoice::aRowGetsItsLoadsInterval()
@@ -407,19 +472,23 @@ void TestFmcChoice::aRowGetsItsLoadsInterval()
     const FmcLine q = confidenceLine(FmcLine{1.0, 0.2}, at8, 0.9);
     QCOMPARE(q.gamma, 1.0);
     QVERIFY(std::abs(q.delta - (0.2 + 0.3 + 1.5332 * 0.1 * std::sqrt(1.2))) < 1e-4);
-    // chooseFmc fills them from the chosen form's residuals: here every profile at c8 and the
-    // identity kept (no two profiles independent), so the raw log ratios themselves.
-    std::vector<double> x{100, 200, 300, 400, 500}, y;
+    // chooseFmc fills them from the chosen form's residuals: here every profile of one sweep and
+    // the identity kept (no two profiles independent), so the raw log ratios themselves, at
+    // three loads with the variances of loadSpreadsByHand.
+    std::vector<double> r, x, y;
     std::vector<FmcProfileKey> keys;
-    const double ratio[] = {1.1, 1.5, 1.3, 1.2, 1.4};
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        y.push_back(x[i] * ratio[i]);
-        keys.push_back({"s" + std::to_string(i), "c8"});
+    addLoad(r, keys, "c1", 0.5, std::exp(-kSpreadA));
+    addLoad(r, keys, "c2", 0.0, 1.0);
+    addLoad(r, keys, "c4", -0.3, std::exp(kSpreadA));
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        x.push_back(100.0 * static_cast<double>(i + 1));
+        y.push_back(x.back() * std::exp(r[i]));
+        keys[i].sweep = "s";
     }
     const FmcChoice c = chooseFmc(x, y, 0.5, keys);
     QVERIFY(c.form == FmcForm::Identity);
-    QCOMPARE(c.loads.size(), std::size_t{1});
-    QVERIFY(std::abs(c.loads[0].centre - std::log(1.3)) < 1e-12);
+    QCOMPARE(c.loads.size(), std::size_t{3});
+    QVERIFY(std::abs(c.loads[2].centre - (-0.3)) < 1e-12);
 }
 
 QTEST_APPLESS_MAIN(TestFmcChoice)

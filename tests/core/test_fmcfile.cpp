@@ -87,7 +87,10 @@ void TestFmcFile::badLoadSpreadsAreRefused()
     j["stacks"][0]["ttft"]["load_spreads"][0].erase("load");
     QVERIFY(failure(j).starts_with("/stacks/0/ttft/load_spreads/0/load"));
     j = fmcToJson(sample());
-    j["stacks"][0]["ttft"]["load_spreads"][0]["dof"] = 7; // more than its 6 profiles
+    // A load's dof may reach the stack's profiles (the prior's dof add to its own), not more.
+    j["stacks"][0]["ttft"]["load_spreads"][0]["dof"] = 40;
+    QCOMPARE(fmcFromJson(j, "f.json").entries.at(0).ttftInfo.loads[0].spread.dof, 40);
+    j["stacks"][0]["ttft"]["load_spreads"][0]["dof"] = 41; // more than the stack's 40 profiles
     QVERIFY(failure(j).starts_with("/stacks/0/ttft/load_spreads/0/dof"));
 }
 

@@ -89,6 +89,7 @@ private slots:
     void calibrateChoosesTheFormAndItsConfidence();
     void addedVariantSeesTheStratifiedProfiles();
     void leaveOneSweepOutHoldsOutEachSweep();
+    void oracleCentresOnTheJudgedRows();
     void badInputIsRefused();
     void aicEstimatesReader();
 };
@@ -345,6 +346,27 @@ void TestGateEvaluation::leaveOneSweepOutHoldsOutEachSweep()
     QCOMPARE(ttft.covered, 2);
     // half-width factors: sqrt(4) = 2 for a, sqrt(2) for the others
     QVERIFY(std::abs(ttft.widthSum - (2 * 2 + 3 * std::sqrt(2.0))) < 1e-12);
+}
+
+void TestGateEvaluation::oracleCentresOnTheJudgedRows()
+{
+    const std::vector<GateRow> rows = fixtureRows();
+    // TTFT measured / raw. Stack a: p1 0.5, p2 0.5, h1 100/184, h2 400/560 = 0.714; stack b:
+    // q1 2, q2 2, g1 1.5. The median (the ceil(0.5 n)-th smallest): a 0.5, b 2. Predicted /
+    // measured: a p1, p2 1.0, h1 0.92 (admitted at 0.95: 1 false admit), h2 0.7 (at 0.8, 0.9,
+    // 0.95: 3); b q1, q2 1.0, g1 1.333 (rejected at 1.05, 1.1, 1.25: 3 false rejects). Rows
+    // 7 (a, b; c and d not asked for): 21 over-budget and 21 within-budget cases.
+    const PerMetric median = oracleGate(rows, {"a", "b"}, 0.5);
+    check(median[0], {4, 21, 3, 21}, 1, "oracle median TTFT");
+    // The 0.9-quantile (the 4th of 4, the 3rd of 3): a 0.714, b 2. a: p1, p2 1.43, h1 1.31
+    // (each rejected at every factor above 1: 9), h2 1.0; b as the median (3).
+    const PerMetric q90 = oracleGate(rows, {"a", "b"}, 0.9);
+    check(q90[0], {0, 21, 12, 21}, 1, "oracle 0.9 TTFT");
+    // TPOT of stack b alone: ratios 1, 1, 30/29.1 = 1.031; median 1: g1 predicted 29.1 / 30 =
+    // 0.97 (no false admit at 0.95, none rejected above 1).
+    check(oracleGate(rows, {"b"}, 0.5)[1], {0, 9, 0, 9}, 1, "oracle median TPOT b");
+    QCOMPARE(oracleGate(rows, {"none"}, 0.5)[0].cases, 0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, oracleGate(rows, {"a"}, 1.0));
 }
 
 void TestGateEvaluation::badInputIsRefused()
