@@ -35,6 +35,10 @@ struct PredictionView : acsel::Prediction {
     // False when the request's stack cannot run it at all (a format it has no kernels or
     // costs for): the numbers are then NaN and the verdict says why.
     bool runnable = true;
+    // What the stack's engine takes at the memory flag acsel launch sets, "79.20 GiB at
+    // --gpu-memory-utilization 0.99" (core/export/launch.h, engineMemoryText); empty without an
+    // engine model.
+    std::string engineMemory = {};
 };
 
 // The searchers: core's one enum and name table.
@@ -60,6 +64,9 @@ struct SearchOutcome {
     SearchStats stats;
     // Without an answer: why, per budget (computed with the search, on its worker thread).
     std::optional<acsel::NearestMiss> nearestMiss;
+    // Without an answer, when memory rules out every configuration: the sentence acsel search
+    // prints too (app/common/memoryfloor.h); else empty.
+    std::string memoryFloor = {};
 };
 
 // One row of the sizing table (core/search/sizing.h): the answer with `gpus` GPUs of one node

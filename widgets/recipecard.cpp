@@ -94,6 +94,13 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     margin_->setToolTip(tr("The gate admitted this answer at the budgets less this share "
                            "(Margin % in the Request panel)"));
     margin_->hide();
+    engineMemory_ = new QLabel(this);
+    engineMemory_->setObjectName(QStringLiteral("cardEngineMemory"));
+    engineMemory_->setToolTip(
+        tr("What the serving engine takes per GPU when acsel launch (or Export) starts it: the "
+           "memory flag of its command sizes the engine's KV pool, so the engine takes more than "
+           "the memory estimate above when the pool holds more than the requests need"));
+    engineMemory_->hide();
     verdict_->setToolTip(whatIs(Term::Gate));
     stats_->setToolTip(whatIs(Term::Screened) + QStringLiteral("\n\n") + whatIs(Term::FracMix) +
                        QStringLiteral("\n\n") + whatIs(Term::Gate));
@@ -104,7 +111,8 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
                             "fit tab plots them. With an FMC file that has intervals (acsel "
                             "calibrate), each latency's predictive interval from the spread of "
                             "its profiles' held-out errors at the request's concurrency"));
-    for (QLabel* l : {parameters_, recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_}) {
+    for (QLabel* l :
+         {parameters_, recipe_, uniform_, verdict_, stats_, rmqdCaveat_, howSure_, engineMemory_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
@@ -140,6 +148,7 @@ RecipeCard::RecipeCard(QWidget* parent) : QWidget(parent)
     body->addWidget(verdict_);
     body->addWidget(margin_);
     body->addWidget(metrics_);
+    body->addWidget(engineMemory_);
     body->addWidget(howSure_);
     body->addWidget(rmqdCaveat_);
     body->addWidget(uniform_);
@@ -179,6 +188,7 @@ void RecipeCard::showMessage(const QString& message, const QString& detail)
     rmqdCaveat_->hide();
     howSure_->hide();
     margin_->hide();
+    engineMemory_->hide();
     for (QTableWidget* t : {metrics_, ops_, memory_})
         t->setRowCount(0);
     pin_->setEnabled(false);
@@ -203,6 +213,9 @@ void RecipeCard::setContent(const CardContent& c)
     howSure_->setVisible(!c.howSure.isEmpty());
     margin_->setText(c.margin);
     margin_->setVisible(!c.margin.isEmpty());
+    engineMemory_->setText(
+        tr("Engine at launch, per GPU: %1").arg(QString::fromStdString(p.engineMemory)));
+    engineMemory_->setVisible(!p.engineMemory.empty());
     rmqdCaveat_->setText(c.rmqdCaveat);
     rmqdCaveat_->setVisible(!c.rmqdCaveat.isEmpty());
     const bool hasUniform = c.uniform && c.uniformPrediction;

@@ -1,7 +1,7 @@
 // The recommendation (or any chosen configuration) in full: recipe, predicted TTFT / TPOT /
-// memory / RMQD with the gate's verdict, a caveat on the RMQD when there is one, the operator and
-// memory breakdowns, the search's counts and time, and the best uniform configuration beside it
-// with the deltas.
+// memory / RMQD with the gate's verdict, what the engine takes at the launch's memory flag, a
+// caveat on the RMQD when there is one, the operator and memory breakdowns, the search's counts
+// and time, and the best uniform configuration beside it with the deltas.
 #pragma once
 
 #include "viewmodel/explorertypes.h"
@@ -71,6 +71,7 @@ private:
     QLabel* uniform_ = nullptr;
     QLabel* verdict_ = nullptr;
     QLabel* margin_ = nullptr;
+    QLabel* engineMemory_ = nullptr; // what the engine takes at the launch flag
     QLabel* rmqdCaveat_ = nullptr;
     QLabel* stats_ = nullptr;
     QLabel* howSure_ = nullptr;

@@ -1,5 +1,6 @@
 #include "app/cli/answerdetails.h"
 
+#include "core/export/launch.h"
 #include "core/model/platform.h"
 
 #include <iomanip>
@@ -36,6 +37,12 @@ std::string predictionNote(const std::vector<std::string>& notes)
     for (const std::string& n : notes)
         note += (note.empty() ? "" : "; ") + n;
     return note;
+}
+
+std::string engineMemoryNote(const Engine& e, const Config& c, const Request& q)
+{
+    const std::optional<EngineMemory> m = e.engineMemory(c, q);
+    return m ? " (engine " + engineMemoryText(*m) + ")" : std::string();
 }
 
 void printThroughput(std::ostream& out, const Throughput& t)

@@ -33,6 +33,11 @@ void printRequestLine(std::ostream& out, const Request& q, const Platform& gpu);
 // The notes a configuration document carries on its predictions, joined with "; ".
 std::string predictionNote(const std::vector<std::string>& notes);
 
+// " (engine 79.20 GiB at --gpu-memory-utilization 0.99)", after the memory estimate: what the
+// stack's engine takes at the memory flag acsel launch sets for the configuration
+// (engineMemoryText); empty for an engine without a memory model.
+std::string engineMemoryNote(const Engine& e, const Config& c, const Request& q);
+
 // "  throughput: 46.2 tokens/s per user, 369.6 tokens/s per GPU, 1.44 requests/s"
 void printThroughput(std::ostream& out, const Throughput& t);
 

@@ -140,6 +140,50 @@ std::string fixed(double v, int digits)
     return s.str();
 }
 
+// A median |log error| of a degree's validation rows, "-" without any.
+std::string errorText(double v)
+{
+    return std::isnan(v) ? "-" : fixed(v, 3);
+}
+
+// Which residual models each tensor-parallel degree of a stack takes (rows of several degrees
+// only): its own, fitted on its rows, or the stack's, and how each judges its unseen rows.
+void printDegrees(const SiliconCrossFit& f, std::ostream& out)
+{
+    for (const DegreeCrossFit& d : f.degrees) {
+        out << "    tp " << d.tp << ": ";
+        if (d.own)
+            out << "its own residual model on " << d.residualRows << " rows; on its other "
+                << d.validationRows << " rows TTFT " << errorText(d.heldOutTtft)
+                << " vs the stack's " << errorText(d.stackTtft) << ", TPOT "
+                << errorText(d.heldOutTpot) << " vs the stack's " << errorText(d.stackTpot) << "\n";
+        else
+            out << "the stack's residual model (" << d.residualRows << " rows of tp " << d.tp
+                << ", fewer than " << kMinDegreeResidualRows << "); on its other "
+                << d.validationRows << " rows TTFT " << errorText(d.heldOutTtft) << ", TPOT "
+                << errorText(d.heldOutTpot) << "\n";
+    }
+}
+
+nlohmann::ordered_json degreesJson(const SiliconCrossFit& f)
+{
+    const auto value = [](double v) {
+        return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v);
+    };
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const DegreeCrossFit& d : f.degrees)
+        out.push_back({{"tp", d.tp},
+                       {"model", d.own ? "tp" : "stack"},
+                       {"residual_rows", d.residualRows},
+                       {"validation_rows", d.validationRows},
+                       {"validation_median_abs_log_error",
+                        {{"ttft", value(d.heldOutTtft)},
+                         {"tpot", value(d.heldOutTpot)},
+                         {"stack_ttft", value(d.stackTtft)},
+                         {"stack_tpot", value(d.stackTpot)}}}});
+    return out;
+}
+
 int run(const std::vector<std::string>& argv, CommandIo& io)
 {
     auto specs = engineOptions();
@@ -245,7 +289,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
             throw app::UsageError("acsel eval: stack " + s + " in " + measurements + ": " +
                                   r.reason + " (the latency truth is fitted on them)");
         StackTruth truth{r.fit->ttft, r.fit->tpot, assumedBandEffects(stack),
-                         assumedMemoryEffect(stack)};
+                         assumedMemoryEffect(stack), r.fit->ownModels()};
         truth.band.boundaryCostMs *= boundaryScale;
         truth.band.formatSwitchCostMs *= boundaryScale;
         campaign.setTruth(s, truth);
@@ -297,6 +341,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                                   {"validation_rows", f.validationRows},
                                   {"residual_sigma_ttft", f.ttft.sigma()},
                                   {"residual_sigma_tpot", f.tpot.sigma()},
+                                  {"residual_by_tp", degreesJson(f)},
                                   {"validation_median_abs_log_error",
                                    {{"ttft", f.heldOutTtft},
                                     {"tpot", f.heldOutTpot},
@@ -372,6 +417,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                << "; FMC TTFT gamma " << fixed(c.gammaTtft, 3) << " delta " << fixed(c.deltaTtft, 3)
                << ", TPOT gamma " << fixed(c.gammaTpot, 3) << " delta " << fixed(c.deltaTpot, 3)
                << "\n";
+        printDegrees(f, io.out);
     }
     io.out << "ASSUMPTIONS (no measurement; per-boundary costs x" << boundaryScale << "):\n";
     for (const SiliconCrossFit& f : fits)

@@ -66,13 +66,20 @@ const Platform& gpuOf(const Workspace& ws, const Request& q)
     return ws.platformOf(ws.stacks[static_cast<std::size_t>(*ws.findStack(q.stack))]);
 }
 
+// The request the answer at the suggested budget was gated at (the margin taken off).
+Request suggestedAt(const NearestMissInput& in, const BudgetMiss& m)
+{
+    return in.margin.apply(withBudget(in.asked, m.budget, m.suggested),
+                           gpuOf(in.engine.workspace(), in.asked));
+}
+
 // Why loosening b alone admits nothing.
 std::string reasonNone(const NearestMissInput& in, BudgetKind b)
 {
     if (b != BudgetKind::Memory)
         return "no configuration meets the " + others(b) + " budgets at any " +
                std::string(toString(b));
-    const double device = gpuOf(in.ws, in.asked).memCapacityBytes;
+    const double device = gpuOf(in.engine.workspace(), in.asked).memCapacityBytes;
     const std::string whole = in.margin.percent > 0
                                   ? shortest(100 - in.margin.percent) + "% of the device (" +
                                         fixed(device / kGiB * (1 - in.margin.percent / 100), 2) +
@@ -81,19 +88,18 @@ std::string reasonNone(const NearestMissInput& in, BudgetKind b)
     return "no configuration meets the TTFT and TPOT budgets even with " + whole;
 }
 
-std::string predictionText(const Prediction& p)
+std::string predictionText(const Engine& e, const Config& c, const Request& at, const Prediction& p)
 {
-    std::string memory = fixed(p.memoryBytes / kGiB, 2) + " GiB";
-    if (p.engineMemoryBytes > p.memoryBytes) // what the gate compared
-        memory += " (the engine takes " + fixed(p.engineMemoryBytes / kGiB, 2) + " GiB)";
-    return "TTFT " + fixed(p.ttftMs, 2) + " ms, TPOT " + fixed(p.tpotMs, 2) + " ms, " + memory +
-           ", RMQD " + fixed(p.rmqd, 5);
+    return "TTFT " + fixed(p.ttftMs, 2) + " ms, TPOT " + fixed(p.tpotMs, 2) + " ms, " +
+           fixed(p.memoryBytes / kGiB, 2) + " GiB" + engineMemoryNote(e, c, at) + ", RMQD " +
+           fixed(p.rmqd, 5);
 }
 
 } // namespace
 
 std::vector<std::string> nearestMissLines(const NearestMissInput& in)
 {
+    const Workspace& ws = in.engine.workspace();
     std::vector<std::string> out{
         "nearest miss (one budget loosened, the other two kept; the exact search's answer "
         "there):"};
@@ -111,21 +117,25 @@ std::vector<std::string> nearestMissLines(const NearestMissInput& in)
                            "; at a " + name + " budget of " + fixed(m.suggested, 1) + " " +
                            std::string(unitOf(m.budget)) + withMargin + " the answer is ";
         if (m.answer.config)
-            line += describeConfig(in.ws, *m.answer.config) + " (" +
-                    predictionText(m.answer.gate.prediction) + ")";
+            line += describeConfig(ws, *m.answer.config) + " (" +
+                    predictionText(in.engine, *m.answer.config, suggestedAt(in, m),
+                                   m.answer.gate.prediction) +
+                    ")";
         else
             line += "none (the exact search found none there)";
         out.push_back(line);
     }
     if (!in.miss.anyBudgetAlone())
         out.push_back("  no single budget binds: loosen two or more, or widen the search space");
+    if (!in.memoryFloor.empty())
+        out.push_back("  " + in.memoryFloor);
     return out;
 }
 
 nlohmann::ordered_json nearestMissJson(const NearestMissInput& in)
 {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    const Platform& gpu = gpuOf(in.ws, in.asked);
+    const Workspace& ws = in.engine.workspace();
     for (const BudgetMiss& m : in.miss.budgets) {
         nlohmann::ordered_json j;
         j["budget"] = key(m.budget);
@@ -140,10 +150,8 @@ nlohmann::ordered_json nearestMissJson(const NearestMissInput& in)
             j["lowest"] = m.budget == BudgetKind::Memory ? *m.lowest / kGiB : *m.lowest;
             j["suggested"] = m.suggested;
             if (m.answer.config) {
-                const Request at =
-                    in.margin.apply(withBudget(in.asked, m.budget, m.suggested), gpu);
                 j["answer"] = configDocumentJson(makeConfigDocument(
-                    in.ws, *m.answer.config, at, m.answer.gate.prediction, in.note));
+                    ws, *m.answer.config, suggestedAt(in, m), m.answer.gate.prediction, in.note));
             } else {
                 j["answer"] = nullptr;
             }

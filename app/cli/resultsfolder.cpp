@@ -97,27 +97,34 @@ std::string csvOf(const Workspace& ws, const Request& q, const std::vector<Alter
     return out;
 }
 
-// One row per GPU count: the answer with that many GPUs available (empty fields: none).
-std::string sizingCsv(const Workspace& ws, const std::vector<SizingRow>& rows,
+// One row per GPU count: the answer with that many GPUs available (empty fields: none), with
+// what its engine takes at the memory flag acsel launch sets (empty without an engine model).
+std::string sizingCsv(const Engine& engine, const Request& q, const std::vector<SizingRow>& rows,
                       const std::string& provenance)
 {
+    const Workspace& ws = engine.workspace();
     std::string out = "gpus,tp,model,batch,recipe,algorithm,kv_cache,ttft_ms,tpot_ms,"
-                      "memory_gib_per_gpu,rmqd,latency_source\n";
+                      "memory_gib_per_gpu,engine_memory_gib_per_gpu,engine_memory_flag,rmqd,"
+                      "latency_source\n";
     for (const SizingRow& row : rows) {
         out += std::to_string(row.gpus);
         if (!row.result.config) {
-            out += ",,,,,,,,,," + csvField(provenance) + "\n";
+            out += ",,,,,,,,,,,," + csvField(provenance) + "\n";
             continue;
         }
         const Config& c = *row.result.config;
         const Prediction& p = row.result.gate.prediction;
+        Request sized = q;
+        sized.gpus = row.gpus;
+        const std::optional<EngineMemory> m = engine.engineMemory(c, sized);
         out += "," + std::to_string(c.tp) + "," +
                csvField(ws.models[static_cast<std::size_t>(c.model)].name) + "," +
                std::to_string(c.batch) + "," + csvField(c.recipe.describe()) + "," +
                std::string(toString(c.algorithm)) + "," + std::string(toString(c.kv));
-        for (double v : {p.ttftMs, p.tpotMs, p.memoryBytes / kGiB, p.rmqd})
+        for (double v : {p.ttftMs, p.tpotMs, p.memoryBytes / kGiB})
             out += "," + exact(v);
-        out += "," + csvField(provenance) + "\n";
+        out += m ? "," + exact(m->totalBytes / kGiB) + "," + memoryFlagText(*m) : ",,";
+        out += "," + exact(p.rmqd) + "," + csvField(provenance) + "\n";
     }
     return out;
 }
@@ -385,22 +392,27 @@ std::vector<std::string> writeResultsFolder(const std::string& dir, const Result
     }
 
     if (!in.sizing.empty()) {
-        folder.write("by_gpus.csv", sizingCsv(ws, in.sizing, provenance));
+        folder.write("by_gpus.csv", sizingCsv(in.engine, in.gated, in.sizing, provenance));
         md << "\n## By GPU count (by_gpus.csv)\n\nThe answer with 1, 2, 4 and 8 GPUs of one node "
               "available (memory budget per GPU; a row may use fewer GPUs than it has).\n\n"
-              "| GPUs | tensor parallel | configuration | TTFT ms | TPOT ms | GiB per GPU | RMQD "
-              "|\n|---:|---:|---|---:|---:|---:|---:|\n";
+              "| GPUs | tensor parallel | configuration | TTFT ms | TPOT ms | GiB per GPU | "
+              "engine at launch | RMQD |\n|---:|---:|---|---:|---:|---:|---|---:|\n";
         for (const SizingRow& row : in.sizing) {
             md << "| " << row.gpus << " | ";
             if (!row.result.config) {
-                md << "- | none passes the gate | | | | |\n";
+                md << "- | none passes the gate | | | | | |\n";
                 continue;
             }
             const Prediction& p = row.result.gate.prediction;
+            Request sized = in.gated;
+            sized.gpus = row.gpus;
+            const std::optional<EngineMemory> m = in.engine.engineMemory(*row.result.config, sized);
             md << row.result.config->tp << " | "
                << markdownCell(describeConfig(ws, *row.result.config)) << " | "
                << number(p.ttftMs, 1) << " | " << number(p.tpotMs, 2) << " | "
-               << number(p.memoryBytes / kGiB, 2) << " | " << number(p.rmqd, 5) << " |\n";
+               << number(p.memoryBytes / kGiB, 2) << " | "
+               << (m ? markdownCell(engineMemoryText(*m)) : std::string("-")) << " | "
+               << number(p.rmqd, 5) << " |\n";
         }
     }
 

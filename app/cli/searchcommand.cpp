@@ -6,6 +6,7 @@
 #include "app/cli/resultsfolder.h"
 #include "app/cli/workspaceargs.h"
 #include "app/common/args.h"
+#include "app/common/memoryfloor.h"
 #include "core/data/configjson.h"
 #include "core/search/exactsearch.h"
 #include "core/search/nearestmiss.h"
@@ -97,12 +98,14 @@ void readMarginOption(const app::Args& args, SearchRun& run)
 namespace
 {
 
-void printPrediction(std::ostream& out, const Prediction& p, const Request& q, int gpus)
+void printPrediction(std::ostream& out, const Engine& engine, const Config& c, const Prediction& p,
+                     const Request& q)
 {
     out << "  TTFT " << p.ttftMs << " ms (raw " << p.rawTtftMs << "), TPOT " << p.tpotMs
-        << " ms (raw " << p.rawTpotMs << "), memory " << p.memoryBytes / kGiB << " GiB, RMQD "
-        << std::setprecision(5) << p.rmqd << std::setprecision(2) << "\n";
-    printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency, gpus));
+        << " ms (raw " << p.rawTpotMs << "), memory " << p.memoryBytes / kGiB << " GiB"
+        << engineMemoryNote(engine, c, q) << ", RMQD " << std::setprecision(5) << p.rmqd
+        << std::setprecision(2) << "\n";
+    printThroughput(out, throughputOf(p.ttftMs, p.tpotMs, q.osl, q.concurrency, c.tp));
 }
 
 nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Request& q,
@@ -116,17 +119,16 @@ nlohmann::ordered_json alternativesJson(const WorkspaceEngine& engine, const Req
     return out;
 }
 
-void printAlternative(std::ostream& out, const Workspace& ws, const Request& q,
+void printAlternative(std::ostream& out, const Engine& engine, const Request& q,
                       const std::string& title, const Alternative& a)
 {
-    out << title << describeConfig(ws, a.config) << "\n";
-    printPrediction(out, a.gate.prediction, q, a.config.tp);
+    out << title << describeConfig(engine.workspace(), a.config) << "\n";
+    printPrediction(out, engine, a.config, a.gate.prediction, q);
 }
 
 void printSizing(std::ostream& out, const WorkspaceEngine& engine, const Request& q,
                  const std::vector<SizingRow>& rows)
 {
-    const Workspace& ws = engine.workspace();
     out << "by GPUs (each row: the answer with that many GPUs of one node; memory per GPU):\n";
     if (!engine.supportsTp(q, 2))
         out << "  note: " << q.stack
@@ -140,7 +142,8 @@ void printSizing(std::ostream& out, const WorkspaceEngine& engine, const Request
         }
         Request sized = q;
         sized.gpus = row.gpus;
-        printAlternative(out, ws, sized, title, Alternative{*row.result.config, row.result.gate});
+        printAlternative(out, engine, sized, title,
+                         Alternative{*row.result.config, row.result.gate});
     }
 }
 
@@ -212,9 +215,19 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         if (!exactAnswers)
             miss = nearestMiss(engine, run.request, margin, run.options, noStop);
     }
+    // Memory rules out everything: the plainest reason, under the budgets' lines.
+    const std::optional<app::MemoryFloor> floor =
+        miss ? app::memoryFloor(engine, gated, run.options) : std::nullopt;
+    const NearestMiss none;
+    const NearestMissInput missInput{engine,
+                                     run.request,
+                                     margin,
+                                     miss ? *miss : none,
+                                     predictionNote(jsonNotes),
+                                     floor ? app::memoryFloorText(*floor) : ""};
     std::vector<std::string> missLines;
     if (miss)
-        missLines = nearestMissLines({ws, run.request, margin, *miss, predictionNote(jsonNotes)});
+        missLines = nearestMissLines(missInput);
     else if (exactAnswers)
         missLines.push_back("the exact search answers this request: --algo exact");
     std::string saved; // the text's last line; on stderr with --json (stdout has the document)
@@ -236,8 +249,9 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             if (margin.percent > 0)
                 j["margin_percent"] = margin.percent;
             if (miss)
-                j["nearest_miss"] =
-                    nearestMissJson({ws, run.request, margin, *miss, predictionNote(jsonNotes)});
+                j["nearest_miss"] = nearestMissJson(missInput);
+            if (floor)
+                j["memory_floor"] = missInput.memoryFloor;
             if (run.byGpus)
                 j["by_gpus"] = sizingJson(engine, gated, sizing, jsonNotes);
             io.out << j.dump(2) << "\n";
@@ -274,11 +288,11 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
             io.err << line << "\n";
         return 3;
     }
-    printAlternative(io.out, ws, q, "answer: ", Alternative{*r.config, r.gate});
+    printAlternative(io.out, engine, q, "answer: ", Alternative{*r.config, r.gate});
     io.out << "  gate: " << toString(r.gate.verdict) << "\n";
     if (rec.bestUniform) {
         const Prediction& u = rec.bestUniform->gate.prediction;
-        printAlternative(io.out, ws, q, "best uniform: ", *rec.bestUniform);
+        printAlternative(io.out, engine, q, "best uniform: ", *rec.bestUniform);
         io.out << "  band vs uniform: RMQD " << std::setprecision(5)
                << r.gate.prediction.rmqd - u.rmqd << std::setprecision(2) << ", TTFT "
                << r.gate.prediction.ttftMs - u.ttftMs << " ms, TPOT "
@@ -287,11 +301,12 @@ int runSearchAndPrint(const WorkspaceEngine& engine, const SearchRun& run, Comma
         io.out << "best uniform: none passes the gate\n";
     }
     for (std::size_t i = 0; i < rec.top.size(); ++i)
-        printAlternative(io.out, ws, q, "alternative " + std::to_string(i + 1) + ": ", rec.top[i]);
+        printAlternative(io.out, engine, q, "alternative " + std::to_string(i + 1) + ": ",
+                         rec.top[i]);
     if (run.frontier) {
         io.out << "frontier: " << rec.frontier.size() << " admitted configurations\n";
         for (const Alternative& a : rec.frontier)
-            printAlternative(io.out, ws, q, "  ", a);
+            printAlternative(io.out, engine, q, "  ", a);
     }
     if (run.byGpus)
         printSizing(io.out, engine, q, sizing);

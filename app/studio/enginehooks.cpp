@@ -1,5 +1,6 @@
 #include "enginehooks.h"
 
+#include "app/common/memoryfloor.h"
 #include "core/model/requestcheck.h"
 #include "core/model/units.h"
 #include "core/search/explorer.h"
@@ -179,8 +180,11 @@ SearchOutcome search(const Engine& e, const Request& asked, const SpaceFilter& f
     if (stop.load())
         return out;
     out = outcomeOf(e, rec, q, a);
-    if (!out.best) // the card says why, exactly (a second or so on the largest spaces)
+    if (!out.best) { // the card says why, exactly (a second or so on the largest spaces)
         out.nearestMiss = nearestMiss(e, asked, margin, optionsOf(f), stop);
+        if (const auto w = app::memoryFloor(e, q, optionsOf(f)))
+            out.memoryFloor = app::memoryFloorText(*w);
+    }
     return out;
 }
 

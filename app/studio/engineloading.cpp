@@ -4,6 +4,7 @@
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
 #include "core/data/workspacefile.h"
+#include "core/export/launch.h"
 #include "core/latency/fmc.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/silicon.h"
@@ -33,6 +34,8 @@ void addBreakdowns(const WorkspaceEngine& e, const Config& c, const Request& q, 
     p.memoryBreakdownGiB = app::memoryRows(e.memoryEstimate(c, q));
     if (!p.runnable)
         return;
+    if (const std::optional<EngineMemory> m = e.engineMemory(c, q))
+        p.engineMemory = engineMemoryText(*m);
     p.intervalLevel = kCardIntervalLevel;
     p.ttftInterval = e.latencyInterval(c, q, LatencyMetric::Ttft, p.rawTtftMs, kCardIntervalLevel);
     p.tpotInterval = e.latencyInterval(c, q, LatencyMetric::Tpot, p.rawTpotMs, kCardIntervalLevel);

@@ -543,11 +543,19 @@ void MainWindow::showOutcome(const SearchOutcome& o, const acsel::studio::Search
         const PointSet* ps = plot_->pointSet();
         if (!ps || ps->points.empty())
             card_->showMessage(tr("No configuration to search."), emptySpaceText());
-        else
-            card_->showMessage(tr("No configuration meets this request."),
-                               o.nearestMiss
-                                   ? nearestMissText(*o.nearestMiss, key.request, *ws_, key.margin)
-                                   : QString());
+        else {
+            // The memory floor's sentence is acsel search's (app/common/memoryfloor.h), after the
+            // budgets' lines.
+            QString detail = o.nearestMiss
+                                 ? nearestMissText(*o.nearestMiss, key.request, *ws_, key.margin)
+                                 : QString();
+            if (!o.memoryFloor.empty()) {
+                const QString w = QString::fromStdString(o.memoryFloor);
+                detail += (detail.isEmpty() ? QString() : QStringLiteral("\n")) +
+                          w.left(1).toUpper() + w.mid(1) + QLatin1Char('.');
+            }
+            card_->showMessage(tr("No configuration meets this request."), detail);
+        }
         answerMarks_ = {};
         updateGauges();
         updateStaleness();

@@ -52,4 +52,14 @@ private:
 // Fixed ridge penalty in standardised units: the per-stack halves hold 12 to 40 rows.
 inline constexpr double kResidualLambda = 1.0;
 
+// The residual models of TTFT and TPOT.
+struct ResidualPair {
+    ResidualModel ttft, tpot;
+};
+
+// Fitted rows a tensor-parallel degree needs for residual models of its own (its all-reduces
+// and split GEMMs leave another residual than the stack's other degrees): twice the six
+// coefficients of a model. A degree with fewer takes the stack's, fitted on every degree.
+inline constexpr int kMinDegreeResidualRows = 12;
+
 } // namespace acsel

@@ -89,8 +89,11 @@ Measurement SimulatedCampaign::measure(const Config& c, const Request& q) const
     const StackTruth& t = truth(q.stack);
     const LatencyMs raw = engine_.rawLatency(c, q);
     const std::uint64_t key = measurementKey(c, q, seed_);
-    const auto scale = [&](const std::optional<ResidualModel>& m, double estimateMs,
-                           std::uint64_t stream) {
+    const auto own = t.byTp.find(c.tp);
+    const bool degree = own != t.byTp.end();
+    const ResidualModel* ttft = degree ? &own->second.ttft : t.ttft ? &*t.ttft : nullptr;
+    const ResidualModel* tpot = degree ? &own->second.tpot : t.tpot ? &*t.tpot : nullptr;
+    const auto scale = [&](const ResidualModel* m, double estimateMs, std::uint64_t stream) {
         if (!m)
             return 1.0;
         WorkloadPoint w = workloadOf(c, q);
@@ -101,8 +104,8 @@ Measurement SimulatedCampaign::measure(const Config& c, const Request& q) const
     const double perStep = bandBoundaries(c.recipe) * t.band.boundaryCostMs +
                            formatSwitches(c.recipe) * t.band.formatSwitchCostMs;
     Measurement m;
-    m.latency.ttft = raw.ttft * scale(t.ttft, raw.ttft, 0) + perStep;
-    m.latency.tpot = raw.tpot * scale(t.tpot, raw.tpot, 1) + perStep;
+    m.latency.ttft = raw.ttft * scale(ttft, raw.ttft, 0) + perStep;
+    m.latency.tpot = raw.tpot * scale(tpot, raw.tpot, 1) + perStep;
     m.memoryBytes = engine_.memoryBytes(c, q) +
                     t.memory.overheadBytes * std::exp(t.memory.sigma * normalFromKey(key, 2));
     m.rmqd = measuredRmqd_(c);

@@ -1,9 +1,9 @@
 // The simulated measurement campaign (SIMULATED DATA: there are no public measurements of band
 // configurations). Its truth is not the gate's model:
 // - latency: the full operator estimate x exp(residual model of the stack, fitted on real
-//   silicon rows as a function of the workload, residualmodel.h) x lognormal noise with the
-//   rows' unexplained spread, plus band effects per engine step (ASSUMPTIONS,
-//   campaignassumptions.h);
+//   silicon rows as a function of the workload, residualmodel.h; per tensor-parallel degree
+//   where its rows suffice) x lognormal noise with the rows' unexplained spread, plus band effects
+//   per engine step (ASSUMPTIONS, campaignassumptions.h);
 // - memory: the prediction plus an engine term (ASSUMPTION) with lognormal spread;
 // - RMQD: a given function (the demo quality generator, not the surrogate).
 // Every value is a deterministic function of (configuration, request, seed), like a fixed
@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,9 @@ struct StackTruth {
     std::optional<ResidualModel> ttft, tpot;
     BandEffects band;
     MemoryEffect memory;
+    // The degrees whose rows fitted models of their own (siliconcrossfit.h): a configuration
+    // split over that many GPUs takes them in place of ttft and tpot.
+    std::map<int, ResidualPair> byTp;
 };
 
 struct Measurement {

@@ -72,8 +72,7 @@ std::string memoryShareMeaning(KvPoolRule rule)
 // The memory flag's arithmetic: what the engine takes at it and what its KV pool holds.
 std::string memoryNote(const EngineMemory& m, const Platform& gpu)
 {
-    return std::string(info(m.backend).memoryFlag) + " " + number(m.flag) +
-           memoryShareMeaning(info(m.backend).kvPool) + " on " + gpu.id + " (" +
+    return memoryFlagText(m) + memoryShareMeaning(info(m.backend).kvPool) + " on " + gpu.id + " (" +
            gib(m.capacityBytes) + " GiB): the engine takes " + gib(m.totalBytes) +
            " GiB = weights " + gib(m.weightBytes) + " + runtime " + gib(m.runtimeBytes) +
            " + step activations " + gib(m.activationBytes) + " + KV pool " + gib(m.poolBytes) +
@@ -102,7 +101,7 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
     const std::string seqs = std::to_string(in.config.batch);
     const std::string tokens = number(d.stepTokenBudget);
     const EngineMemory mem = engineMemory(e, in.arch, in.config, q, gpu);
-    const std::string memShare = number(mem.flag);
+    const std::string memFlag = memoryFlagText(mem);
     const bool kvFp8 = plan.kv == KvFormat::Fp8;
     const std::string next = " \\\n  ";
 
@@ -114,7 +113,7 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
     case Backend::Vllm:
         s.command = "vllm serve " + dir + next + "--max-model-len " + maxLen + next +
                     "--max-num-seqs " + seqs + next + "--max-num-batched-tokens " + tokens + next +
-                    "--gpu-memory-utilization " + memShare;
+                    memFlag;
         if (kvFp8)
             s.command += next + "--kv-cache-dtype fp8";
         if (flag)
@@ -123,7 +122,7 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
     case Backend::Sglang:
         s.command = "python3 -m sglang.launch_server --model-path " + dir + next +
                     "--context-length " + maxLen + next + "--max-running-requests " + seqs + next +
-                    "--chunked-prefill-size " + tokens + next + "--mem-fraction-static " + memShare;
+                    "--chunked-prefill-size " + tokens + next + memFlag;
         if (kvFp8)
             s.command += next + "--kv-cache-dtype fp8_e4m3";
         if (flag)
@@ -133,8 +132,7 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
         s.optionsFile = "extra_llm_api_options.yaml";
         s.command = "trtllm-serve " + dir + " --backend pytorch" + next + "--max_seq_len " +
                     maxLen + next + "--max_batch_size " + seqs + next + "--max_num_tokens " +
-                    tokens + next + "--kv_cache_free_gpu_memory_fraction " + memShare + next +
-                    "--extra_llm_api_options " + s.optionsFile;
+                    tokens + next + memFlag + next + "--extra_llm_api_options " + s.optionsFile;
         s.optionsText = std::string("# TensorRT-LLM LLM API options (written for ") +
                         std::string(info(e).templateVersion) +
                         ")\nenable_chunked_prefill: " + (d.chunkedPrefill ? "true" : "false") +
@@ -185,6 +183,16 @@ LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& 
                       " tokens per step");
     s.notes.push_back(memoryNote(mem, gpu));
     return s;
+}
+
+std::string memoryFlagText(const EngineMemory& m)
+{
+    return std::string(info(m.backend).memoryFlag) + " " + number(m.flag);
+}
+
+std::string engineMemoryText(const EngineMemory& m)
+{
+    return gib(m.totalBytes) + " GiB at " + memoryFlagText(m);
 }
 
 std::string nothingQuantizedNote(const Config& c, int numLayers)

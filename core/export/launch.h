@@ -37,6 +37,12 @@ std::string servedModel(const ExportInput& in);
 LaunchSettings launchSettings(Backend e, const ExportInput& in, const Platform& gpu,
                               std::string_view checkpointDir);
 
+// The memory flag as the launch command sets it: "--gpu-memory-utilization 0.99".
+std::string memoryFlagText(const EngineMemory& m);
+// What the engine takes at that flag, as the outputs show it beside the memory estimate:
+// "79.20 GiB at --gpu-memory-utilization 0.99".
+std::string engineMemoryText(const EngineMemory& m);
+
 // Empty when the configuration quantizes some weight; else says that it quantizes nothing (every
 // layer and the lm_head bf16) or only the KV cache, so that its recipe is a no-op for the weights.
 std::string nothingQuantizedNote(const Config& c, int numLayers);

@@ -1,6 +1,7 @@
 // acsel search and recommend when nothing fits: the nearest miss per budget on stderr, in the
 // --json document and in summary.md, and the suggested budget fed back answers (0.1 below it
-// does not); --margin gates inside the budgets and is recorded, and a bad one is exit 2.
+// does not); --margin gates inside the budgets and is recorded, and a bad one is exit 2; when
+// memory rules out every configuration, the lightest one's figures and the GPUs that hold it.
 #include "clirun.h"
 
 #include <QTemporaryDir>
@@ -59,6 +60,7 @@ private slots:
     void textAndSummarySayWhichBudgetBinds();
     void marginGatesInsideTheBudgets();
     void badMarginIsExit2();
+    void memoryFloorSaysWhy();
 };
 
 void TestCliNearestMiss::suggestionFedBackAnswers()
@@ -173,6 +175,72 @@ void TestCliNearestMiss::badMarginIsExit2()
     }
     QCOMPARE(run({"recommend", "--workspace", kWorkspace, "--margin", "100"}).code, 2);
     QCOMPARE(run(request({"--margin", "0"})).code, 3); // 0: no margin
+}
+
+void TestCliNearestMiss::memoryFloorSaysWhy()
+{
+    // Qwen3-8B's lightest configuration on jetson_agx_thor/sglang (formats nvfp4, fp8, bf16):
+    // nvfp4 on every linear (4.5 bits with its scales), batch 1, KV fp8. Its weights: 36 layers
+    // x 192,937,984 linear weights x 4.5 / 8 = 3,906,994,176 bytes, norms 36 x 2 x 8,448 x 2 +
+    // 2 x 4,096 = 1,224,704, embedding and lm_head 2 x 151,936 x 4,096 x 2 = 2,489,319,424:
+    // 6,397,538,304 bytes = 5.96 GiB, over a 4 GiB budget alone. Thor has no interconnect.
+    const std::vector<std::string> thor = {
+        "search",  "--workspace", kWorkspace, "--stack", "jetson_agx_thor/sglang",
+        "--model", "Qwen3-8B",    "--ttft",   "5000",    "--tpot",
+        "500"};
+    std::vector<std::string> argv = thor;
+    argv.insert(argv.end(), {"--memory", "4"});
+    Run r = run(argv);
+    QCOMPARE(r.code, 3);
+    QVERIFY2(contains(r.err, "\n  memory rules out every configuration: the lightest, Qwen3-8B, "
+                             "batch 1, nvfp4/full, KV fp8, split over 1 GPU (tp 1), needs "),
+             r.err.c_str());
+    QVERIFY2(contains(r.err, "(weights 5.96, KV cache ") &&
+                 contains(r.err, " GiB) against 4.00 GiB per GPU: the weights alone exceed it; "
+                                 "no split over up to 8 GPUs of one node fits it\n"),
+             r.err.c_str());
+    argv.push_back("--json");
+    r = run(argv);
+    QVERIFY(contains(r.err, json::parse(r.out)["memory_floor"].get<std::string>() + "\n"));
+    // A budget the lightest configuration fits (the nearest miss's memory is one): no sentence.
+    argv = thor;
+    argv.insert(argv.end(), {"--memory", "10.4", "--tpot", "20"});
+    r = run(argv);
+    QVERIFY2(!contains(r.err, "memory rules out"), r.err.c_str());
+
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    // Llama-3.1-70B on h100_sxm/vllm (bf16, fp8, fp8_block; fp8 the lightest at 8 bits), batch
+    // 1, KV fp8, isl 1024 + osl 256. Weights per GPU: 80 layers x (855,638,016 / tp linear
+    // weights + 2 x 2 x 8,192 norm bytes) + the final norm 16,384 + embedding and lm_head
+    // 2 x 2 x 128,256 / tp x 8,192 bytes: 72,656,371,712 bytes = 67.67 GiB at tp 1, over a 40
+    // GiB budget alone. At tp 2: weights 36,329,504,768 bytes (33.83 GiB), KV 1,280 tokens x 80
+    // layers x 2 x 4 KV heads x 128 x 1 byte = 104,857,600, activations max(2 x 1,024 x 32 x
+    // 128 x 11, 70 MiB) = 92,274,688, runtime 3.50 GiB: 37.52 GiB, within 40.
+    const std::vector<std::string> h100 = {
+        "search",  "--workspace",   kWorkspace, "--tables",      kTables,
+        "--stack", "h100_sxm/vllm", "--model",  "Llama-3.1-70B", "--ttft",
+        "20000",   "--tpot",        "400",      "--mode",        "static"};
+    argv = h100;
+    argv.insert(argv.end(), {"--memory", "40"});
+    r = run(argv);
+    QCOMPARE(r.code, 3);
+    QVERIFY2(contains(r.err, "the lightest, Llama-3.1-70B, batch 1, fp8/full, KV fp8, split over "
+                             "1 GPU (tp 1), needs ") &&
+                 contains(r.err, "(weights 67.67, ") &&
+                 contains(r.err, "against 40.00 GiB per GPU: the weights alone exceed it; split "
+                                 "over 2 GPUs (tp 2), Llama-3.1-70B needs 37.52 GiB\n"),
+             r.err.c_str());
+    // With 2 GPUs and 30 GiB: 37.52 is over, the weights alone (33.83) too; 4 GPUs fit.
+    argv = h100;
+    argv.insert(argv.end(), {"--memory", "30", "--gpus", "2"});
+    r = run(argv);
+    QCOMPARE(r.code, 3);
+    QVERIFY2(
+        contains(r.err, "split over 2 GPUs (tp 2), needs 37.52 GiB per GPU (weights 33.83, ") &&
+            contains(r.err, "against 30.00 GiB per GPU: the weights alone exceed it; split "
+                            "over 4 GPUs (tp 4), Llama-3.1-70B needs "),
+        r.err.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliNearestMiss)

@@ -6,8 +6,10 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 using namespace acsel::cli::test;
 
@@ -24,6 +26,7 @@ private slots:
     void modeFlagStandsInForTheFile();
     void outputsNameTheLatencySource();
     void gpusAndSizingByGpus();
+    void engineMemoryIsTheLaunchFlags();
 };
 
 void TestCliSearch::recommendWithoutTables()
@@ -285,6 +288,82 @@ void TestCliSearch::gpusAndSizingByGpus()
     while (std::getline(csv, line))
         ++lines;
     QCOMPARE(lines, 5); // the header and 4 rows
+}
+
+// The engine's memory printed beside the estimate is what the launch flag allocates: on vLLM
+// the engine takes f x the GPU's memory at --gpu-memory-utilization f (80 GiB on h100_sxm), the
+// flag the folder's launch script sets, and by_gpus.csv says the same for every GPU count.
+void TestCliSearch::engineMemoryIsTheLaunchFlags()
+{
+    if (!haveTables())
+        QSKIP("../shared/aic not present");
+    QTemporaryDir dir;
+    const Run r = run({"search",
+                       "--workspace",
+                       kWorkspace,
+                       "--tables",
+                       kTables,
+                       "--stack",
+                       "h100_sxm/vllm",
+                       "--model",
+                       "Qwen3-32B",
+                       "--concurrency",
+                       "4",
+                       "--memory",
+                       "40",
+                       "--ttft",
+                       "3000",
+                       "--tpot",
+                       "60",
+                       "--mode",
+                       "continuous",
+                       "--gpus",
+                       "2",
+                       "--by-gpus",
+                       "--save-dir",
+                       dir.path().toStdString()});
+    QCOMPARE(r.code, 0);
+    const std::regex line(
+        "\nanswer: [^\n]*\n  TTFT [^\n]*, memory ([0-9.]+) GiB \\(engine ([0-9.]+) GiB at "
+        "--gpu-memory-utilization ([0-9.]+)\\), RMQD");
+    std::smatch m;
+    QVERIFY2(std::regex_search(r.out, m, line), r.out.c_str());
+    const double engine = std::stod(m[2]), flag = std::stod(m[3]);
+    QVERIFY2(std::abs(engine - flag * 80) <= 0.005, r.out.c_str()); // printed to 0.01 GiB
+    QVERIFY(flag > 0 && flag <= 1);
+    const std::string script = readFile(dir.filePath("launch_vllm.sh").toStdString());
+    QVERIFY2(contains(script, "--gpu-memory-utilization " + m[3].str() + " "), script.c_str());
+
+    std::ifstream csv(dir.filePath("by_gpus.csv").toStdString());
+    std::string header, row;
+    std::getline(csv, header);
+    QVERIFY2(contains(header, ",memory_gib_per_gpu,engine_memory_gib_per_gpu,engine_memory_flag,"),
+             header.c_str());
+    int rows = 0;
+    while (std::getline(csv, row)) {
+        // RFC 4180 fields (the recipe and the latency source may be quoted): gpus, tp, model,
+        // batch, recipe, algorithm, kv_cache, ttft, tpot, memory, engine memory, flag, ...
+        std::vector<std::string> f(1);
+        bool quoted = false;
+        for (char c : row) {
+            if (c == '"')
+                quoted = !quoted;
+            else if (c == ',' && !quoted)
+                f.emplace_back();
+            else
+                f.back() += c;
+        }
+        QCOMPARE(f.size(), std::size_t{14});
+        f.erase(f.begin(), f.begin() + 9); // memory, engine memory, flag, rmqd, source
+        const std::string prefix = "--gpu-memory-utilization ";
+        QVERIFY2(f[2].rfind(prefix, 0) == 0, row.c_str());
+        const double rowFlag = std::stod(f[2].substr(prefix.size()));
+        QVERIFY2(std::abs(std::stod(f[1]) - rowFlag * 80) < 1e-9, row.c_str());
+        if (row.rfind("2,", 0) == 0) // the 2-GPU row is the answer's search
+            QCOMPARE(f[2], prefix + m[3].str());
+        ++rows;
+    }
+    QCOMPARE(rows, 4);
 }
 
 QTEST_APPLESS_MAIN(TestCliSearch)

@@ -76,6 +76,7 @@ private slots:
     void gapSetIsThePapersSearchers();
     void randAndHcGetBandParetosGatesAndRepeat();
     void crossFitHalvesAreDisjoint();
+    void truthConditionsOnTheDegree();
     void trainingConfigurationsLeftOut();
     void profilesComeFromTheCampaignPopulation();
     void requestsRunOnTheRowsGpus();
@@ -492,6 +493,82 @@ void TestEval::crossFitHalvesAreDisjoint()
     const CrossFitResult few = crossFitStack(e, p, "toygpu/toy", ServingMode::Static, 1);
     QVERIFY(!few.fit);
     QCOMPARE(few.reason, std::string("3 predictable silicon row(s): the cross-fit needs four"));
+}
+
+void TestEval::truthConditionsOnTheDegree()
+{
+    // Rows of three degrees on the toy stack, each measured at a constant factor of the
+    // estimate: tp 1 at exp(0.3), tp 2 at exp(-0.2) (40 rows each), tp 4 at exp(0.5) (4 rows).
+    // A constant residual is what ridge recovers exactly (the slopes of a constant are 0, the
+    // intercept the mean), so a degree with >= 12 fitted rows gets its own factor back and
+    // judges its unseen rows without error; tp 4, with at most 4 fitted rows, takes the
+    // stack's model, fitted on all three degrees, whose mean lies between theirs.
+    const TpToyEngine e(kFormats);
+    SiliconPrediction p;
+    const std::pair<int, double> degrees[] = {{1, 0.3}, {2, -0.2}, {4, 0.5}};
+    for (const auto& [tp, residual] : degrees)
+        for (int i = 0; i < (tp == 4 ? 4 : 40); ++i) {
+            PredictedSiliconRow r;
+            r.stack = 0;
+            r.config = uniformConfig(i % 2 ? Format::Fp8 : Format::Bf16);
+            r.config.tp = tp;
+            r.config.batch = 1 << (i % 5);
+            r.request.stack = "toygpu/toy";
+            r.request.gpus = tp;
+            r.request.isl = 128 << (i % 4);
+            r.request.osl = 64 << (i % 3);
+            r.request.concurrency = r.config.batch;
+            const LatencyMs raw = e.rawLatency(r.config, r.request);
+            r.row.id = std::to_string(i) + "-tp" + std::to_string(tp);
+            r.row.ttftMs = raw.ttft * std::exp(residual);
+            r.row.tpotMs = raw.tpot * std::exp(residual);
+            p.rows.push_back(r);
+        }
+    const CrossFitResult c = crossFitStack(e, p, "toygpu/toy", ServingMode::Static, 1);
+    QVERIFY(c.fit.has_value());
+    const SiliconCrossFit& f = *c.fit;
+    QCOMPARE(f.degrees.size(), std::size_t{3});
+    for (std::size_t k = 0; k < 3; ++k) {
+        const DegreeCrossFit& d = f.degrees[k];
+        QCOMPARE(d.tp, degrees[k].first);
+        QCOMPARE(d.residualRows + d.validationRows, d.tp == 4 ? 4 : 40);
+        QCOMPARE(d.own.has_value(), d.residualRows >= kMinDegreeResidualRows);
+    }
+    const DegreeCrossFit &tp1 = f.degrees[0], &tp2 = f.degrees[1], &tp4 = f.degrees[2];
+    QVERIFY(tp1.own && tp2.own && !tp4.own); // this split gives tp 1 and 2 >= 12 fitted rows
+    const WorkloadPoint w{512, 128, 4, 0.5, 10};
+    QVERIFY(std::abs(tp1.own->ttft.mean(w) - 0.3) < 1e-9);
+    QVERIFY(std::abs(tp2.own->tpot.mean(w) + 0.2) < 1e-9);
+    QVERIFY(tp1.heldOutTtft < 1e-9 && tp2.heldOutTpot < 1e-9);
+    QVERIFY(tp1.stackTtft > 0.1 && tp2.stackTpot > 0.1); // the stack's mixes the degrees
+    QCOMPARE(tp4.heldOutTtft, tp4.stackTtft);
+    QCOMPARE(f.ownModels().size(), std::size_t{2});
+
+    // The campaign measures a configuration with its degree's models (sigma 0 here: the
+    // factor exactly), else with the stack's, as a campaign without degrees does.
+    SimulatedCampaign campaign(
+        e, [&](const Config& x) { return e.rmqd(x); }, 1);
+    campaign.setTruth("toygpu/toy", StackTruth{f.ttft, f.tpot, {}, {}, f.ownModels()});
+    SimulatedCampaign stackOnly(
+        e, [&](const Config& x) { return e.rmqd(x); }, 1);
+    stackOnly.setTruth("toygpu/toy", StackTruth{f.ttft, f.tpot, {}, {}, {}});
+    Request q;
+    q.stack = "toygpu/toy";
+    q.isl = 512;
+    q.osl = 128;
+    q.gpus = 4;
+    for (const auto& [tp, residual] : degrees) {
+        Config x = uniformConfig(Format::Fp8);
+        x.tp = tp;
+        const LatencyMs raw = e.rawLatency(x, q);
+        const Measurement m = campaign.measure(x, q);
+        if (tp == 4) {
+            QCOMPARE(m.latency.ttft, stackOnly.measure(x, q).latency.ttft);
+            continue;
+        }
+        QVERIFY(std::abs(std::log(m.latency.ttft / raw.ttft) - residual) < 1e-9);
+        QVERIFY(std::abs(std::log(m.latency.tpot / raw.tpot) - residual) < 1e-9);
+    }
 }
 
 void TestEval::trainingConfigurationsLeftOut()

@@ -22,6 +22,7 @@ private slots:
     void messageDisablesActions();
     void staleContentIsGreyedAndNotPinnable();
     void everyTermIsExplainedWhereItIsShown();
+    void engineMemoryBesideTheEstimate();
 };
 
 void TestRecipeCard::showsDeltasAgainstBestUniform()
@@ -137,6 +138,34 @@ void TestRecipeCard::everyTermIsExplainedWhereItIsShown()
     QCOMPARE(header(CompareModel::Verdict), whatIs(Term::Gate));
     QVERIFY(header(CompareModel::Recipe).contains(whatIs(Term::Scope)) &&
             header(CompareModel::Recipe).contains(whatIs(Term::CalibrationAlgorithm)));
+}
+
+// What the engine takes at the launch's memory flag, as the prediction carries it (the text of
+// core's engineMemoryText), on its own line; hidden without an engine model and for a message.
+void TestRecipeCard::engineMemoryBesideTheEstimate()
+{
+    RecipeCard card;
+    CardContent c;
+    c.modelName = QStringLiteral("Llama-3.1-70B");
+    c.config.recipe = BandRecipe::uniform(80, Format::Bf16);
+    c.prediction.memoryBytes = 77.69 * kGiB;
+    c.prediction.engineMemory = "79.20 GiB at --gpu-memory-utilization 0.99";
+    card.setContent(c);
+    auto* line = card.findChild<QLabel*>(QStringLiteral("cardEngineMemory"));
+    QVERIFY(line);
+    QCOMPARE(
+        line->text(),
+        QStringLiteral("Engine at launch, per GPU: 79.20 GiB at --gpu-memory-utilization 0.99"));
+    QVERIFY(!line->isHidden());
+    QVERIFY(line->toolTip().contains(QStringLiteral("acsel launch")));
+    c.prediction.engineMemory.clear();
+    card.setContent(c);
+    QVERIFY(line->isHidden());
+    c.prediction.engineMemory = "1.00 GiB at --mem-fraction-static 0.5";
+    card.setContent(c);
+    QVERIFY(!line->isHidden());
+    card.showMessage(QStringLiteral("No configuration meets this request."));
+    QVERIFY(line->isHidden());
 }
 
 QTEST_MAIN(TestRecipeCard)
