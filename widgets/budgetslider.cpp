@@ -3,9 +3,9 @@
 #include "widgets/checkedentry.h"
 
 #include <QDoubleSpinBox>
-#include <QHBoxLayout>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
@@ -32,10 +32,13 @@ BudgetSlider::BudgetSlider(RequestField field, double minimum, double maximum, b
     spin_->setRange(minimum, maximum); // sizes the box; CheckedEntry then widens the range
     spin_->setSuffix(QLatin1Char(' ') + unit);
     entry_ = new CheckedEntry(spin_, field);
-    auto* layout = new QHBoxLayout(this);
+    // The box above its slider, so the slider spans the field: beside the box, in a 260 px
+    // dock, it was 20 px wide (5 decades of TTFT in 20 px).
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(slider_, 1);
+    layout->setSpacing(2);
     layout->addWidget(spin_);
+    layout->addWidget(slider_);
     connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
         entry_->setValue(valueAt(pos));
         emit valueChanged(entry_->lastValid());

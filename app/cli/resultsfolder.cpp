@@ -10,6 +10,7 @@
 #include "core/export/launch.h"
 #include "core/latency/servingmodel.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
@@ -103,13 +104,16 @@ std::string sizingCsv(const Engine& engine, const Request& q, const std::vector<
                       const std::string& provenance)
 {
     const Workspace& ws = engine.workspace();
-    std::string out = "gpus,tp,model,batch,recipe,algorithm,kv_cache,ttft_ms,tpot_ms,"
-                      "memory_gib_per_gpu,engine_memory_gib_per_gpu,engine_memory_flag,rmqd,"
-                      "latency_source\n";
+    const std::string header = "gpus,tp,model,batch,recipe,algorithm,kv_cache,ttft_ms,tpot_ms,"
+                               "memory_gib_per_gpu,engine_memory_gib_per_gpu,engine_memory_flag,"
+                               "rmqd,latency_source\n";
+    // A GPU count with no answer: every field empty but the first and the last.
+    const auto separators = static_cast<std::size_t>(std::count(header.begin(), header.end(), ','));
+    std::string out = header;
     for (const SizingRow& row : rows) {
         out += std::to_string(row.gpus);
         if (!row.result.config) {
-            out += ",,,,,,,,,,,," + csvField(provenance) + "\n";
+            out += std::string(separators, ',') + csvField(provenance) + "\n";
             continue;
         }
         const Config& c = *row.result.config;

@@ -18,11 +18,10 @@ using namespace acsel;
 std::vector<ModelArch> fuzzModels()
 {
     // Qwen3-8B's published dimensions (config.json), and a 4-layer synthetic model.
-    ModelArch qwen{"Qwen3-8B", "Qwen/Qwen3-8B", "qwen3", 36,    4096, 32,    8,
-                   128,        12288,           151936,  false, true, false, {}};
-    ModelArch tiny{
-        "tiny-4L", "acsel-test/tiny-4L", "llama", 4, 256, 4, 2, 64, 512, 1000, false, false, false,
-        {}};
+    ModelArch qwen{"Qwen3-8B", "Qwen/Qwen3-8B", "qwen3", 36,   4096,           32, 8, 128,
+                   12288,      151936,          false,   true, AttnBias::None, {}};
+    ModelArch tiny{"tiny-4L", "acsel-test/tiny-4L", "llama", 4, 256, 4, 2, 64, 512, 1000, false,
+                   false,     AttnBias::None,       {}};
     return {qwen, tiny};
 }
 

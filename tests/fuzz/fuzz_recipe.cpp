@@ -27,7 +27,7 @@ const ModelArch kArch{"tiny-2L-synthetic",
                       1000,
                       false,
                       false,
-                      false,
+                      AttnBias::None,
                       {}};
 
 void checkPlan(const QuantPlan& plan, const std::string& file)

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QStyle>
 #include <QStyleOptionComboBox>
@@ -126,6 +127,11 @@ private slots:
         };
         QVERIFY(noHorizontalScroll());
         auto* panel = w.findChild<SloPanel*>();
+        // Each budget's slider spans the field (beside its box it was 20 px: 5 decades of TTFT).
+        for (QSlider* slider : panel->findChildren<QSlider*>())
+            QVERIFY2(
+                slider->width() >= 120,
+                qPrintable(QStringLiteral("a budget slider is %1 px wide").arg(slider->width())));
         int longest = 0;
         for (int i = 0; i < panel->stackBox()->count(); ++i)
             if (panel->stackBox()->itemText(i).size() > panel->stackBox()->itemText(longest).size())
