@@ -221,6 +221,28 @@ void TestCliSearch::outputsNameTheLatencySource()
              tables.out.c_str());
 }
 
+// The TP tests' request: Qwen3-32B on h100_sxm/vllm at concurrency 4 with loose budgets.
+std::vector<std::string> qwen32bOnH100Vllm()
+{
+    return {"search",
+            "--workspace",
+            kWorkspace,
+            "--tables",
+            kTables,
+            "--stack",
+            "h100_sxm/vllm",
+            "--model",
+            "Qwen3-32B",
+            "--concurrency",
+            "4",
+            "--memory",
+            "40",
+            "--ttft",
+            "3000",
+            "--tpot",
+            "60"};
+}
+
 // --gpus searches tensor-parallel degrees up to it; --by-gpus answers for 1, 2, 4 and 8 GPUs:
 // each row uses at most its GPUs, more GPUs never predict a worse RMQD (the space only grows),
 // and the rows land in by_gpus.csv. Requests TP cannot honour are exit 2.
@@ -233,23 +255,7 @@ void TestCliSearch::gpusAndSizingByGpus()
              r.err.c_str());
     if (!haveTables())
         QSKIP("../shared/aic not present");
-    const std::vector<std::string> base = {"search",
-                                           "--workspace",
-                                           kWorkspace,
-                                           "--tables",
-                                           kTables,
-                                           "--stack",
-                                           "h100_sxm/vllm",
-                                           "--model",
-                                           "Qwen3-32B",
-                                           "--concurrency",
-                                           "4",
-                                           "--memory",
-                                           "40",
-                                           "--ttft",
-                                           "3000",
-                                           "--tpot",
-                                           "60"};
+    const std::vector<std::string> base = qwen32bOnH100Vllm();
     std::vector<std::string> argv = base;
     argv.insert(argv.end(), {"--gpus", "2", "--tp", "4"});
     r = run(argv);
@@ -298,30 +304,10 @@ void TestCliSearch::engineMemoryIsTheLaunchFlags()
     if (!haveTables())
         QSKIP("../shared/aic not present");
     QTemporaryDir dir;
-    const Run r = run({"search",
-                       "--workspace",
-                       kWorkspace,
-                       "--tables",
-                       kTables,
-                       "--stack",
-                       "h100_sxm/vllm",
-                       "--model",
-                       "Qwen3-32B",
-                       "--concurrency",
-                       "4",
-                       "--memory",
-                       "40",
-                       "--ttft",
-                       "3000",
-                       "--tpot",
-                       "60",
-                       "--mode",
-                       "continuous",
-                       "--gpus",
-                       "2",
-                       "--by-gpus",
-                       "--save-dir",
-                       dir.path().toStdString()});
+    std::vector<std::string> argv = qwen32bOnH100Vllm();
+    argv.insert(argv.end(), {"--mode", "continuous", "--gpus", "2", "--by-gpus", "--save-dir",
+                             dir.path().toStdString()});
+    const Run r = run(argv);
     QCOMPARE(r.code, 0);
     const std::regex line(
         "\nanswer: [^\n]*\n  TTFT [^\n]*, memory ([0-9.]+) GiB \\(engine ([0-9.]+) GiB at "
