@@ -5,15 +5,16 @@
 #include "core/search/dominancegrid.h"
 #include "core/search/forwardingengine.h"
 #include "core/search/screeningrun.h"
+#include "core/search/workshare.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <tuple>
 
 namespace acsel
@@ -410,7 +411,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     };
     // The candidates of a round are decided in order, a chunk at a time. Each is tested
     // against the members known at the chunk's start: first by its bounds (FracMix latencies,
-    // the admitted memory's floor), then, on the run's threads, with the gate's memory (exact,
+    // the admitted memory's floor), then, on the run's threads (helpers kept for the whole
+    // build: a chunk is too short to start threads for), with the gate's memory (exact,
     // cheaper than the gate) and, not dominated, full-gated ahead (a few turn out dominated by
     // members of the same chunk: gated for nothing, never wrongly kept); then each gated one is
     // decided in order. The members are only read while the threads run, so which gates are
@@ -424,9 +426,19 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         Bound bound;
         std::optional<GateResult> gate; // empty: settled before the gate
     };
+    WorkShare share(threads);
     const auto decide = [&](const std::vector<IndexCandidate>& ready) {
-        constexpr std::size_t kChunk = 128;
         std::vector<Ahead> ahead;
+        const std::function<void(std::size_t)> gateAhead = [&](std::size_t k) {
+            Ahead& a = ahead[k];
+            const std::optional<double> memory = admittedMemoryBytes(e, a.config, index.workload_);
+            if (!memory)
+                return;
+            a.bound.memory = *memory;
+            if (!boundDominated(ready[a.at].rmqd, a.config, a.bound))
+                a.gate = fullGate(withoutRmqd, a.config, index.workload_);
+        };
+        constexpr std::size_t kChunk = 128;
         for (std::size_t begin = 0; begin < ready.size(); begin += kChunk) {
             const std::size_t end = std::min(ready.size(), begin + kChunk);
             ahead.clear();
@@ -440,25 +452,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                 if (!boundDominated(s.rmqd, a.config, a.bound))
                     ahead.push_back(std::move(a));
             }
-            std::atomic<std::size_t> next{0};
-            const auto work = [&] {
-                for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
-                    Ahead& a = ahead[k];
-                    const std::optional<double> memory =
-                        admittedMemoryBytes(e, a.config, index.workload_);
-                    if (!memory)
-                        continue;
-                    a.bound.memory = *memory;
-                    if (!boundDominated(ready[a.at].rmqd, a.config, a.bound))
-                        a.gate = fullGate(withoutRmqd, a.config, index.workload_);
-                }
-            };
-            std::vector<std::thread> helpers;
-            for (int t = 1; t < std::min<int>(threads, static_cast<int>(ahead.size())); ++t)
-                helpers.emplace_back(work);
-            work();
-            for (std::thread& h : helpers)
-                h.join();
+            share.run(ahead.size(), gateAhead);
             if (stop.load(std::memory_order_relaxed))
                 return false;
             for (const Ahead& a : ahead)
