@@ -22,9 +22,10 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (40 B each: 10 MB; a walk's keeper holds up to twice that), unless
-// one RMQD bin alone has more.
-constexpr std::int64_t kRound = std::int64_t{1} << 18;
+// Candidates a round decides (40 B each: 1.3 MB; a walk's keeper holds up to twice that), unless
+// one RMQD bin alone has more. Small rounds walk more often but keep fewer candidates: the
+// members of each round's bins settle much of the next before it is kept.
+constexpr std::int64_t kRound = std::int64_t{1} << 15;
 
 Request withoutBudgets(Request q)
 {
@@ -164,7 +165,7 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
 }
 
 // The keepers' candidates, one buffer per thread reused from walk to walk: each holds up to
-// twice a round (20 MB), and allocating them anew for every walk cost a fifth of the build in
+// twice a round, and allocating them anew for every walk cost a fifth of the build in
 // page faults and copies.
 struct KeptBuffers {
     explicit KeptBuffers(int threads) : buffers(static_cast<std::size_t>(std::max(1, threads))) {}
@@ -203,6 +204,9 @@ struct IndexRoundKeeper {
     int floorBin = -1;
     int cutBin = kRmqdBins - 1; // the highest bin kept
     bool dropped = false;       // whether a candidate above cutBin was left for a later round
+    // The lowest cutBin of the walk's keepers: that keeper alone holds `round` candidates up
+    // to it, so the round's cut is no higher, and every keeper leaves the bins above it.
+    std::atomic<int>* sharedCut = nullptr;
     KeptBuffers* buffers = nullptr;
     std::vector<IndexCandidate>* kept = nullptr; // taken from `buffers` at the first candidate
     std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
@@ -221,10 +225,8 @@ struct IndexRoundKeeper {
             settled += table->space(c).recipeCount();
             return true;
         }
-        if (rmqdBin(table->lowestRmqd(c)) > cutBin) {
-            dropped = true;
+        if (leaves(rmqdBin(table->lowestRmqd(c))))
             return true;
-        }
         return false;
     }
 
@@ -246,10 +248,8 @@ struct IndexRoundKeeper {
             settled += recipes;
             return true;
         }
-        if (rmqdBin(qualityBound->lowest(c, first)) > cutBin) {
-            dropped = true;
+        if (leaves(rmqdBin(qualityBound->lowest(c, first))))
             return true;
-        }
         return false;
     }
 
@@ -276,9 +276,7 @@ struct IndexRoundKeeper {
         if (std::isnan(rmqd) || bin <= floorBin) {
             word |= bit;
             ++settled;
-        } else if (bin > cutBin) {
-            dropped = true;
-        } else {
+        } else if (!leaves(bin)) {
             if (kept == nullptr) {
                 kept = &buffers->buffers.at(buffers->taken.fetch_add(1));
                 kept->clear();
@@ -292,12 +290,32 @@ struct IndexRoundKeeper {
         }
     }
 
+    // Whether a bin is above the cut, the shared one included: then it is left for a later
+    // round.
+    bool leaves(int bin)
+    {
+        if (bin <= cutBin) {
+            const int shared = sharedCut->load(std::memory_order_relaxed);
+            if (bin <= shared)
+                return false;
+            dropAbove(shared);
+        }
+        dropped = true;
+        return true;
+    }
+
     void dropAbove(int bin)
     {
         if (bin >= cutBin)
             return;
         cutBin = bin;
         dropped = true;
+        for (int shared = sharedCut->load(std::memory_order_relaxed);
+             bin < shared &&
+             !sharedCut->compare_exchange_weak(shared, bin, std::memory_order_relaxed);)
+            ;
+        if (kept == nullptr)
+            return;
         std::erase_if(*kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
         std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
         limit = std::max(limit, 2 * kept->size()); // one bin alone may hold more
@@ -493,13 +511,16 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);
         prototype.floorBin = floorBin;
+        std::atomic<int> sharedCut{kRmqdBins - 1};
+        prototype.sharedCut = &sharedCut;
         std::vector<IndexRoundKeeper> keepers =
             run.forEachScreenedRecipeInParallel(nullptr, 0.0, prototype, index.stats_.walks == 0);
         ++index.stats_.walks;
         if (run.cancelled())
             return std::nullopt;
-        // A keeper that dropped a bin held `round` candidates below it, so the merged ones are
-        // complete up to the round's cut, which does not depend on the threads.
+        // A keeper dropped only bins above a cut below which it, or another keeper, held
+        // `round` candidates, so the merged ones are complete up to the round's cut, which
+        // does not depend on the threads.
         std::vector<std::int64_t> perBin(kRmqdBins, 0);
         std::int64_t settled = 0;
         bool more = false;
