@@ -36,12 +36,20 @@ void WorkShare::run(std::size_t n, const std::function<void(std::size_t)>& task)
         open_ = true;
     }
     wake_.notify_all();
+    // Closed, the loop takes no more helpers, and those in it finish the item they hold, also
+    // when a call on this thread throws: the items may live no longer than this call.
+    struct Close {
+        WorkShare& share;
+        ~Close()
+        {
+            std::unique_lock lock(share.mutex_);
+            share.open_ = false;
+            share.next_.store(share.size_, std::memory_order_relaxed);
+            share.idle_.wait(lock, [this] { return share.busy_ == 0; });
+        }
+    } close{*this};
     for (std::size_t k; (k = next_.fetch_add(1, std::memory_order_relaxed)) < n;)
         task(k);
-    // Closed, the loop takes no more helpers; those in it finish the item they hold.
-    std::unique_lock lock(mutex_);
-    open_ = false;
-    idle_.wait(lock, [this] { return busy_ == 0; });
 }
 
 void WorkShare::help()
