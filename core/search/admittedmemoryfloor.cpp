@@ -1,6 +1,8 @@
 #include "core/search/admittedmemoryfloor.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 
 namespace acsel
 {
@@ -31,41 +33,56 @@ AdmittedMemoryFloor::AdmittedMemoryFloor(const Engine& e, const FracMixTable& ta
     }
 }
 
-double AdmittedMemoryFloor::of(int context, double estimate) const
+double AdmittedMemoryFloor::engineFloor(int context, double estimate) const
 {
     const Rule& rule = rules_[static_cast<std::size_t>(context)];
+    const double none = -std::numeric_limits<double>::infinity();
     if (!rule.engine)
-        return estimate;
+        return none;
     // The weights less kSoftRounding of the estimate: far above the rounding of the sums
     // (the estimate's, the engine's weights', besideWeights), so no higher than the recipe's.
     const double weights = estimate - rule.besideWeights - estimate * kSoftRounding;
     if (weights <= 0)
-        return estimate;
-    double total = withWeights(*rule.engine, weights).totalBytes;
+        return none;
+    const double total = withWeights(*rule.engine, weights).totalBytes;
     // vLLM's and SGLang's totals are monotone operations on W (sums, a quotient, the flag's
     // ceiling, a product), so they keep the order of W to the bit; TRT-LLM's
     // W + flag x (C - W - R - A) only to its rounding.
-    if (info(rule.engine->backend).kvPool == KvPoolRule::ShareOfFree)
-        total *= 1 - kSoftRounding;
-    return std::max(estimate, total);
+    return info(rule.engine->backend).kvPool == KvPoolRule::ShareOfFree
+               ? total * (1 - kSoftRounding)
+               : total;
 }
 
 double AdmittedMemoryMemo::of(const AdmittedMemoryFloor& floor, int context, double estimate)
 {
     const auto at = static_cast<std::size_t>(context);
-    if (at >= steps_.size())
-        steps_.resize(at + 1);
-    Step& s = steps_[at];
-    if (estimate >= s.low && estimate <= s.high)
-        return s.floor;
-    const double value = floor.of(context, estimate);
-    if (value == s.floor && s.low <= s.high) {
-        s.low = std::min(s.low, estimate);
-        s.high = std::max(s.high, estimate);
-    } else {
-        s = {estimate, estimate, value};
+    if (at >= contexts_.size())
+        contexts_.resize(at + 1);
+    auto& [steps, last] = contexts_[at];
+    if (last < steps.size() && estimate >= steps[last].low && estimate <= steps[last].high)
+        return std::max(estimate, steps[last].floor);
+    // The first step above the estimate; the one before may hold it.
+    const auto above = std::upper_bound(steps.begin(), steps.end(), estimate,
+                                        [](double x, const Step& s) { return x < s.low; });
+    const auto below = above == steps.begin() ? steps.end() : std::prev(above);
+    if (below != steps.end() && estimate <= below->high) {
+        last = static_cast<std::size_t>(below - steps.begin());
+        return std::max(estimate, below->floor);
     }
-    return value;
+    const double value = floor.engineFloor(context, estimate);
+    const bool joinsBelow = below != steps.end() && below->floor == value;
+    const bool joinsAbove = above != steps.end() && above->floor == value;
+    if (joinsBelow && joinsAbove) {
+        below->high = above->high;
+        steps.erase(above);
+    } else if (joinsBelow) {
+        below->high = estimate;
+    } else if (joinsAbove) {
+        above->low = estimate;
+    } else {
+        steps.insert(above, {estimate, estimate, value});
+    }
+    return std::max(estimate, value);
 }
 
 } // namespace acsel

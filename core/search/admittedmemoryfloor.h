@@ -14,6 +14,7 @@
 #include "core/latency/enginememory.h"
 #include "core/search/fracmixtable.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -29,7 +30,14 @@ public:
     // (Engine::memoryBytes) is at least `estimate` and that the engine loads; `estimate`
     // itself where the engine's memory does not follow it. Non-decreasing in `estimate`, so a
     // lower bound of a block's estimates gives one of the block's admitted memories.
-    double of(int context, double estimate) const;
+    double of(int context, double estimate) const
+    {
+        return std::max(estimate, engineFloor(context, estimate));
+    }
+    // Its engine's part: no higher than the engine's total (withWeights) of any such
+    // configuration, -infinity where that is not computed. Non-decreasing in `estimate`, and a
+    // step function where the floor is above the estimate (vLLM's and SGLang's flag).
+    double engineFloor(int context, double estimate) const;
 
 private:
     struct Rule {
@@ -39,10 +47,10 @@ private:
     std::vector<Rule> rules_; // per context
 };
 
-// AdmittedMemoryFloor::of, remembering per context the range of estimates seen to give one
-// value: of(x) is a floor for every estimate from x on, so for x in [low, high] of(low) is one
-// for x's recipes, and it is of(x) itself where the floor is a step function (vLLM's and
-// SGLang's flag). The walks ask it for millions of recipes, most within a step of the last.
+// AdmittedMemoryFloor::of, remembering per context the ranges of estimates seen to give one
+// engine floor each: engineFloor(low) == engineFloor(high) makes it the floor of every
+// estimate in [low, high] (it is non-decreasing), and its steps are few. The walks ask it for
+// millions of recipes in no order of their estimates, nearly all within a step already seen.
 // One per thread.
 class AdmittedMemoryMemo
 {
@@ -51,9 +59,13 @@ public:
 
 private:
     struct Step {
-        double low = 0, high = -1, floor = 0;
+        double low = 0, high = 0, floor = 0;
     };
-    std::vector<Step> steps_;
+    struct Steps {
+        std::vector<Step> steps; // disjoint, increasing
+        std::size_t last = 0;    // the step of the last hit: the next estimate is often in it
+    };
+    std::vector<Steps> contexts_;
 };
 
 } // namespace acsel

@@ -5,15 +5,16 @@
 #include "core/search/dominancegrid.h"
 #include "core/search/forwardingengine.h"
 #include "core/search/screeningrun.h"
+#include "core/search/workshare.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <tuple>
 
 namespace acsel
@@ -21,9 +22,10 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (40 B each: 10 MB; a walk's keeper holds up to twice that), unless
-// one RMQD bin alone has more.
-constexpr std::int64_t kRound = std::int64_t{1} << 18;
+// Candidates a round decides (40 B each: 1.3 MB; a walk's keeper holds up to twice that), unless
+// one RMQD bin alone has more. Small rounds walk more often but keep fewer candidates: the
+// members of each round's bins settle much of the next before it is kept.
+constexpr std::int64_t kRound = std::int64_t{1} << 15;
 
 Request withoutBudgets(Request q)
 {
@@ -163,7 +165,7 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
 }
 
 // The keepers' candidates, one buffer per thread reused from walk to walk: each holds up to
-// twice a round (20 MB), and allocating them anew for every walk cost a fifth of the build in
+// twice a round, and allocating them anew for every walk cost a fifth of the build in
 // page faults and copies.
 struct KeptBuffers {
     explicit KeptBuffers(int threads) : buffers(static_cast<std::size_t>(std::max(1, threads))) {}
@@ -202,6 +204,9 @@ struct IndexRoundKeeper {
     int floorBin = -1;
     int cutBin = kRmqdBins - 1; // the highest bin kept
     bool dropped = false;       // whether a candidate above cutBin was left for a later round
+    // The lowest cutBin of the walk's keepers: that keeper alone holds `round` candidates up
+    // to it, so the round's cut is no higher, and every keeper leaves the bins above it.
+    std::atomic<int>* sharedCut = nullptr;
     KeptBuffers* buffers = nullptr;
     std::vector<IndexCandidate>* kept = nullptr; // taken from `buffers` at the first candidate
     std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
@@ -220,10 +225,8 @@ struct IndexRoundKeeper {
             settled += table->space(c).recipeCount();
             return true;
         }
-        if (rmqdBin(table->lowestRmqd(c)) > cutBin) {
-            dropped = true;
+        if (leaves(rmqdBin(table->lowestRmqd(c))))
             return true;
-        }
         return false;
     }
 
@@ -245,10 +248,8 @@ struct IndexRoundKeeper {
             settled += recipes;
             return true;
         }
-        if (rmqdBin(qualityBound->lowest(c, first)) > cutBin) {
-            dropped = true;
+        if (leaves(rmqdBin(qualityBound->lowest(c, first))))
             return true;
-        }
         return false;
     }
 
@@ -275,9 +276,7 @@ struct IndexRoundKeeper {
         if (std::isnan(rmqd) || bin <= floorBin) {
             word |= bit;
             ++settled;
-        } else if (bin > cutBin) {
-            dropped = true;
-        } else {
+        } else if (!leaves(bin)) {
             if (kept == nullptr) {
                 kept = &buffers->buffers.at(buffers->taken.fetch_add(1));
                 kept->clear();
@@ -291,12 +290,32 @@ struct IndexRoundKeeper {
         }
     }
 
+    // Whether a bin is above the cut, the shared one included: then it is left for a later
+    // round.
+    bool leaves(int bin)
+    {
+        if (bin <= cutBin) {
+            const int shared = sharedCut->load(std::memory_order_relaxed);
+            if (bin <= shared)
+                return false;
+            dropAbove(shared);
+        }
+        dropped = true;
+        return true;
+    }
+
     void dropAbove(int bin)
     {
         if (bin >= cutBin)
             return;
         cutBin = bin;
         dropped = true;
+        for (int shared = sharedCut->load(std::memory_order_relaxed);
+             bin < shared &&
+             !sharedCut->compare_exchange_weak(shared, bin, std::memory_order_relaxed);)
+            ;
+        if (kept == nullptr)
+            return;
         std::erase_if(*kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
         std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
         limit = std::max(limit, 2 * kept->size()); // one bin alone may hold more
@@ -410,7 +429,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     };
     // The candidates of a round are decided in order, a chunk at a time. Each is tested
     // against the members known at the chunk's start: first by its bounds (FracMix latencies,
-    // the admitted memory's floor), then, on the run's threads, with the gate's memory (exact,
+    // the admitted memory's floor), then, on the run's threads (helpers kept for the whole
+    // build: a chunk is too short to start threads for), with the gate's memory (exact,
     // cheaper than the gate) and, not dominated, full-gated ahead (a few turn out dominated by
     // members of the same chunk: gated for nothing, never wrongly kept); then each gated one is
     // decided in order. The members are only read while the threads run, so which gates are
@@ -424,9 +444,19 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         Bound bound;
         std::optional<GateResult> gate; // empty: settled before the gate
     };
+    WorkShare share(threads);
     const auto decide = [&](const std::vector<IndexCandidate>& ready) {
-        constexpr std::size_t kChunk = 128;
         std::vector<Ahead> ahead;
+        const std::function<void(std::size_t)> gateAhead = [&](std::size_t k) {
+            Ahead& a = ahead[k];
+            const std::optional<double> memory = admittedMemoryBytes(e, a.config, index.workload_);
+            if (!memory)
+                return;
+            a.bound.memory = *memory;
+            if (!boundDominated(ready[a.at].rmqd, a.config, a.bound))
+                a.gate = fullGate(withoutRmqd, a.config, index.workload_);
+        };
+        constexpr std::size_t kChunk = 128;
         for (std::size_t begin = 0; begin < ready.size(); begin += kChunk) {
             const std::size_t end = std::min(ready.size(), begin + kChunk);
             ahead.clear();
@@ -440,25 +470,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                 if (!boundDominated(s.rmqd, a.config, a.bound))
                     ahead.push_back(std::move(a));
             }
-            std::atomic<std::size_t> next{0};
-            const auto work = [&] {
-                for (std::size_t k; (k = next.fetch_add(1)) < ahead.size();) {
-                    Ahead& a = ahead[k];
-                    const std::optional<double> memory =
-                        admittedMemoryBytes(e, a.config, index.workload_);
-                    if (!memory)
-                        continue;
-                    a.bound.memory = *memory;
-                    if (!boundDominated(ready[a.at].rmqd, a.config, a.bound))
-                        a.gate = fullGate(withoutRmqd, a.config, index.workload_);
-                }
-            };
-            std::vector<std::thread> helpers;
-            for (int t = 1; t < std::min<int>(threads, static_cast<int>(ahead.size())); ++t)
-                helpers.emplace_back(work);
-            work();
-            for (std::thread& h : helpers)
-                h.join();
+            share.run(ahead.size(), gateAhead);
             if (stop.load(std::memory_order_relaxed))
                 return false;
             for (const Ahead& a : ahead)
@@ -499,13 +511,16 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);
         prototype.floorBin = floorBin;
+        std::atomic<int> sharedCut{kRmqdBins - 1};
+        prototype.sharedCut = &sharedCut;
         std::vector<IndexRoundKeeper> keepers =
             run.forEachScreenedRecipeInParallel(nullptr, 0.0, prototype, index.stats_.walks == 0);
         ++index.stats_.walks;
         if (run.cancelled())
             return std::nullopt;
-        // A keeper that dropped a bin held `round` candidates below it, so the merged ones are
-        // complete up to the round's cut, which does not depend on the threads.
+        // A keeper dropped only bins above a cut below which it, or another keeper, held
+        // `round` candidates, so the merged ones are complete up to the round's cut, which
+        // does not depend on the threads.
         std::vector<std::int64_t> perBin(kRmqdBins, 0);
         std::int64_t settled = 0;
         bool more = false;

@@ -38,7 +38,7 @@ class BudgetIndex
 public:
     // Whether an index answers q's workload exactly (FracMix a lower bound, monotone FMC).
     static bool applies(const Engine& e, const Request& q);
-    // The largest space indexed: a build walks it several times (7 walks for the GUI
+    // The largest space indexed: a build walks it several times (17 walks for the GUI
     // default's 6.6M candidates), so beyond this (a 1024-layer model has 3-4 billion) it
     // would take minutes; such budgets are searched instead.
     static constexpr std::int64_t kMaxCandidates = 100'000'000;
@@ -46,7 +46,7 @@ public:
     // Builds the index of q's workload (its budgets are ignored) over the space of `o`; empty
     // when cancelled. Throws std::invalid_argument for an unknown stack or where !applies, and
     // std::length_error for a space of more than kMaxCandidates. `roundSize`: the candidates a
-    // walk keeps to decide (0: 2^18); the tests use tiny rounds to walk every path.
+    // walk keeps to decide (0: 2^15); the tests use tiny rounds to walk every path.
     static std::optional<BudgetIndex> build(const Engine& e, const Request& q,
                                             const SearchOptions& o, const ProgressFn& progress,
                                             const std::atomic<bool>& stop,

@@ -18,6 +18,7 @@
 #include "variantengine.h"
 
 #include <QTest>
+#include <algorithm>
 #include <iterator>
 #include <random>
 
@@ -108,6 +109,7 @@ private slots:
     void gridIsExact();
     void blockBoundsAreBelowEachRecipe();
     void memoryFloorIsBelowEachRecipe();
+    void memoryMemoGivesTheFloor();
     void answersWithEngineMemoryAsExact();
     void answersAsExactOnRandomWorkloads();
     void recommendIndexAsRecommend();
@@ -284,6 +286,45 @@ void TestBudgetIndex::memoryFloorIsBelowEachRecipe()
                             .arg(raised)
                             .arg(reached)
                             .arg(raisedOnTwo)));
+}
+
+// The memo the walks ask gives the floor itself for every recipe's estimate, asked in the
+// walk's order and then shuffled (a fresh memo: steps met out of order, joined from both
+// sides), on the workloads of memoryFloorIsBelowEachRecipe; the static ones on a real backend
+// have floors above the estimate, a step function the memo must not blur.
+void TestBudgetIndex::memoryMemoGivesTheFloor()
+{
+    std::mt19937_64 rng(77);
+    std::int64_t checked = 0, raised = 0;
+    for (int i = 0; i < 24; ++i) {
+        const char* backend = test::kBackendNames[static_cast<std::size_t>(i) % 4];
+        const ServingMode mode = i / 4 % 2 ? ServingMode::Continuous : ServingMode::Static;
+        const EngineMemoryCase w(backend, i / 8 % 3, mode, i % 2 + 1, 2 + i % 3,
+                                 i % 3 == 0 ? 1.0 : 1.6);
+        SearchOptions o;
+        o.batches = {w.request.concurrency, w.request.concurrency + 2};
+        const FracMixTable table(w.engine, w.request, o);
+        const AdmittedMemoryFloor floor(w.engine, table);
+        std::vector<std::pair<int, double>> asked;
+        int walkMisses = 0;
+        AdmittedMemoryMemo walkOrder;
+        for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
+            table.space(c).forEachRecipe([&](const BandRecipe& r) {
+                const double estimate = table.soft(c, r).memoryBytes * (1 - 1e-9);
+                asked.emplace_back(c, estimate);
+                walkMisses += walkOrder.of(floor, c, estimate) != floor.of(c, estimate);
+                raised += floor.of(c, estimate) > estimate;
+                return true;
+            });
+        QCOMPARE(walkMisses, 0);
+        std::shuffle(asked.begin(), asked.end(), rng);
+        AdmittedMemoryMemo shuffled;
+        for (const auto& [c, estimate] : asked)
+            QCOMPARE(shuffled.of(floor, c, estimate), floor.of(c, estimate));
+        checked += static_cast<std::int64_t>(asked.size());
+    }
+    QVERIFY2(checked > 20000 && raised * 10 > checked,
+             qPrintable(QString("%1 checked, %2 raised").arg(checked).arg(raised)));
 }
 
 // With the engines' memory in the gate (the floor raising the bounds the index drops
