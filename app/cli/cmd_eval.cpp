@@ -228,6 +228,7 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
     o.setup.fmcProfiles = args.integer("fmc-profiles", 30, 2, 1000);
     const auto splitSeed =
         static_cast<std::uint64_t>(args.integer("split-seed", 1, 0, 1'000'000'000));
+    const double boundaryScale = args.number("boundary-scale", 1.0, 0.0, 100.0);
     o.setup.stacks = splitList(args.valueOr("stacks", "h100_sxm/trtllm,h200_sxm/vllm"));
     for (const std::string& s : o.setup.stacks)
         if (!ws.findStack(s))
@@ -280,7 +281,6 @@ int run(const std::vector<std::string>& argv, CommandIo& io)
                    : engine->rmqd(c);
     };
     SimulatedCampaign campaign(*engine, measuredRmqd, o.campaignSeed);
-    const double boundaryScale = args.number("boundary-scale", 1.0, 0.0, 100.0);
     std::vector<SiliconCrossFit> fits;
     for (const std::string& s : o.setup.stacks) {
         const Stack& stack = ws.stacks[static_cast<std::size_t>(*ws.findStack(s))];
