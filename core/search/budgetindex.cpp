@@ -125,6 +125,9 @@ int rmqdBin(double rmqd)
 {
     return static_cast<int>(std::bit_cast<std::uint32_t>(static_cast<float>(rmqd)) >> 16);
 }
+// A recipe's bin not computed yet, and NaN RMQD (no answer, as in Exact): beyond every bin.
+constexpr std::uint16_t kBinUnknown = 0xffff, kBinNoAnswer = 0xfffe;
+static_assert(kRmqdBins <= kBinNoAnswer);
 
 // The lowest bin above floorBin at which the counts reach `round` (the last bin when they never
 // do): a round's bins.
@@ -181,14 +184,15 @@ struct KeptBuffers {
 // Exact) and the bins already decided are skipped. A candidate settled in a walk stays
 // settled (the members only grow, the decided bins too): its bit in `decided` (a context's
 // recipes from base[c] on, in ConfigSpace::forEachRecipe's order; each context's bits in words
-// of their own, so threads never share a word) spares the later walks its dominance test and
-// RMQD. A block of recipes (skipsBlock) is skipped whole when each of its bits is set; when
-// its lowest corner (FracMixTable::lowestOfBlock) is dominated: every recipe of the block lies
-// above that corner, so a member that beats the corner beats each of them (the proof of
-// skipsContext, on a block), and its bits are set; or, left for a later round, when its lowest
-// RMQD (BlockQualityBound) is above the bins kept: so is each recipe's (float rounding and the
-// bins are monotone). Every memory compared is the admitted memory's floor of the FracMix
-// memory (a corner's too: the floor is non-decreasing).
+// of their own, so threads never share a word) spares the later walks its score, dominance
+// test and RMQD. A recipe's RMQD bin, computed once for its quality group (`bins`), leaves it
+// unscored in walks whose bins are below or above it. A block of recipes (skipsBlock) is skipped
+// whole when each of its bits is set; when its lowest corner (FracMixTable::lowestOfBlock) is
+// dominated: every recipe of the block lies above that corner, so a member that beats the corner
+// beats each of them (the proof of skipsContext, on a block), and its bits are set; or, left for a
+// later round, when its lowest RMQD (BlockQualityBound) is above the bins kept: so is each recipe's
+// (float rounding and the bins are monotone). Every memory compared is the admitted memory's floor
+// of the FracMix memory (a corner's too: the floor is non-decreasing).
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const AdmittedMemoryFloor* memoryFloor = nullptr;
@@ -196,6 +200,12 @@ struct IndexRoundKeeper {
     const BlockQualityBound* qualityBound = nullptr;
     std::uint64_t* decided = nullptr;
     const std::int64_t* base = nullptr;
+    // Per recipe of each quality group (from qualityBase[c] for context c, in forEachRecipe's
+    // order), its RMQD bin once a walk computed it: the contexts of a group share their RMQDs,
+    // and one thread walks a group's contexts (siblings), so no two threads write one entry.
+    std::uint16_t* bins = nullptr;
+    const std::int64_t* qualityBase = nullptr;
+    std::uint64_t lastBit = 0;         // the recipe wants() last took, in `decided`
     std::vector<std::int64_t> entered; // per context, the recipes of the blocks entered so far
     int blockSize = 0;                 // the block being walked (the same for every sibling)
     int blockCut = 0;                  // and where its first recipe's last band begins
@@ -233,18 +243,18 @@ struct IndexRoundKeeper {
     bool skipsBlock(int c, const BandRecipe& first, int recipes)
     {
         std::int64_t& n = entered[static_cast<std::size_t>(c)];
-        const std::int64_t blockBase = base[c] + n;
+        const std::int64_t firstBit = base[c] + n;
         blockSize = recipes;
         blockCut = first[first.size() - 1].begin;
         n += recipes;
-        if (allDecided(decided, blockBase, recipes)) {
+        if (allDecided(decided, firstBit, recipes)) {
             settled += recipes;
             return true;
         }
         const SoftScore low = table->lowestOfBlock(c, first);
         if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
                             memory.of(*memoryFloor, c, low.memoryBytes * shrink))) {
-            markDecided(decided, blockBase, recipes);
+            markDecided(decided, firstBit, recipes);
             settled += recipes;
             return true;
         }
@@ -253,41 +263,64 @@ struct IndexRoundKeeper {
         return false;
     }
 
-    void operator()(int c, const BandRecipe& r, const SoftScore& s)
+    // Before r is scored for context c: false when it is settled already, or by its RMQD bin
+    // (below the rounds decided, or no answer) or left for a later round (above the bins
+    // kept). The bin is computed once per recipe of a quality group, kept across walks.
+    bool wants(int c, const BandRecipe& r)
     {
         // Within a block only the last band's begin moves; a block's recipes (of each walked
         // sibling) are handed over before the next block is entered.
-        const auto at = static_cast<std::uint64_t>(base[c] + entered[static_cast<std::size_t>(c)] -
-                                                   blockSize + r[r.size() - 1].begin - blockCut);
-        std::uint64_t& word = decided[at / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (at % 64);
-        if ((word & bit) != 0) {
+        const std::int64_t i =
+            entered[static_cast<std::size_t>(c)] - blockSize + r[r.size() - 1].begin - blockCut;
+        lastBit = static_cast<std::uint64_t>(base[c] + i);
+        if ((decided[lastBit / 64] & std::uint64_t{1} << (lastBit % 64)) != 0) {
             ++settled;
-            return;
+            return false;
         }
+        std::uint16_t& bin = bins[static_cast<std::size_t>(qualityBase[c] + i)];
+        if (bin == kBinUnknown) {
+            const double rmqd = quality.best(*table, c, r).second;
+            bin = std::isnan(rmqd) ? kBinNoAnswer : static_cast<std::uint16_t>(rmqdBin(rmqd));
+        }
+        if (bin == kBinNoAnswer || bin <= floorBin) {
+            settle();
+            return false;
+        }
+        return !leaves(bin);
+    }
+
+    // A recipe wants() took, scored.
+    void operator()(int c, const BandRecipe& r, const SoftScore& s)
+    {
         const double floor = memory.of(*memoryFloor, c, s.memoryBytes * shrink);
         if (grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, floor)) {
-            word |= bit;
-            ++settled;
+            settle();
             return;
         }
         const auto [algo, rmqd] = quality.best(*table, c, r);
         const int bin = rmqdBin(rmqd);
-        if (std::isnan(rmqd) || bin <= floorBin) {
-            word |= bit;
-            ++settled;
-        } else if (!leaves(bin)) {
-            if (kept == nullptr) {
-                kept = &buffers->buffers.at(buffers->taken.fetch_add(1));
-                kept->clear();
-                kept->reserve(limit);
-            }
-            kept->push_back({rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft),
-                             floatBelow(s.rawTpot), floor});
-            ++perBin[static_cast<std::size_t>(bin)];
-            if (kept->size() >= limit)
-                dropAbove(roundCut(perBin, floorBin, round));
+        if (kept == nullptr) {
+            kept = &buffers->buffers.at(buffers->taken.fetch_add(1));
+            kept->clear();
+            kept->reserve(limit);
         }
+        kept->push_back(
+            {rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft), floatBelow(s.rawTpot), floor});
+        ++perBin[static_cast<std::size_t>(bin)];
+        if (kept->size() >= limit) {
+            dropAbove(roundCut(perBin, floorBin, round));
+            // When the round's cut is the highest bin kept, nothing was dropped: that bin
+            // alone holds more than the round, and the keeper takes twice what it holds
+            // before counting again.
+            limit = std::max(limit, 2 * kept->size());
+        }
+    }
+
+    // The recipe wants() last took is decided.
+    void settle()
+    {
+        decided[lastBit / 64] |= std::uint64_t{1} << (lastBit % 64);
+        ++settled;
     }
 
     // Whether a bin is above the cut, the shared one included: then it is left for a later
@@ -491,6 +524,21 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         base[static_cast<std::size_t>(c) + 1] =
             base[static_cast<std::size_t>(c)] + (table.space(c).recipeCount() + 63) / 64 * 64;
     std::vector<std::uint64_t> decided(static_cast<std::size_t>(base.back() / 64), 0);
+    // Where each context's quality group's recipes begin in `recipeBins`.
+    std::vector<std::int64_t> qualityBase(static_cast<std::size_t>(contexts), 0);
+    std::vector<std::int64_t> groupBase; // by FracMixTable::qualityGroup, -1 until seen
+    std::int64_t binCount = 0;
+    for (int c = 0; c < contexts; ++c) {
+        const auto group = static_cast<std::size_t>(table.qualityGroup(c));
+        if (group >= groupBase.size())
+            groupBase.resize(group + 1, -1);
+        if (groupBase[group] < 0) {
+            groupBase[group] = binCount;
+            binCount += table.space(c).recipeCount();
+        }
+        qualityBase[static_cast<std::size_t>(c)] = groupBase[group];
+    }
+    std::vector<std::uint16_t> recipeBins(static_cast<std::size_t>(binCount), kBinUnknown);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
     std::vector<IndexCandidate> byBin, inBin; // a round's candidates, one bin's; capacity kept
     const BlockQualityBound qualityBound(table);
@@ -506,6 +554,8 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.qualityBound = &qualityBound;
         prototype.decided = decided.data();
         prototype.base = base.data();
+        prototype.bins = recipeBins.data();
+        prototype.qualityBase = qualityBase.data();
         prototype.entered.assign(static_cast<std::size_t>(contexts), 0);
         prototype.shrink = shrink;
         prototype.round = round;

@@ -162,17 +162,17 @@ FracMixTable::FracMixTable(const Engine& e, const Request& q, const SearchOption
                 qualityTerms_.push_back(e.qualityTerms(m, a, false, kv));
             }
             const double lowestRmqd = lowestRmqdOf(cs, quality);
+            const auto first = static_cast<int>(contexts_.size());
             for (int b : batches) {
-                const auto first = static_cast<int>(contexts_.size());
                 for (int tp : tps) {
                     contexts_.push_back({m, b, kv, tp});
                     spaceOfContext_.push_back(static_cast<int>(spaces_.size() - 1));
                     tabulate(e, cs, contexts_.back(), quality);
                     tables_.back().lowestRmqd = lowestRmqd;
                 }
-                if (static_cast<int>(contexts_.size()) > first)
-                    siblingGroups_.emplace_back(first, static_cast<int>(contexts_.size()));
             }
+            if (static_cast<int>(contexts_.size()) > first)
+                siblingGroups_.emplace_back(first, static_cast<int>(contexts_.size()));
         }
     }
     // The walks take the groups of the lowest RMQD first: a keeper of the lowest RMQDs then

@@ -83,9 +83,9 @@ public:
     double memoryScreen() const { return memoryBudget_ * (1 + kSoftRounding); }
     double deviceCapacity() const { return deviceCapacity_; }
     const std::vector<SearchContext>& contexts() const { return contexts_; }
-    // Runs [first, last) of contexts that differ only in the tensor-parallel degree (one
-    // model, batch and KV format; ascending degree), covering every context, the group of the
-    // lowest lowestRmqd first.
+    // Runs [first, last) of contexts that differ only in batch and tensor-parallel degree: one
+    // model and KV format, so one quality group (ascending batch, then degree), covering every
+    // context, the group of the lowest lowestRmqd first.
     const std::vector<std::pair<int, int>>& siblingGroups() const { return siblingGroups_; }
     // A lower bound of the RMQD of every recipe of the context (bestQuality).
     double lowestRmqd(int context) const
@@ -212,8 +212,8 @@ private:
 };
 
 // FracMixTable::bestQuality of the last recipe asked, reused while the same recipe comes for
-// contexts of its quality group (the walk hands each recipe to its tensor-parallel siblings
-// in a row). One per keeper: not shared between threads.
+// contexts of its quality group (the walk hands each recipe to its siblings in a row). One per
+// keeper: not shared between threads.
 class QualityMemo
 {
 public:

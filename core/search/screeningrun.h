@@ -56,7 +56,9 @@ public:
     // context it skips is counted but not walked. One with `bool skipsBlock(int context, const
     // BandRecipe& first, int recipes)` is asked, for each walked context, before each block of
     // ConfigSpace::forEachRecipe (every block, in order); a block it skips is counted but not
-    // walked for that context. Progress is reported from the calling thread only.
+    // walked for that context. One with `bool wants(int context, const BandRecipe&)` is asked
+    // before each recipe of a walked block is scored; a recipe it does not want is counted but
+    // not scored. Progress is reported from the calling thread only.
     template <class Keeper>
     std::vector<Keeper> forEachScreenedRecipeInParallel(const LatencyScreen* screen,
                                                         double progressShare,
@@ -156,9 +158,9 @@ private:
         std::atomic<std::int64_t> walked{0}, skipped{0};
         std::atomic<bool> incomplete{false};
         const double memoryScreen = table_.memoryScreen();
-        // A group of sibling contexts (tensor-parallel degrees of one model, batch and KV
+        // A group of sibling contexts (batches and tensor-parallel degrees of one model and KV
         // format) is walked once: each recipe is scored for every sibling in a row, so a
-        // keeper can reuse its quality (QualityMemo), which the degree does not change.
+        // keeper can reuse its quality (QualityMemo), which batch and degree do not change.
         auto work = [&](int thread) {
             auto& keep = keeperOf(thread);
             std::int64_t n = 0, recipes = 0, blocksSkipped = 0;
@@ -195,6 +197,9 @@ private:
                             if ((++recipes & 4095) == 0 && stop_.load(std::memory_order_relaxed))
                                 return false;
                             for (int c : inBlock) {
+                                if constexpr (requires { keep.wants(c, r); })
+                                    if (!keep.wants(c, r))
+                                        continue;
                                 const SoftScore s = table_.soft(c, r);
                                 if (s.memoryBytes <= memoryScreen &&
                                     (screen == nullptr || screen->passes(s)))
