@@ -7,8 +7,10 @@
 #include "core/latency/tableopcosts.h"
 
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <fstream>
 
 using namespace acsel;
 
@@ -38,6 +40,14 @@ TableOpCosts fixtureCosts()
                         loadGenerationAttentionTable(kDir + "generation_attention_perf.csv"));
 }
 
+// Writes text to a file named `name` in dir; its path.
+std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& text)
+{
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
 bool near(double a, double b, double rel = 1e-12)
 {
     return std::abs(a - b) <= rel * std::abs(b);
@@ -61,6 +71,9 @@ private slots:
     void badInputNamesFileLineColumn_data();
     void badInputNamesFileLineColumn();
     void realTablesExactAtAGridPoint();
+    void distinctValuesAcrossBlocks();
+    void distinctValuesOfRowsNotPlain();
+    void distinctValuesBadRowNamesItsLine();
 };
 
 void TestOpTables::gemmLoaderPolicies()
@@ -229,6 +242,61 @@ void TestOpTables::realTablesExactAtAGridPoint()
         return;
     }
     QFAIL("h100_sxm/trtllm not found");
+}
+
+void TestOpTables::distinctValuesAcrossBlocks()
+{
+    // 6,000 CRLF rows (about 110 kB: lines cross the reader's 64 kB blocks), blank lines, a
+    // value coming back after others, a last row without a line break.
+    std::string text = "kernel,gemm_dtype,m\r\n";
+    const char* dtypes[] = {"fp8", "bfloat16", "int4_wo"};
+    for (int i = 0; i < 6000; ++i) {
+        text +=
+            "cutlass_kernel," + std::string(dtypes[i / 2000]) + "," + std::to_string(i) + "\r\n";
+        if (i % 997 == 0)
+            text += "\r\n";
+    }
+    text += "k,fp8,1\nk,nvfp4,2";
+    const QTemporaryDir dir;
+    const std::string path = writeFile(dir, "gemm.csv", text);
+    const std::vector<std::string> expected{"fp8", "bfloat16", "int4_wo", "nvfp4"};
+    QVERIFY(distinctColumnValues(path, "gemm_dtype") == expected);
+    // Header only: no values.
+    QVERIFY(distinctColumnValues(writeFile(dir, "empty.csv", "kernel,gemm_dtype\n"), "gemm_dtype")
+                .empty());
+}
+
+void TestOpTables::distinctValuesOfRowsNotPlain()
+{
+    // A quoted field and a line longer than a block are read as CsvReader reads them.
+    const std::string longField(70'000, 'x');
+    const QTemporaryDir dir;
+    const std::string path = writeFile(dir, "gemm.csv",
+                                       "kernel,gemm_dtype,m\n"
+                                       "\"a, b\",fp8,1\n" +
+                                           longField + ",bfloat16,2\nk,fp8,3\n");
+    const std::vector<std::string> expected{"fp8", "bfloat16"};
+    QVERIFY(distinctColumnValues(path, "gemm_dtype") == expected);
+}
+
+void TestOpTables::distinctValuesBadRowNamesItsLine()
+{
+    const QTemporaryDir dir;
+    const auto error = [&](const std::string& text, const std::string& column) {
+        try {
+            distinctColumnValues(writeFile(dir, "bad.csv", text), column);
+        } catch (const LoadError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string extra = error("kernel,gemm_dtype,m\nk,fp8,1\n\nk,fp8,1,9\n", "gemm_dtype");
+    QVERIFY2(extra.find("line 4: expected 3 fields, found 4") != std::string::npos, extra.c_str());
+    const std::string missing = error("kernel,dtype,m\nk,fp8,1\n", "gemm_dtype");
+    QVERIFY2(missing.find("header: missing column 'gemm_dtype'") != std::string::npos,
+             missing.c_str());
+    const std::string twice = error("kernel,gemm_dtype,kernel\nk,fp8,1\n", "gemm_dtype");
+    QVERIFY2(twice.find("column 'kernel' appears twice") != std::string::npos, twice.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestOpTables)
