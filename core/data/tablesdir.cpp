@@ -62,25 +62,18 @@ std::optional<std::vector<std::string>> plainDistinctValues(const std::string& p
             return true;
         if (header) {
             header = false;
-            if (std::memchr(line.data(), '"', line.size()) != nullptr)
+            // CsvReader's own header rules; a header it refuses is read again by it, whole.
+            try {
+                const CsvReader names = CsvReader::fromString(std::string(line), path);
+                const std::optional<int> at = names.column(column);
+                if (!at)
+                    return false;
+                fields = names.header().size();
+                col = static_cast<std::size_t>(*at);
+                return true;
+            } catch (const LoadError&) {
                 return false;
-            std::vector<std::string_view> names;
-            for (std::size_t start = 0;;) {
-                const std::size_t comma = line.find(',', start);
-                names.push_back(line.substr(start, comma - start));
-                if (comma == std::string_view::npos)
-                    break;
-                start = comma + 1;
             }
-            const auto it = std::find(names.begin(), names.end(), column);
-            std::vector<std::string_view> sorted = names;
-            std::sort(sorted.begin(), sorted.end());
-            if (it == names.end() || sorted.front().empty() ||
-                std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-                return false; // CsvReader names what is wrong with the header
-            fields = names.size();
-            col = static_cast<std::size_t>(it - names.begin());
-            return true;
         }
         const std::optional<std::string_view> v = plainField(line, fields, col);
         if (!v)
