@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace acsel
 {
@@ -92,7 +93,10 @@ struct IndexCandidate {
 float floatBelow(double x)
 {
     const auto f = static_cast<float>(x);
-    return static_cast<double>(f) > x ? std::nextafter(f, 0.0f) : f;
+    // The float below a positive one is the one whose bit pattern is one less (nextafter,
+    // without its call: this runs for every candidate kept).
+    return static_cast<double>(f) > x ? std::bit_cast<float>(std::bit_cast<std::uint32_t>(f) - 1)
+                                      : f;
 }
 
 // Increasing RMQD, ties in a fixed order of the candidate: which members a tie keeps depends
@@ -167,19 +171,64 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
     }
 }
 
-// The keepers' candidates, one buffer per thread reused from walk to walk: each holds up to
-// twice a round, and allocating them anew for every walk cost a fifth of the build in
-// page faults and copies.
+// The keepers' candidates, one slot per thread reused from walk to walk: allocating them anew for
+// every walk cost a fifth of the build in page faults and copies. Each slot also shows the
+// other keepers what its keeper holds: how many candidates, and per bin how many it took in
+// this walk (its own thread writes them; the others only read), so that every keeper cuts at
+// the round's bins as soon as the walk together holds twice a round, not once it alone does.
+struct KeptSlot {
+    std::vector<IndexCandidate> candidates;
+    AdmittedMemoryMemo memory; // its steps hold from walk to walk
+    std::atomic<std::size_t> held{0};
+    std::vector<std::atomic<std::int64_t>> taken =
+        std::vector<std::atomic<std::int64_t>>(kRmqdBins);
+};
+
 struct KeptBuffers {
-    explicit KeptBuffers(int threads) : buffers(static_cast<std::size_t>(std::max(1, threads))) {}
-    std::vector<std::vector<IndexCandidate>> buffers;
-    std::atomic<std::size_t> taken{0};
+    explicit KeptBuffers(int threads) : slots(static_cast<std::size_t>(std::max(1, threads))) {}
+
+    // Before a walk: every slot empty, the bins from `from` on counted from zero.
+    void reset(int from)
+    {
+        for (KeptSlot& s : slots) {
+            s.held.store(0, std::memory_order_relaxed);
+            for (auto b = static_cast<std::size_t>(from); b < s.taken.size(); ++b)
+                s.taken[b].store(0, std::memory_order_relaxed);
+        }
+        next = 0;
+    }
+    std::size_t held() const
+    {
+        std::size_t n = 0;
+        for (const KeptSlot& s : slots)
+            n += s.held.load(std::memory_order_relaxed);
+        return n;
+    }
+    // roundCut over the slots' counts, and the candidates counted up to that bin. A count taken
+    // in this walk is no more than its keeper holds below any cut not yet made: a keeper only
+    // drops bins above a cut, and a new cut only takes effect below every earlier one.
+    std::pair<int, std::int64_t> roundCut(int floorBin, std::int64_t round) const
+    {
+        std::int64_t n = 0;
+        int bin = floorBin + 1;
+        for (; bin < kRmqdBins - 1; ++bin) {
+            for (const KeptSlot& s : slots)
+                n += s.taken[static_cast<std::size_t>(bin)].load(std::memory_order_relaxed);
+            if (n >= round)
+                break;
+        }
+        return {bin, n};
+    }
+
+    std::vector<KeptSlot> slots;
+    std::atomic<std::size_t> next{0};
 };
 
 // One thread's share of a walk over the candidates no member dominates yet, above the bins
 // already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
-// `round` of them (whole bins: ties are never split) once it holds twice that, so the merged
-// keepers hold every candidate of the round's bins (the lowest bins up to `round` candidates).
+// `round` of them (whole bins: ties are never split) once the keepers together hold twice that,
+// so the merged keepers hold every candidate of the round's bins (the lowest bins up to `round`
+// candidates).
 // A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
 // Exact) and the bins already decided are skipped. A candidate settled in a walk stays
 // settled (the members only grow, the decided bins too): its bit in `decided` (a context's
@@ -214,16 +263,33 @@ struct IndexRoundKeeper {
     int floorBin = -1;
     int cutBin = kRmqdBins - 1; // the highest bin kept
     bool dropped = false;       // whether a candidate above cutBin was left for a later round
-    // The lowest cutBin of the walk's keepers: that keeper alone holds `round` candidates up
-    // to it, so the round's cut is no higher, and every keeper leaves the bins above it.
+    // The lowest cut made in the walk: the keepers together hold `round` candidates up to it,
+    // so the round's cut is no higher, and every keeper leaves the bins above it.
     std::atomic<int>* sharedCut = nullptr;
     KeptBuffers* buffers = nullptr;
-    std::vector<IndexCandidate>* kept = nullptr; // taken from `buffers` at the first candidate
+    KeptSlot* slot = nullptr;                    // taken from `buffers` when first needed
+    std::vector<IndexCandidate>* kept = nullptr; // its candidates
     std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
-    std::size_t limit = 0;                                                      // 2 x round
+    std::size_t limit = 0;    // the candidates the keepers hold together before a cut: 2 x round
+    std::int64_t unshown = 0; // candidates taken since the slot last showed how many it holds
+    std::int64_t showEvery = 1;
     std::int64_t settled = 0; // walked and already decided (dominated or gated)
     QualityMemo quality;
-    AdmittedMemoryMemo memory;
+
+    KeptSlot& mine()
+    {
+        if (slot == nullptr) {
+            slot = &buffers->slots.at(buffers->next.fetch_add(1));
+            kept = &slot->candidates;
+            kept->clear();
+            kept->reserve(limit);
+        }
+        return *slot;
+    }
+    double memoryFloorOf(int c, double estimate)
+    {
+        return mine().memory.of(*memoryFloor, c, estimate);
+    }
 
     bool skipsContext(int c)
     {
@@ -231,7 +297,7 @@ struct IndexRoundKeeper {
         // dominated recipes: each recipe lies above that corner.
         const SoftScore& low = table->lowestUniform(c);
         if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
-                            memory.of(*memoryFloor, c, low.memoryBytes * shrink))) {
+                            memoryFloorOf(c, low.memoryBytes * shrink))) {
             settled += table->space(c).recipeCount();
             return true;
         }
@@ -253,7 +319,7 @@ struct IndexRoundKeeper {
         }
         const SoftScore low = table->lowestOfBlock(c, first);
         if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
-                            memory.of(*memoryFloor, c, low.memoryBytes * shrink))) {
+                            memoryFloorOf(c, low.memoryBytes * shrink))) {
             markDecided(decided, firstBit, recipes);
             settled += recipes;
             return true;
@@ -292,27 +358,28 @@ struct IndexRoundKeeper {
     // A recipe wants() took, scored.
     void operator()(int c, const BandRecipe& r, const SoftScore& s)
     {
-        const double floor = memory.of(*memoryFloor, c, s.memoryBytes * shrink);
+        const double floor = memoryFloorOf(c, s.memoryBytes * shrink);
         if (grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, floor)) {
             settle();
             return;
         }
         const auto [algo, rmqd] = quality.best(*table, c, r);
         const int bin = rmqdBin(rmqd);
-        if (kept == nullptr) {
-            kept = &buffers->buffers.at(buffers->taken.fetch_add(1));
-            kept->clear();
-            kept->reserve(limit);
-        }
         kept->push_back(
             {rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft), floatBelow(s.rawTpot), floor});
         ++perBin[static_cast<std::size_t>(bin)];
-        if (kept->size() >= limit) {
-            dropAbove(roundCut(perBin, floorBin, round));
-            // When the round's cut is the highest bin kept, nothing was dropped: that bin
-            // alone holds more than the round, and the keeper takes twice what it holds
-            // before counting again.
-            limit = std::max(limit, 2 * kept->size());
+        std::atomic<std::int64_t>& taken = slot->taken[static_cast<std::size_t>(bin)];
+        taken.store(taken.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        if (++unshown < showEvery)
+            return;
+        unshown = 0;
+        slot->held.store(kept->size(), std::memory_order_relaxed);
+        if (buffers->held() >= limit) {
+            const auto [cut, below] = buffers->roundCut(floorBin, round);
+            dropAbove(cut);
+            // One bin alone may hold more than the round: then the keepers take twice what
+            // they hold up to it before counting again.
+            limit = std::max(limit, 2 * static_cast<std::size_t>(below));
         }
     }
 
@@ -351,7 +418,7 @@ struct IndexRoundKeeper {
             return;
         std::erase_if(*kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
         std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
-        limit = std::max(limit, 2 * kept->size()); // one bin alone may hold more
+        slot->held.store(kept->size(), std::memory_order_relaxed);
     }
 };
 
@@ -549,7 +616,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.table = &table;
         prototype.memoryFloor = &memoryFloor;
         prototype.buffers = &buffers;
-        buffers.taken = 0;
+        buffers.reset(floorBin + 1);
         prototype.grid = &grid;
         prototype.qualityBound = &qualityBound;
         prototype.decided = decided.data();
@@ -560,6 +627,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.shrink = shrink;
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);
+        prototype.showEvery = std::clamp<std::int64_t>(round / 32, 1, 1024);
         prototype.floorBin = floorBin;
         std::atomic<int> sharedCut{kRmqdBins - 1};
         prototype.sharedCut = &sharedCut;
@@ -568,9 +636,9 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         ++index.stats_.walks;
         if (run.cancelled())
             return std::nullopt;
-        // A keeper dropped only bins above a cut below which it, or another keeper, held
-        // `round` candidates, so the merged ones are complete up to the round's cut, which
-        // does not depend on the threads.
+        // A keeper dropped only bins above a cut below which the keepers held `round`
+        // candidates, so the merged ones are complete up to the round's cut, which does not
+        // depend on the threads.
         std::vector<std::int64_t> perBin(kRmqdBins, 0);
         std::int64_t settled = 0;
         bool more = false;
