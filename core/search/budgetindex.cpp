@@ -89,6 +89,14 @@ struct IndexCandidate {
     double memory = 0;
 };
 
+// A candidate a walk takes, scored once the walk is over and the round's bins are known: a
+// candidate of a bin above them is dropped before its score.
+struct TakenCandidate {
+    std::uint64_t recipe = 0; // packRecipe
+    std::int32_t context = 0;
+    std::uint16_t bin = 0; // rmqdBin
+};
+
 // x rounded to a float no higher than x (x >= 0).
 float floatBelow(double x)
 {
@@ -177,7 +185,7 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
 // this walk (its own thread writes them; the others only read), so that every keeper cuts at
 // the round's bins as soon as the walk together holds twice a round, not once it alone does.
 struct KeptSlot {
-    std::vector<IndexCandidate> candidates;
+    std::vector<TakenCandidate> candidates;
     AdmittedMemoryMemo memory; // its steps hold from walk to walk
     std::atomic<std::size_t> held{0};
     std::vector<std::atomic<std::int64_t>> taken =
@@ -224,24 +232,24 @@ struct KeptBuffers {
     std::atomic<std::size_t> next{0};
 };
 
-// One thread's share of a walk over the candidates no member dominates yet, above the bins
-// already decided (floorBin): it keeps those of the lowest bins, dropping the bins above
+// One thread's share of a walk over the candidates not settled yet, above the bins already
+// decided (floorBin): it takes those of the lowest bins, unscored, dropping the bins above
 // `round` of them (whole bins: ties are never split) once the keepers together hold twice that,
 // so the merged keepers hold every candidate of the round's bins (the lowest bins up to `round`
-// candidates).
-// A context whose lowest RMQD is above the bins kept is not walked; NaN RMQD (no answer, as in
-// Exact) and the bins already decided are skipped. A candidate settled in a walk stays
-// settled (the members only grow, the decided bins too): its bit in `decided` (a context's
-// recipes from base[c] on, in ConfigSpace::forEachRecipe's order; each context's bits in words
-// of their own, so threads never share a word) spares the later walks its score, dominance
-// test and RMQD. A recipe's RMQD bin, computed once for its quality group (`bins`), leaves it
-// unscored in walks whose bins are below or above it. A block of recipes (skipsBlock) is skipped
-// whole when each of its bits is set; when its lowest corner (FracMixTable::lowestOfBlock) is
-// dominated: every recipe of the block lies above that corner, so a member that beats the corner
-// beats each of them (the proof of skipsContext, on a block), and its bits are set; or, left for a
-// later round, when its lowest RMQD (BlockQualityBound) is above the bins kept: so is each recipe's
-// (float rounding and the bins are monotone). Every memory compared is the admitted memory's floor
-// of the FracMix memory (a corner's too: the floor is non-decreasing).
+// candidates), scored after the walk. A context whose lowest RMQD is above the bins kept is not
+// walked; NaN RMQD (no answer, as in Exact) and the bins already decided are skipped. A
+// candidate settled stays settled (the members only grow, the decided bins too): its bit in
+// `decided` (a context's recipes from base[c] on, in ConfigSpace::forEachRecipe's order; each
+// context's bits in words of their own, so threads never share a word) spares the later walks
+// its RMQD bin. A recipe's bin, computed once for its quality group (`bins`), leaves it untaken
+// in walks whose bins are below or above it. A block of recipes (skipsBlock) is skipped whole
+// when each of its bits is set; left for a later round when its lowest bin when last walked is
+// above the bins kept; when its lowest corner (FracMixTable::lowestOfBlock) is dominated: every
+// recipe of the block lies above that corner, so a member that beats the corner beats each of
+// them (the proof of skipsContext, on a block), and its bits are set; or, left for a later round,
+// when its lowest RMQD (BlockQualityBound) is above the bins kept: so is each recipe's (float
+// rounding and the bins are monotone). Every memory compared is the admitted memory's floor of
+// the FracMix memory (a corner's too: the floor is non-decreasing).
 struct IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const AdmittedMemoryFloor* memoryFloor = nullptr;
@@ -254,10 +262,18 @@ struct IndexRoundKeeper {
     // and one thread walks a group's contexts (siblings), so no two threads write one entry.
     std::uint16_t* bins = nullptr;
     const std::int64_t* qualityBase = nullptr;
-    std::uint64_t lastBit = 0;         // the recipe wants() last took, in `decided`
+    std::uint64_t lastBit = 0;         // the recipe take() was last given, in `decided`
     std::vector<std::int64_t> entered; // per context, the recipes of the blocks entered so far
-    int blockSize = 0;                 // the block being walked (the same for every sibling)
-    int blockCut = 0;                  // and where its first recipe's last band begins
+    // Per block of each context (from blockBase[c], in forEachRecipe's order), the lowest bin of
+    // its recipes not settled when a walk last walked it (kBinUnknown before; kBinNoAnswer
+    // when none was left): no lower than any recipe of it a later walk finds unsettled, so a
+    // block whose lowest bin is above the bins kept is left whole, unwalked.
+    std::uint16_t* blockLowest = nullptr;
+    const std::int64_t* blockBase = nullptr;
+    std::vector<std::int64_t> blocksEntered; // per context
+    std::vector<std::uint16_t*> walking;     // per context, blockLowest of the block walked
+    int blockSize = 0;                       // the block being walked (the same for every sibling)
+    int blockCut = 0;                        // and where its first recipe's last band begins
     double shrink = 1;
     std::int64_t round = kRound;
     int floorBin = -1;
@@ -268,7 +284,7 @@ struct IndexRoundKeeper {
     std::atomic<int>* sharedCut = nullptr;
     KeptBuffers* buffers = nullptr;
     KeptSlot* slot = nullptr;                    // taken from `buffers` when first needed
-    std::vector<IndexCandidate>* kept = nullptr; // its candidates
+    std::vector<TakenCandidate>* kept = nullptr; // its candidates
     std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
     std::size_t limit = 0;    // the candidates the keepers hold together before a cut: 2 x round
     std::int64_t unshown = 0; // candidates taken since the slot last showed how many it holds
@@ -313,10 +329,14 @@ struct IndexRoundKeeper {
         blockSize = recipes;
         blockCut = first[first.size() - 1].begin;
         n += recipes;
+        std::uint16_t& lowestBin =
+            blockLowest[blockBase[c] + blocksEntered[static_cast<std::size_t>(c)]++];
         if (allDecided(decided, firstBit, recipes)) {
             settled += recipes;
             return true;
         }
+        if (lowestBin < kBinNoAnswer && leaves(lowestBin))
+            return true;
         const SoftScore low = table->lowestOfBlock(c, first);
         if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
                             memoryFloorOf(c, low.memoryBytes * shrink))) {
@@ -326,13 +346,15 @@ struct IndexRoundKeeper {
         }
         if (leaves(rmqdBin(qualityBound->lowest(c, first))))
             return true;
+        lowestBin = kBinNoAnswer; // taken anew as the block is walked
+        walking[static_cast<std::size_t>(c)] = &lowestBin;
         return false;
     }
 
-    // Before r is scored for context c: false when it is settled already, or by its RMQD bin
-    // (below the rounds decided, or no answer) or left for a later round (above the bins
-    // kept). The bin is computed once per recipe of a quality group, kept across walks.
-    bool wants(int c, const BandRecipe& r)
+    // Takes r for context c unless it is settled already, or by its RMQD bin (below the rounds
+    // decided, or no answer) or left for a later round (above the bins kept). The bin is
+    // computed once per recipe of a quality group, kept across walks.
+    void take(int c, const BandRecipe& r)
     {
         // Within a block only the last band's begin moves; a block's recipes (of each walked
         // sibling) are handed over before the next block is entered.
@@ -341,7 +363,7 @@ struct IndexRoundKeeper {
         lastBit = static_cast<std::uint64_t>(base[c] + i);
         if ((decided[lastBit / 64] & std::uint64_t{1} << (lastBit % 64)) != 0) {
             ++settled;
-            return false;
+            return;
         }
         std::uint16_t& bin = bins[static_cast<std::size_t>(qualityBase[c] + i)];
         if (bin == kBinUnknown) {
@@ -350,23 +372,14 @@ struct IndexRoundKeeper {
         }
         if (bin == kBinNoAnswer || bin <= floorBin) {
             settle();
-            return false;
-        }
-        return !leaves(bin);
-    }
-
-    // A recipe wants() took, scored.
-    void operator()(int c, const BandRecipe& r, const SoftScore& s)
-    {
-        const double floor = memoryFloorOf(c, s.memoryBytes * shrink);
-        if (grid->dominated(s.rawTtft * shrink, s.rawTpot * shrink, floor)) {
-            settle();
             return;
         }
-        const auto [algo, rmqd] = quality.best(*table, c, r);
-        const int bin = rmqdBin(rmqd);
-        kept->push_back(
-            {rmqd, packRecipe(r), c, algo, floatBelow(s.rawTtft), floatBelow(s.rawTpot), floor});
+        std::uint16_t& lowestBin = *walking[static_cast<std::size_t>(c)];
+        lowestBin = std::min(lowestBin, bin);
+        if (leaves(bin))
+            return;
+        mine();
+        kept->push_back({packRecipe(r), c, bin});
         ++perBin[static_cast<std::size_t>(bin)];
         std::atomic<std::int64_t>& taken = slot->taken[static_cast<std::size_t>(bin)];
         taken.store(taken.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -383,7 +396,7 @@ struct IndexRoundKeeper {
         }
     }
 
-    // The recipe wants() last took is decided.
+    // The recipe take() was last given is decided.
     void settle()
     {
         decided[lastBit / 64] |= std::uint64_t{1} << (lastBit % 64);
@@ -416,7 +429,7 @@ struct IndexRoundKeeper {
             ;
         if (kept == nullptr)
             return;
-        std::erase_if(*kept, [&](const IndexCandidate& k) { return rmqdBin(k.rmqd) > bin; });
+        std::erase_if(*kept, [&](const TakenCandidate& k) { return k.bin > bin; });
         std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
         slot->held.store(kept->size(), std::memory_order_relaxed);
     }
@@ -462,7 +475,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
     // checked one by one (`pending`). Grid members are strictly lower in RMQD than anything
     // still to come.
     DominanceGrid grid(table.lowestUniform().rawTtft, table.highestUniform().rawTtft,
-                       table.lowestUniform().rawTpot, table.highestUniform().rawTpot, 1024);
+                       table.lowestUniform().rawTpot, table.highestUniform().rawTpot);
     std::vector<std::size_t> pending;
     float pendingRmqd = -std::numeric_limits<float>::infinity();
     const auto flush = [&] {
@@ -606,6 +619,18 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         qualityBase[static_cast<std::size_t>(c)] = groupBase[group];
     }
     std::vector<std::uint16_t> recipeBins(static_cast<std::size_t>(binCount), kBinUnknown);
+    std::vector<std::int64_t> blockBase(static_cast<std::size_t>(contexts) + 1, 0);
+    for (int c = 0; c < contexts; ++c) {
+        std::int64_t blocks = 0;
+        table.space(c).forEachRecipe([](const BandRecipe&) {},
+                                     [&](const BandRecipe&, int) {
+                                         ++blocks;
+                                         return false; // counted, not walked
+                                     });
+        blockBase[static_cast<std::size_t>(c) + 1] =
+            blockBase[static_cast<std::size_t>(c)] + blocks;
+    }
+    std::vector<std::uint16_t> blockLowest(static_cast<std::size_t>(blockBase.back()), kBinUnknown);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
     std::vector<IndexCandidate> byBin, inBin; // a round's candidates, one bin's; capacity kept
     const BlockQualityBound qualityBound(table);
@@ -624,6 +649,10 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.bins = recipeBins.data();
         prototype.qualityBase = qualityBase.data();
         prototype.entered.assign(static_cast<std::size_t>(contexts), 0);
+        prototype.blockLowest = blockLowest.data();
+        prototype.blockBase = blockBase.data();
+        prototype.blocksEntered.assign(static_cast<std::size_t>(contexts), 0);
+        prototype.walking.assign(static_cast<std::size_t>(contexts), nullptr);
         prototype.shrink = shrink;
         prototype.round = round;
         prototype.limit = 2 * static_cast<std::size_t>(round);
@@ -649,25 +678,52 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             more = more || k.dropped;
         }
         const int cutBin = roundCut(perBin, floorBin, round);
-        // The round's candidates by bin (a counting sort: the merged counts are exact up to the
-        // cut), bin floorBin + 1 + k from starts[k] to starts[k + 1].
-        const auto bins = static_cast<std::size_t>(cutBin - floorBin);
-        std::vector<std::size_t> starts(bins + 1, 0);
-        for (std::size_t k = 0; k < bins; ++k)
-            starts[k + 1] = starts[k] + static_cast<std::size_t>(
-                                            perBin[static_cast<std::size_t>(floorBin + 1) + k]);
-        byBin.resize(starts[bins]);
-        std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+        // The round's candidates, scored on the run's threads (a share each, with its slot's
+        // memory memo): those a member dominates are dropped (they are settled with the round's
+        // bins), the others kept with their bounds.
+        std::vector<const TakenCandidate*> taken;
         for (IndexRoundKeeper& k : keepers) {
             if (k.kept == nullptr)
                 continue;
-            for (const IndexCandidate& c : *k.kept) {
-                const int bin = rmqdBin(c.rmqd);
-                more = more || bin > cutBin;
-                if (bin <= cutBin)
-                    byBin[next[static_cast<std::size_t>(bin - floorBin - 1)]++] = c;
+            for (const TakenCandidate& c : *k.kept) {
+                more = more || c.bin > cutBin;
+                if (c.bin <= cutBin)
+                    taken.push_back(&c);
             }
         }
+        const auto shares = buffers.slots.size();
+        std::vector<std::vector<IndexCandidate>> scored(shares);
+        share.run(shares, [&](std::size_t k) {
+            QualityMemo quality;
+            AdmittedMemoryMemo& memory = buffers.slots[k].memory;
+            for (std::size_t i = taken.size() * k / shares, end = taken.size() * (k + 1) / shares;
+                 i < end; ++i) {
+                const TakenCandidate& t = *taken[i];
+                const BandRecipe r = unpackRecipe(t.recipe);
+                const SoftScore sc = table.soft(t.context, r);
+                if (sc.memoryBytes > table.memoryScreen())
+                    continue;
+                const double floor = memory.of(memoryFloor, t.context, sc.memoryBytes * shrink);
+                if (grid.dominated(sc.rawTtft * shrink, sc.rawTpot * shrink, floor))
+                    continue;
+                const auto [algo, rmqd] = quality.best(table, t.context, r);
+                scored[k].push_back({rmqd, t.recipe, t.context, algo, floatBelow(sc.rawTtft),
+                                     floatBelow(sc.rawTpot), floor});
+            }
+        });
+        // By bin (a counting sort), bin floorBin + 1 + k from starts[k] to starts[k + 1].
+        const auto bins = static_cast<std::size_t>(cutBin - floorBin);
+        std::vector<std::size_t> starts(bins + 1, 0);
+        for (const std::vector<IndexCandidate>& part : scored)
+            for (const IndexCandidate& c : part)
+                ++starts[static_cast<std::size_t>(rmqdBin(c.rmqd) - floorBin)];
+        for (std::size_t k = 0; k < bins; ++k)
+            starts[k + 1] += starts[k];
+        byBin.resize(starts[bins]);
+        std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+        for (const std::vector<IndexCandidate>& part : scored)
+            for (const IndexCandidate& c : part)
+                byBin[next[static_cast<std::size_t>(rmqdBin(c.rmqd) - floorBin - 1)]++] = c;
         keepers.clear();
         if (progress)
             progress(static_cast<double>(settled) / candidates);

@@ -38,7 +38,7 @@ class BudgetIndex
 public:
     // Whether an index answers q's workload exactly (FracMix a lower bound, monotone FMC).
     static bool applies(const Engine& e, const Request& q);
-    // The largest space indexed: a build walks it several times (17 walks for the GUI
+    // The largest space indexed: a build walks it several times (32 walks for the GUI
     // default's 6.6M candidates), so beyond this (a 1024-layer model has 3-4 billion) it
     // would take minutes; such budgets are searched instead.
     static constexpr std::int64_t kMaxCandidates = 100'000'000;

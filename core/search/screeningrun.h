@@ -15,6 +15,7 @@
 #include <atomic>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace acsel
@@ -56,9 +57,9 @@ public:
     // context it skips is counted but not walked. One with `bool skipsBlock(int context, const
     // BandRecipe& first, int recipes)` is asked, for each walked context, before each block of
     // ConfigSpace::forEachRecipe (every block, in order); a block it skips is counted but not
-    // walked for that context. One with `bool wants(int context, const BandRecipe&)` is asked
-    // before each recipe of a walked block is scored; a recipe it does not want is counted but
-    // not scored. Progress is reported from the calling thread only.
+    // walked for that context. One with `void take(int context, const BandRecipe&)` is handed
+    // each recipe of a walked block unscored instead (it scores those it keeps itself, later).
+    // Progress is reported from the calling thread only.
     template <class Keeper>
     std::vector<Keeper> forEachScreenedRecipeInParallel(const LatencyScreen* screen,
                                                         double progressShare,
@@ -158,6 +159,8 @@ private:
         std::atomic<std::int64_t> walked{0}, skipped{0};
         std::atomic<bool> incomplete{false};
         const double memoryScreen = table_.memoryScreen();
+        using Keep = std::remove_reference_t<decltype(keeperOf(0))>;
+        constexpr bool takesUnscored = requires(Keep& k) { k.take(0, BandRecipe{}); };
         // A group of sibling contexts (batches and tensor-parallel degrees of one model and KV
         // format) is walked once: each recipe is scored for every sibling in a row, so a
         // keeper can reuse its quality (QualityMemo), which batch and degree do not change.
@@ -197,13 +200,14 @@ private:
                             if ((++recipes & 4095) == 0 && stop_.load(std::memory_order_relaxed))
                                 return false;
                             for (int c : inBlock) {
-                                if constexpr (requires { keep.wants(c, r); })
-                                    if (!keep.wants(c, r))
-                                        continue;
-                                const SoftScore s = table_.soft(c, r);
-                                if (s.memoryBytes <= memoryScreen &&
-                                    (screen == nullptr || screen->passes(s)))
-                                    keep(c, r, s);
+                                if constexpr (takesUnscored) {
+                                    keep.take(c, r);
+                                } else {
+                                    const SoftScore s = table_.soft(c, r);
+                                    if (s.memoryBytes <= memoryScreen &&
+                                        (screen == nullptr || screen->passes(s)))
+                                        keep(c, r, s);
+                                }
                             }
                             n += static_cast<std::int64_t>(inBlock.size());
                             return true;
@@ -231,7 +235,8 @@ private:
             progress_(progressShare);
         if (count) {
             result_.candidates += walked.load() + skipped.load();
-            result_.softEvaluations += walked.load();
+            if constexpr (!takesUnscored)
+                result_.softEvaluations += walked.load();
         }
     }
 
