@@ -141,16 +141,15 @@ int rmqdBin(double rmqd)
 constexpr std::uint16_t kBinUnknown = 0xffff, kBinNoAnswer = 0xfffe;
 static_assert(kRmqdBins <= kBinNoAnswer);
 
-// The lowest bin above floorBin at which the counts reach `round` (the last bin when they never
-// do): a round's bins.
-int roundCut(const std::vector<std::int64_t>& perBin, int floorBin, std::int64_t round)
+// The lowest bin above floorBin at which the counts (bin floorBin + 1 + k at k) reach `round`
+// (the last bin when they never do): a round's bins.
+int roundCut(const std::vector<std::int64_t>& counts, int floorBin, std::int64_t round)
 {
     std::int64_t n = 0;
-    int bin = floorBin + 1;
-    for (; bin < kRmqdBins - 1; ++bin)
-        if ((n += perBin[static_cast<std::size_t>(bin)]) >= round)
-            break;
-    return bin;
+    for (std::size_t k = 0; k < counts.size(); ++k)
+        if ((n += counts[k]) >= round)
+            return floorBin + 1 + static_cast<int>(k);
+    return kRmqdBins - 1;
 }
 
 // Whether bits [from, from + n) are all set.
@@ -190,18 +189,21 @@ struct KeptSlot {
     std::atomic<std::size_t> held{0};
     std::vector<std::atomic<std::int64_t>> taken =
         std::vector<std::atomic<std::int64_t>>(kRmqdBins);
+    int lowestTaken = kRmqdBins, highestTaken = -1; // the bins counted in `taken` this walk
 };
 
 struct KeptBuffers {
     explicit KeptBuffers(int threads) : slots(static_cast<std::size_t>(std::max(1, threads))) {}
 
-    // Before a walk: every slot empty, the bins from `from` on counted from zero.
-    void reset(int from)
+    // Before a walk: every slot empty, its counts zero.
+    void reset()
     {
         for (KeptSlot& s : slots) {
             s.held.store(0, std::memory_order_relaxed);
-            for (auto b = static_cast<std::size_t>(from); b < s.taken.size(); ++b)
-                s.taken[b].store(0, std::memory_order_relaxed);
+            for (int b = s.lowestTaken; b <= s.highestTaken; ++b)
+                s.taken[static_cast<std::size_t>(b)].store(0, std::memory_order_relaxed);
+            s.lowestTaken = kRmqdBins;
+            s.highestTaken = -1;
         }
         next = 0;
     }
@@ -285,7 +287,6 @@ struct IndexRoundKeeper {
     KeptBuffers* buffers = nullptr;
     KeptSlot* slot = nullptr;                    // taken from `buffers` when first needed
     std::vector<TakenCandidate>* kept = nullptr; // its candidates
-    std::vector<std::int64_t> perBin = std::vector<std::int64_t>(kRmqdBins, 0); // kept
     std::size_t limit = 0;    // the candidates the keepers hold together before a cut: 2 x round
     std::int64_t unshown = 0; // candidates taken since the slot last showed how many it holds
     std::int64_t showEvery = 1;
@@ -380,9 +381,10 @@ struct IndexRoundKeeper {
             return;
         mine();
         kept->push_back({packRecipe(r), c, bin});
-        ++perBin[static_cast<std::size_t>(bin)];
         std::atomic<std::int64_t>& taken = slot->taken[static_cast<std::size_t>(bin)];
         taken.store(taken.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        slot->lowestTaken = std::min<int>(slot->lowestTaken, bin);
+        slot->highestTaken = std::max<int>(slot->highestTaken, bin);
         if (++unshown < showEvery)
             return;
         unshown = 0;
@@ -430,7 +432,6 @@ struct IndexRoundKeeper {
         if (kept == nullptr)
             return;
         std::erase_if(*kept, [&](const TakenCandidate& k) { return k.bin > bin; });
-        std::fill(perBin.begin() + bin + 1, perBin.end(), 0);
         slot->held.store(kept->size(), std::memory_order_relaxed);
     }
 };
@@ -641,7 +642,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         prototype.table = &table;
         prototype.memoryFloor = &memoryFloor;
         prototype.buffers = &buffers;
-        buffers.reset(floorBin + 1);
+        buffers.reset();
         prototype.grid = &grid;
         prototype.qualityBound = &qualityBound;
         prototype.decided = decided.data();
@@ -668,16 +669,22 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         // A keeper dropped only bins above a cut below which the keepers held `round`
         // candidates, so the merged ones are complete up to the round's cut, which does not
         // depend on the threads.
-        std::vector<std::int64_t> perBin(kRmqdBins, 0);
         std::int64_t settled = 0;
         bool more = false;
+        int highest = floorBin;
         for (const IndexRoundKeeper& k : keepers) {
-            for (std::size_t bin = 0; bin < perBin.size(); ++bin)
-                perBin[bin] += k.perBin[bin];
             settled += k.settled;
             more = more || k.dropped;
+            if (k.kept != nullptr)
+                for (const TakenCandidate& c : *k.kept)
+                    highest = std::max<int>(highest, c.bin);
         }
-        const int cutBin = roundCut(perBin, floorBin, round);
+        std::vector<std::int64_t> counts(static_cast<std::size_t>(highest - floorBin), 0);
+        for (const IndexRoundKeeper& k : keepers)
+            if (k.kept != nullptr)
+                for (const TakenCandidate& c : *k.kept)
+                    ++counts[static_cast<std::size_t>(c.bin - floorBin - 1)];
+        const int cutBin = roundCut(counts, floorBin, round);
         // The round's candidates, scored on the run's threads (a share each, with its slot's
         // memory memo): those a member dominates are dropped (they are settled with the round's
         // bins), the others kept with their bounds.
