@@ -266,10 +266,11 @@ struct IndexRoundKeeper {
     const std::int64_t* qualityBase = nullptr;
     std::uint64_t lastBit = 0;         // the recipe take() was last given, in `decided`
     std::vector<std::int64_t> entered; // per context, the recipes of the blocks entered so far
-    // Per block of each context (from blockBase[c], in forEachRecipe's order), the lowest bin of
-    // its recipes not settled when a walk last walked it (kBinUnknown before; kBinNoAnswer
-    // when none was left): no lower than any recipe of it a later walk finds unsettled, so a
-    // block whose lowest bin is above the bins kept is left whole, unwalked.
+    // Per block of each context (from blockBase[c], in forEachRecipe's order), a bin no higher
+    // than that of any recipe of it not settled: 0 before a walk reached it, then the lowest of
+    // those a walk took or left, or its lowest RMQD's (BlockQualityBound) when it was left
+    // whole; kBinNoAnswer once each is settled. A block, or a context, whose lowest bin is above
+    // the bins kept is left whole, unwalked.
     std::uint16_t* blockLowest = nullptr;
     const std::int64_t* blockBase = nullptr;
     std::vector<std::int64_t> blocksEntered; // per context
@@ -320,7 +321,14 @@ struct IndexRoundKeeper {
         }
         if (leaves(rmqdBin(table->lowestRmqd(c))))
             return true;
-        return false;
+        // The lowest bin of its blocks: the whole context is settled, or left for a later round.
+        const std::uint16_t lowest =
+            *std::min_element(blockLowest + blockBase[c], blockLowest + blockBase[c + 1]);
+        if (lowest == kBinNoAnswer) {
+            settled += table->space(c).recipeCount();
+            return true;
+        }
+        return leaves(lowest);
     }
 
     bool skipsBlock(int c, const BandRecipe& first, int recipes)
@@ -333,20 +341,24 @@ struct IndexRoundKeeper {
         std::uint16_t& lowestBin =
             blockLowest[blockBase[c] + blocksEntered[static_cast<std::size_t>(c)]++];
         if (allDecided(decided, firstBit, recipes)) {
+            lowestBin = kBinNoAnswer;
             settled += recipes;
             return true;
         }
-        if (lowestBin < kBinNoAnswer && leaves(lowestBin))
+        if (leaves(lowestBin))
             return true;
         const SoftScore low = table->lowestOfBlock(c, first);
         if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
                             memoryFloorOf(c, low.memoryBytes * shrink))) {
             markDecided(decided, firstBit, recipes);
+            lowestBin = kBinNoAnswer;
             settled += recipes;
             return true;
         }
-        if (leaves(rmqdBin(qualityBound->lowest(c, first))))
+        if (const int bound = rmqdBin(qualityBound->lowest(c, first)); leaves(bound)) {
+            lowestBin = static_cast<std::uint16_t>(std::max<int>(lowestBin, bound));
             return true;
+        }
         lowestBin = kBinNoAnswer; // taken anew as the block is walked
         walking[static_cast<std::size_t>(c)] = &lowestBin;
         return false;
@@ -631,7 +643,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         blockBase[static_cast<std::size_t>(c) + 1] =
             blockBase[static_cast<std::size_t>(c)] + blocks;
     }
-    std::vector<std::uint16_t> blockLowest(static_cast<std::size_t>(blockBase.back()), kBinUnknown);
+    std::vector<std::uint16_t> blockLowest(static_cast<std::size_t>(blockBase.back()), 0);
     const double candidates = static_cast<double>(std::max<std::int64_t>(table.recipeCount(), 1));
     std::vector<IndexCandidate> byBin, inBin; // a round's candidates, one bin's; capacity kept
     const BlockQualityBound qualityBound(table);
