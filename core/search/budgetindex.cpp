@@ -23,9 +23,9 @@ namespace acsel
 namespace
 {
 
-// Candidates a round decides (40 B each: 1.3 MB; a walk's keeper holds up to twice that), unless
-// one RMQD bin alone has more. Small rounds walk more often but keep fewer candidates: the
-// members of each round's bins settle much of the next before it is kept.
+// Candidates a walk takes for a round (16 B each: 0.5 MB; the keepers together hold up to twice
+// that before they cut), unless one RMQD bin alone has more. Small rounds walk more often but
+// take fewer candidates: the members of each round's bins settle much of the next.
 constexpr std::int64_t kRound = std::int64_t{1} << 15;
 
 Request withoutBudgets(Request q)
