@@ -683,19 +683,19 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
         // depend on the threads.
         std::int64_t settled = 0;
         bool more = false;
-        int highest = floorBin;
+        std::vector<std::int64_t> counts; // bin floorBin + 1 + k at k
         for (const IndexRoundKeeper& k : keepers) {
             settled += k.settled;
             more = more || k.dropped;
-            if (k.kept != nullptr)
-                for (const TakenCandidate& c : *k.kept)
-                    highest = std::max<int>(highest, c.bin);
+            if (k.kept == nullptr)
+                continue;
+            for (const TakenCandidate& c : *k.kept) {
+                const auto at = static_cast<std::size_t>(c.bin - floorBin - 1);
+                if (at >= counts.size())
+                    counts.resize(at + 1, 0);
+                ++counts[at];
+            }
         }
-        std::vector<std::int64_t> counts(static_cast<std::size_t>(highest - floorBin), 0);
-        for (const IndexRoundKeeper& k : keepers)
-            if (k.kept != nullptr)
-                for (const TakenCandidate& c : *k.kept)
-                    ++counts[static_cast<std::size_t>(c.bin - floorBin - 1)];
         const int cutBin = roundCut(counts, floorBin, round);
         // The round's candidates, scored on the run's threads (a share each, with its slot's
         // memory memo): those a member dominates are dropped (they are settled with the round's

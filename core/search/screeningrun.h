@@ -58,7 +58,8 @@ public:
     // BandRecipe& first, int recipes)` is asked, for each walked context, before each block of
     // ConfigSpace::forEachRecipe (every block, in order); a block it skips is counted but not
     // walked for that context. One with `void take(int context, const BandRecipe&)` is handed
-    // each recipe of a walked block unscored instead (it scores those it keeps itself, later).
+    // each recipe of a walked block unscored instead: it scores those it keeps itself, later,
+    // and applies the memory and latency screens then (only a context's corner is screened here).
     // Progress is reported from the calling thread only.
     template <class Keeper>
     std::vector<Keeper> forEachScreenedRecipeInParallel(const LatencyScreen* screen,
@@ -160,7 +161,10 @@ private:
         std::atomic<bool> incomplete{false};
         const double memoryScreen = table_.memoryScreen();
         using Keep = std::remove_reference_t<decltype(keeperOf(0))>;
-        constexpr bool takesUnscored = requires(Keep& k) { k.take(0, BandRecipe{}); };
+        constexpr bool takesUnscored = requires(Keep & k)
+        {
+            k.take(0, BandRecipe{});
+        };
         // A group of sibling contexts (batches and tensor-parallel degrees of one model and KV
         // format) is walked once: each recipe is scored for every sibling in a row, so a
         // keeper can reuse its quality (QualityMemo), which batch and degree do not change.
