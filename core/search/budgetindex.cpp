@@ -183,7 +183,9 @@ void markDecided(std::uint64_t* words, std::int64_t from, std::int64_t n)
 // other keepers what its keeper holds: how many candidates, and per bin how many it took in
 // this walk (its own thread writes them; the others only read), so that every keeper cuts at
 // the round's bins as soon as the walk together holds twice a round, not once it alone does.
-struct KeptSlot {
+// A slot is written at every candidate its keeper takes, so it has cache lines of its own:
+// two slots sharing one made each of two threads' walks about twice as slow as one thread's.
+struct alignas(64) KeptSlot {
     std::vector<TakenCandidate> candidates;
     AdmittedMemoryMemo memory; // its steps hold from walk to walk
     std::atomic<std::size_t> held{0};
@@ -251,8 +253,9 @@ struct KeptBuffers {
 // them (the proof of skipsContext, on a block), and its bits are set; or, left for a later round,
 // when its lowest RMQD (BlockQualityBound) is above the bins kept: so is each recipe's (float
 // rounding and the bins are monotone). Every memory compared is the admitted memory's floor of
-// the FracMix memory (a corner's too: the floor is non-decreasing).
-struct IndexRoundKeeper {
+// the FracMix memory (a corner's too: the floor is non-decreasing). Cache lines of its own,
+// as a slot's: a keeper is written at every recipe.
+struct alignas(64) IndexRoundKeeper {
     const FracMixTable* table = nullptr;
     const AdmittedMemoryFloor* memoryFloor = nullptr;
     const DominanceGrid* grid = nullptr;
