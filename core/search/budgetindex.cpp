@@ -117,7 +117,7 @@ bool walkOrder(const IndexCandidate& a, const IndexCandidate& b)
 
 // The engine without the quality surrogate's prediction (RMQD 0): a build full-gates several
 // times more configurations than it keeps, and a member's Prediction::rmqd is Engine::rmqd,
-// set once it is kept.
+// set once the members are known.
 class EngineWithoutRmqd final : public ForwardingEngine
 {
 public:
@@ -554,7 +554,6 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             return;
         pending.push_back(index.members_.size());
         index.members_.push_back({cfg, rmqd, gated.prediction});
-        index.members_.back().prediction.rmqd = e.rmqd(cfg);
     };
     // The candidates of a round are decided in order, a chunk at a time. Each is tested
     // against the members known at the chunk's start: first by its bounds (FracMix latencies,
@@ -771,6 +770,12 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
             break;
         floorBin = cutBin;
     }
+    // The surrogate's RMQD of each member, on the run's threads: predicted as each was kept, it
+    // was a fifth of the decide step's serial part.
+    share.run(index.members_.size(), [&](std::size_t m) {
+        Member& f = index.members_[m];
+        f.prediction.rmqd = e.rmqd(f.config);
+    });
     index.stats_.candidates = run.result().candidates;
     index.stats_.buildSeconds = run.finish().wallSeconds;
     index.members_.shrink_to_fit();
