@@ -24,6 +24,19 @@ ComputeClass activationClass(Format f)
     return facts(f).quantizesActivations ? facts(f).compute : ComputeClass::Bf16;
 }
 
+int activationConversions(const BandRecipe& r)
+{
+    int n = 0;
+    for (int b = 1; b < r.size(); ++b)
+        n += activationClass(r[b].format) != activationClass(r[b - 1].format) ? 1 : 0;
+    return n;
+}
+
+double conversionStepMs(const OpCosts& costs, const ModelArch& arch, double tokens)
+{
+    return costs.memoryOpMs(tokens * arch.hidden * 2.0);
+}
+
 int decodeStride(int osl)
 {
     const int steps = osl - 1;
@@ -70,9 +83,8 @@ StepModel::StepModel(const OpCosts& costs, const ModelArch& arch, const Config& 
         bandGroup_[static_cast<std::size_t>(b)] = g;
         bandLayers_[static_cast<std::size_t>(b)] = band.layers();
         bandMoeLayers_[static_cast<std::size_t>(b)] = arch.moeLayersIn(band.begin, band.end);
-        if (b > 0 && activationClass(band.format) != activationClass(r[b - 1].format))
-            ++conversions_;
     }
+    conversions_ = activationConversions(r);
     if (config.lmHeadQuantized) {
         lmFormat_ = r[bandCount_ - 1].format;
         if (!costs.supports(lmFormat_))
@@ -135,7 +147,7 @@ double StepModel::onceMs(double tokens, double lmRows, StepBreakdown& b) const
     const double embeddingAllReduce = costs_.allReduceMs(shard_.tp, tokens * h);
     b.allReduce += embeddingAllReduce;
     b.lmHead = costs_.gemmMs(lmFormat_, lmRows, shard_.vocab, h);
-    b.conversion = conversions_ * costs_.memoryOpMs(tokens * h * 2.0);
+    b.conversion = conversions_ * conversionStepMs(costs_, arch_, tokens);
     return b.embedding + embeddingAllReduce + b.lmHead + b.conversion;
 }
 

@@ -143,5 +143,11 @@ LatencyEstimate estimateLatency(const OpCosts& costs, const ModelArch& arch, con
 // The activation format a band's GEMMs consume: the format's compute class for W8A8 / W4A4
 // formats, bf16 for weight-only formats and bf16.
 ComputeClass activationClass(Format f);
+// The band boundaries of r where the activation format changes: a step converts the
+// activations once at each.
+int activationConversions(const BandRecipe& r);
+// One such conversion in a step of `tokens` tokens (a memory op on tokens x hidden x 2 bytes,
+// on the full hidden size on every GPU).
+double conversionStepMs(const OpCosts& costs, const ModelArch& arch, double tokens);
 
 } // namespace acsel

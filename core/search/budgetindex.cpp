@@ -350,7 +350,7 @@ struct alignas(64) IndexRoundKeeper {
         }
         if (leaves(lowestBin))
             return true;
-        const SoftScore low = table->lowestOfBlock(c, first);
+        const SoftScore low = table->withConversions(c, first, table->lowestOfBlock(c, first));
         if (grid->dominated(low.rawTtft * shrink, low.rawTpot * shrink,
                             memoryFloorOf(c, low.memoryBytes * shrink))) {
             markDecided(decided, firstBit, recipes);
@@ -721,7 +721,7 @@ std::optional<BudgetIndex> BudgetIndex::build(const Engine& e, const Request& q,
                  i < end; ++i) {
                 const TakenCandidate& t = *taken[i];
                 const BandRecipe r = unpackRecipe(t.recipe);
-                const SoftScore sc = table.soft(t.context, r);
+                const SoftScore sc = table.withConversions(t.context, r, table.soft(t.context, r));
                 if (sc.memoryBytes > table.memoryScreen())
                     continue;
                 const double floor = memory.of(memoryFloor, t.context, sc.memoryBytes * shrink);

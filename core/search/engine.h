@@ -73,6 +73,11 @@ public:
         (void)running;
         return rawLatency(c, q);
     }
+    // What each band boundary where the activation format changes (activationConversions)
+    // adds at least to rawLatency beyond the FracMix mix, in c's context (model, batch, KV
+    // format, degree): the budget index adds it to its bounds. Zero (the default) when not
+    // known.
+    virtual LatencyMs conversionLatency(const Config&, const Request&) const { return {}; }
     // True when rawLatency is never below FracMixTable's soft latency for the same request:
     // the mix of uniform estimates (additive over layers plus non-negative conversions), at the
     // recipe's own running count where runningRule gives one. ExactSearch then prunes with

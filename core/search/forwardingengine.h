@@ -30,6 +30,10 @@ public:
     {
         return base_.rawLatencyAt(c, q, running);
     }
+    LatencyMs conversionLatency(const Config& c, const Request& q) const override
+    {
+        return base_.conversionLatency(c, q);
+    }
     bool fracMixIsLowerBound(const Request& q) const override
     {
         return base_.fracMixIsLowerBound(q);

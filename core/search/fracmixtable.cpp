@@ -1,5 +1,6 @@
 #include "core/search/fracmixtable.h"
 
+#include "core/latency/opmodel.h"
 #include "core/model/defaults.h"
 #include "core/model/tensorparallel.h"
 
@@ -228,6 +229,7 @@ void FracMixTable::tabulate(const Engine& e, const ConfigSpace& cs, const Search
     cfg.kv = context.kv;
     cfg.tp = context.tp;
     t.running = e.runningRule(cfg, request_);
+    t.conversion = e.conversionLatency(cfg, request_);
     for (const FormatScope& c : cs.bandChoices()) {
         cfg.recipe = BandRecipe::uniform(t.layers, c.format, c.scope);
         auto& u = t.uniform[static_cast<std::size_t>(choiceSlot(c.format, c.scope))];
@@ -410,6 +412,16 @@ std::int64_t FracMixTable::recipeCount() const
     for (int c : spaceOfContext_)
         n += spaces_[static_cast<std::size_t>(c)].recipeCount();
     return n;
+}
+
+SoftScore FracMixTable::withConversions(int context, const BandRecipe& r, SoftScore s) const
+{
+    if (const int n = activationConversions(r); n > 0) {
+        const LatencyMs& c = tables_[static_cast<std::size_t>(context)].conversion;
+        s.rawTtft += n * c.ttft;
+        s.rawTpot += n * c.tpot;
+    }
+    return s;
 }
 
 SoftScore FracMixTable::soft(int context, const BandRecipe& r) const

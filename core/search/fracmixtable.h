@@ -119,6 +119,12 @@ public:
     std::int64_t recipeCount() const;
 
     SoftScore soft(int context, const BandRecipe& r) const;
+    // `s` (a soft score of a recipe with r's band formats, or a lower bound of it) plus what
+    // the activation conversions of r's formats add at least to the raw latency
+    // (Engine::conversionLatency): a tighter lower bound, equal to the full estimate up to
+    // rounding under static batching. A block's recipes share their formats, so their
+    // conversions too.
+    SoftScore withConversions(int context, const BandRecipe& r, SoftScore s) const;
     LatencyMs calibrated(const SoftScore& s) const
     {
         return calibration_.apply({s.rawTtft, s.rawTpot});
@@ -161,6 +167,7 @@ private:
         int firstRunning = 1;
         std::vector<RunningLatency> atRunning, moeAtRunning;
         std::array<int, kAlgorithmCount> quality{}; // index into qualityTerms_
+        LatencyMs conversion;
         SoftScore lowest;
         double lowestRmqd = 0;
     };

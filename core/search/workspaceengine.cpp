@@ -6,6 +6,7 @@
 #include "core/latency/enginememory.h"
 #include "core/latency/fmcfile.h"
 #include "core/latency/opcostsfactory.h"
+#include "core/latency/opmodel.h"
 #include "core/latency/servingmodel.h"
 #include "core/latency/silicon.h"
 #include "core/model/configspace.h"
@@ -172,6 +173,22 @@ LatencyMs WorkspaceEngine::rawLatencyAt(const Config& c, const Request& q, int r
     const LatencyEstimate e = estimateServingAt(
         opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c, q, running);
     return {e.ttftMs, e.tpotMs};
+}
+
+LatencyMs WorkspaceEngine::conversionLatency(const Config& c, const Request& q) const
+{
+    // Static batching: one conversion in the prefill step of batch x isl tokens and in each
+    // decode step of batch tokens, on the same costs as latencyEstimate. Continuous batching
+    // mixes steps at each recipe's running count: not stated, zero.
+    if (q.mode != ServingMode::Static)
+        return {};
+    const auto stack = ws_.findStack(q.stack);
+    if (!stack)
+        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    const ModelArch& arch = ws_.models[static_cast<std::size_t>(c.model)];
+    const BatchMonotoneCosts monotone(opCosts(*stack), c.batch, q.concurrency);
+    return {conversionStepMs(monotone, arch, static_cast<double>(c.batch) * q.isl),
+            q.osl > 1 ? conversionStepMs(monotone, arch, c.batch) : 0.0};
 }
 
 bool WorkspaceEngine::fracMixIsLowerBound(const Request&) const

@@ -38,6 +38,7 @@ public:
     bool supportsTp(const Request& q, int tp) const override;
     std::optional<RunningRule> runningRule(const Config& c, const Request& q) const override;
     LatencyMs rawLatencyAt(const Config& c, const Request& q, int running) const override;
+    LatencyMs conversionLatency(const Config& c, const Request& q) const override;
     bool fracMixIsLowerBound(const Request& q) const override;
     Calibration calibration(const std::string& stackId) const override;
     double rmqd(const Config& c) const override;

@@ -4,6 +4,7 @@
 // passes the full gate and never beats Exact; the budget index's floor of the gate's memory
 // lies below it on every backend, and the index answers as Exact.
 #include "core/data/workspacefile.h"
+#include "core/latency/opmodel.h"
 #include "core/latency/servingmodel.h"
 #include "core/model/units.h"
 #include "core/search/admittedmemoryfloor.h"
@@ -71,7 +72,7 @@ void TestWorkspaceEngine::fracMixBoundsOnRealTables()
     const Request q = request();
     const FracMixTable table(*engine_, q, o);
     std::mt19937_64 rng(5);
-    int checked = 0, strict = 0;
+    int checked = 0, strict = 0, converting = 0;
     for (int c = 0; c < static_cast<int>(table.contexts().size()); ++c)
         table.space(c).forEachRecipe([&](const BandRecipe& r) {
             if (rng() % 97 != 0)
@@ -85,10 +86,17 @@ void TestWorkspaceEngine::fracMixBoundsOnRealTables()
             QVERIFY(s.rawTpot <= full.tpot * (1 + 1e-12));
             QVERIFY(std::abs(rmqd - engine_->rmqd(cfg)) <= 1e-9 * rmqd);
             strict += s.rawTtft < full.ttft * (1 - 1e-12);
+            // With its activation conversions FracMix is the full estimate, to rounding.
+            const SoftScore w = table.withConversions(c, r, s);
+            QVERIFY(std::abs(w.rawTtft - full.ttft) <= 1e-12 * full.ttft);
+            QVERIFY(std::abs(w.rawTpot - full.tpot) <= 1e-12 * full.tpot);
+            converting +=
+                activationConversions(r) > 0 && w.rawTtft > s.rawTtft && w.rawTpot > s.rawTpot;
             ++checked;
         });
     QVERIFY(checked > 500);
     QVERIFY(strict > 0);
+    QVERIFY(converting > 100);
 }
 
 // Llama-3.1-70B on h100_sxm/trtllm at concurrency 8 (batch 8, 512-token prompts): the KV pool
@@ -124,6 +132,9 @@ void TestWorkspaceEngine::continuousFracMixBoundsOnRealTables()
             [&] {
                 QVERIFY(s.rawTtft <= full.ttft * (1 + 1e-12));
                 QVERIFY(s.rawTpot <= full.tpot * (1 + 1e-12));
+                // No conversion cost is stated in continuous batching: the bound stays FracMix.
+                const SoftScore w = table.withConversions(c, r, s);
+                QVERIFY(w.rawTtft == s.rawTtft && w.rawTpot == s.rawTpot);
             }();
             ++checked;
             return !QTest::currentTestFailed();

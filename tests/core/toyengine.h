@@ -3,6 +3,7 @@
 // the activation format changes, and a quality model computed directly (not by prefix sums).
 #pragma once
 
+#include "core/latency/opmodel.h"
 #include "core/search/engine.h"
 
 #include <cmath>
@@ -62,13 +63,16 @@ public:
             t.tpot += b.layers() * width *
                       (0.05 * speed + 0.01 * c.batch * (c.kv == KvFormat::Fp8 ? 0.6 : 1.0));
         }
-        for (int i = 1; i < c.recipe.size(); ++i)
-            if (facts(c.recipe[i].format).quantizesActivations !=
-                facts(c.recipe[i - 1].format).quantizesActivations) {
-                t.ttft += 0.05 * c.batch * width;
-                t.tpot += 0.004 * width;
-            }
+        const LatencyMs conversion = conversionLatency(c, q);
+        const int conversions = activationConversions(c.recipe);
+        t.ttft += conversions * conversion.ttft;
+        t.tpot += conversions * conversion.tpot;
         return t;
+    }
+    LatencyMs conversionLatency(const Config& c, const Request&) const override
+    {
+        const double width = ws_.models[static_cast<std::size_t>(c.model)].hidden / 512.0;
+        return {0.05 * c.batch * width, 0.004 * width};
     }
     double memoryBytes(const Config& c, const Request& q) const override
     {
