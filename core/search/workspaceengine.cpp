@@ -107,27 +107,30 @@ const OpCosts& WorkspaceEngine::opCosts(int stack) const
     return *costs_[i];
 }
 
+int WorkspaceEngine::stackIndex(const std::string& stackId) const
+{
+    const auto i = ws_.findStack(stackId);
+    if (!i)
+        throw std::invalid_argument("unknown stack '" + stackId + "'");
+    return *i;
+}
+
 const Stack& WorkspaceEngine::stackOf(const Request& q) const
 {
-    const auto i = ws_.findStack(q.stack);
-    if (!i)
-        throw std::invalid_argument("unknown stack '" + q.stack + "'");
-    return ws_.stacks[static_cast<std::size_t>(*i)];
+    return ws_.stacks[static_cast<std::size_t>(stackIndex(q.stack))];
 }
 
 LatencyEstimate WorkspaceEngine::latencyEstimate(const Config& c, const Request& q) const
 {
-    const auto stack = ws_.findStack(q.stack);
-    if (!stack)
-        throw std::invalid_argument("unknown stack '" + q.stack + "'");
+    const OpCosts& costs = opCosts(stackIndex(q.stack));
     const ModelArch& arch = ws_.models[static_cast<std::size_t>(c.model)];
     if (q.mode == ServingMode::Static) {
         // Each operator at its running max over the batch ladder: a larger static batch is
         // never predicted faster at the same workload (batchmonotonecosts.h).
-        const BatchMonotoneCosts monotone(opCosts(*stack), c.batch, q.concurrency);
+        const BatchMonotoneCosts monotone(costs, c.batch, q.concurrency);
         return estimateServingLatency(monotone, arch, c, q);
     }
-    return estimateServingLatency(opCosts(*stack), arch, c, q);
+    return estimateServingLatency(costs, arch, c, q);
 }
 
 LatencyMs WorkspaceEngine::rawLatency(const Config& c, const Request& q) const
@@ -149,10 +152,7 @@ double WorkspaceEngine::memoryBytes(const Config& c, const Request& q) const
 
 bool WorkspaceEngine::supportsTp(const Request& q, int tp) const
 {
-    const auto stack = ws_.findStack(q.stack);
-    if (!stack)
-        throw std::invalid_argument("unknown stack '" + q.stack + "'");
-    return opCosts(*stack).supportsTp(tp);
+    return opCosts(stackIndex(q.stack)).supportsTp(tp);
 }
 
 std::optional<RunningRule> WorkspaceEngine::runningRule(const Config& c, const Request& q) const
@@ -167,11 +167,9 @@ LatencyMs WorkspaceEngine::rawLatencyAt(const Config& c, const Request& q, int r
 {
     if (q.mode == ServingMode::Static)
         return rawLatency(c, q);
-    const auto stack = ws_.findStack(q.stack);
-    if (!stack)
-        throw std::invalid_argument("unknown stack '" + q.stack + "'");
-    const LatencyEstimate e = estimateServingAt(
-        opCosts(*stack), ws_.models[static_cast<std::size_t>(c.model)], c, q, running);
+    const OpCosts& costs = opCosts(stackIndex(q.stack));
+    const LatencyEstimate e =
+        estimateServingAt(costs, ws_.models[static_cast<std::size_t>(c.model)], c, q, running);
     return {e.ttftMs, e.tpotMs};
 }
 
@@ -182,11 +180,8 @@ LatencyMs WorkspaceEngine::conversionLatency(const Config& c, const Request& q) 
     // mixes steps at each recipe's running count: not stated, zero.
     if (q.mode != ServingMode::Static)
         return {};
-    const auto stack = ws_.findStack(q.stack);
-    if (!stack)
-        throw std::invalid_argument("unknown stack '" + q.stack + "'");
     const ModelArch& arch = ws_.models[static_cast<std::size_t>(c.model)];
-    const BatchMonotoneCosts monotone(opCosts(*stack), c.batch, q.concurrency);
+    const BatchMonotoneCosts monotone(opCosts(stackIndex(q.stack)), c.batch, q.concurrency);
     return {conversionStepMs(monotone, arch, static_cast<double>(c.batch) * q.isl),
             q.osl > 1 ? conversionStepMs(monotone, arch, c.batch) : 0.0};
 }
@@ -242,10 +237,7 @@ std::string WorkspaceEngine::calibrationSource(const std::string& stackId) const
 
 std::string WorkspaceEngine::latencySource(const std::string& stackId) const
 {
-    const auto i = ws_.findStack(stackId);
-    if (!i)
-        throw std::invalid_argument("unknown stack '" + stackId + "'");
-    const Stack& s = ws_.stacks[static_cast<std::size_t>(*i)];
+    const Stack& s = ws_.stacks[static_cast<std::size_t>(stackIndex(stackId))];
     if (s.source == LatencySource::Tables)
         return "operator tables " + s.tableDir + " (" + s.backend + " " + s.version + ")";
     return "spec-sheet estimate (no operator tables for " + s.id + "; " + ws_.platformOf(s).source +

@@ -85,6 +85,8 @@ public:
     bool qualitySynthetic() const override { return surrogate_.trainingData().synthetic; }
 
 private:
+    // A stack's index and q's stack; both throw std::invalid_argument for an unknown stack.
+    int stackIndex(const std::string& stackId) const;
     const Stack& stackOf(const Request& q) const;
 
     Workspace ws_;
