@@ -355,6 +355,9 @@ int run(const std::vector<std::string>& argvIn, CommandIo& io)
                      "6, as acsel calibrate)"});
     specs.push_back(
         {"level", "P", "with --study: level of the form test (default 0.975, as acsel calibrate)"});
+    specs.push_back({"offset-level", "P",
+                     "with --study: confidence of the offset's shift (default 0.8, as acsel "
+                     "calibrate)"});
     specs.push_back({"width", "X",
                      "with --study: how many profiles (3-16, picked as this command picks "
                      "them) bring the 90 % TTFT interval to x/ X on the stack's other rows in "
