@@ -31,6 +31,7 @@ inline Run run(std::vector<std::string> argv)
 inline const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 // Absent on a machine without ../shared: tests that need the tables skip.
 inline const std::string kTables = ACSEL_SHARED_DIR "/aic";
+inline const std::string kSilicon = kTables + "/silicon/dense_tp1.csv";
 
 inline bool haveTables()
 {

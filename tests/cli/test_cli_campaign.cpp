@@ -7,10 +7,10 @@
 #include "core/export/exportability.h"
 #include "core/export/modeloptyaml.h"
 #include "core/export/recipereader.h"
+#include "testmain.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -306,5 +306,5 @@ void TestCliCampaign::qualityAddMergesAndRefuses()
     QCOMPARE(run({"quality", "add", set, "--workspace", kWorkspace}).code, 2); // no ROWS
 }
 
-QTEST_GUILESS_MAIN(TestCliCampaign)
+ACSEL_TEST_GUILESS_MAIN(TestCliCampaign)
 #include "test_cli_campaign.moc"

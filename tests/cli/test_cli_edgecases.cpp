@@ -7,36 +7,21 @@
 #include "core/data/workspacefile.h"
 #include "core/search/explorer.h"
 #include "core/search/workspaceengine.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
 using namespace acsel;
-using acsel::cli::test::Run;
-using acsel::cli::test::run;
+using namespace acsel::cli::test;
 
 namespace
 {
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
-const std::string kTables = ACSEL_SHARED_DIR "/aic";
-const std::string kSilicon = ACSEL_SHARED_DIR "/aic/silicon/dense_tp1.csv";
-
-bool haveTables()
-{
-    return QFileInfo::exists(QString::fromStdString(kSilicon));
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 Run searchLong(const std::string& model, const std::string& tokens)
 {
@@ -239,5 +224,5 @@ void TestCliEdgeCases::predictWarnsAboutTheOtherServingModel()
     QVERIFY2(!contains(same.err, "warning"), same.err.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestCliEdgeCases)
+ACSEL_TEST_APPLESS_MAIN(TestCliEdgeCases)
 #include "test_cli_edgecases.moc"

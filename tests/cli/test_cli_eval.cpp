@@ -3,8 +3,8 @@
 // options are refused with exit 2.
 #include "clirun.h"
 #include "core/data/configjson.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
@@ -124,5 +124,5 @@ void TestCliEval::badOptionsAreRefused()
     QVERIFY2(contains(suite.err, "--confidence gates one request"), suite.err.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestCliEval)
+ACSEL_TEST_APPLESS_MAIN(TestCliEval)
 #include "test_cli_eval.moc"

@@ -2,9 +2,9 @@
 // add up (per stack to pooled, held-out rows x seeds), and bad input is refused with exit 2.
 // The counts themselves are pinned by hand in tests/core/test_gateevaluation.cpp.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -12,7 +12,6 @@ using namespace acsel::cli::test;
 
 namespace
 {
-const std::string kSilicon = kTables + "/silicon/dense_tp1.csv";
 const std::string kAic = kTables + "/estimates/aic_estimates_dense_tp1.csv";
 } // namespace
 
@@ -119,5 +118,5 @@ void TestCliEvalGate::badInputIsRefused()
     QCOMPARE(k.code, 2);
 }
 
-QTEST_APPLESS_MAIN(TestCliEvalGate)
+ACSEL_TEST_APPLESS_MAIN(TestCliEvalGate)
 #include "test_cli_evalgate.moc"

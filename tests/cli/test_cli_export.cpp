@@ -2,11 +2,11 @@
 // config.json equal the golden files byte for byte, atomic writes that never overwrite
 // without --force, and exit code 2 with a clear message for every bad input.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -205,5 +205,5 @@ void TestCliExport::badInputIsExit2()
     QVERIFY(!QFileInfo::exists(QString::fromStdString(out)));
 }
 
-QTEST_APPLESS_MAIN(TestCliExport)
+ACSEL_TEST_APPLESS_MAIN(TestCliExport)
 #include "test_cli_export.moc"

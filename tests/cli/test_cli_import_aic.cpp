@@ -4,10 +4,10 @@
 // `acsel info` reads the result. Skips when node or the npm packages are missing
 // (bash packaging/setup.sh installs them).
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QTest>
 
 using namespace acsel::cli::test;
 namespace fs = std::filesystem;
@@ -87,5 +87,5 @@ void TestCliImportAic::refusesWhatItCannotDo()
     QCOMPARE(run({"import-aic", aic_}).code, 2);
 }
 
-QTEST_GUILESS_MAIN(TestCliImportAic)
+ACSEL_TEST_GUILESS_MAIN(TestCliImportAic)
 #include "test_cli_import_aic.moc"

@@ -1,8 +1,8 @@
 // acsel info end to end through the CLI's dispatcher: output, JSON, and bad input.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -187,5 +187,5 @@ void TestCliInfo::denseModelTypeWithExpertsIsExit2()
     QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), std::ptrdiff_t{1});
 }
 
-QTEST_APPLESS_MAIN(TestCliInfo)
+ACSEL_TEST_APPLESS_MAIN(TestCliInfo)
 #include "test_cli_info.moc"

@@ -1,10 +1,10 @@
 // acsel calibrate / predict / report latency / bench latency end to end: outputs, the
 // overwrite guard, row mapping with reasons, and bad input.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -16,7 +16,6 @@ using namespace acsel::cli::test;
 namespace
 {
 
-const std::string kSilicon = ACSEL_SHARED_DIR "/aic/silicon/dense_tp1.csv";
 const std::string kSmall = ACSEL_TEST_DATA "/latency/silicon_small.csv";
 
 bool haveData()
@@ -468,5 +467,5 @@ void TestCliLatency::badInput()
     QCOMPARE(r.code, 2);
 }
 
-QTEST_APPLESS_MAIN(TestCliLatency)
+ACSEL_TEST_APPLESS_MAIN(TestCliLatency)
 #include "test_cli_latency.moc"

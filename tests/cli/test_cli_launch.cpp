@@ -1,10 +1,10 @@
 // acsel launch and the export's word on a configuration that quantizes nothing, end to end on
 // configuration files: the printed settings follow the file's request and formats.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -174,5 +174,5 @@ void TestCliLaunch::expertParallelFlags()
     QVERIFY(contains(bad.err, "moe_ep 3 does not divide tp 8"));
 }
 
-QTEST_GUILESS_MAIN(TestCliLaunch)
+ACSEL_TEST_GUILESS_MAIN(TestCliLaunch)
 #include "test_cli_launch.moc"

@@ -3,9 +3,9 @@
 // does not); --margin gates inside the budgets and is recorded, and a bad one is exit 2; when
 // memory rules out every configuration, the lightest one's figures and the GPUs that hold it.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace acsel::cli::test;
@@ -243,5 +243,5 @@ void TestCliNearestMiss::memoryFloorSaysWhy()
         r.err.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestCliNearestMiss)
+ACSEL_TEST_APPLESS_MAIN(TestCliNearestMiss)
 #include "test_cli_nearestmiss.moc"

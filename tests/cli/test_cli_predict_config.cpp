@@ -2,9 +2,9 @@
 // configuration file, checked against hand-computed values (KV bytes, throughput), the gate's
 // own budgets, and what acsel search --json recorded for its answer.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -324,5 +324,5 @@ void TestCliPredictConfig::confidenceAtTheRequestsConcurrency()
     QVERIFY(std::abs(ttftRatio(2) - std::exp(0.68024)) < 1e-3);
 }
 
-QTEST_GUILESS_MAIN(TestCliPredictConfig)
+ACSEL_TEST_GUILESS_MAIN(TestCliPredictConfig)
 #include "test_cli_predict_config.moc"

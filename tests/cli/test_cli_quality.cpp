@@ -4,9 +4,9 @@
 #include "core/data/safetensors.h"
 #include "core/data/workspacefile.h"
 #include "core/quality/ridgesurrogate.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -181,8 +181,8 @@ void TestCliQuality::reportRejectsBadSet()
 // the same rows count as measured.
 void TestCliQuality::csvSetCarriesTheSyntheticFlag()
 {
-    const std::string csv = path("demo5.csv"), json = path("demo5.json");
-    for (const std::string& out : {csv, json})
+    const std::string csv = path("demo5.csv"), jsonPath = path("demo5.json");
+    for (const std::string& out : {csv, jsonPath})
         QCOMPARE(
             run({"generate", "quality", "--workspace", kWorkspace, "--output", out, "--seed", "5"})
                 .code,
@@ -192,7 +192,8 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
              text.substr(0, 200).c_str());
     QVERIFY(contains(text, "\n# generator: {"));
     const std::vector<ModelArch> models = loadWorkspace(kWorkspace, "").models;
-    const QualitySet fromCsv = loadQualitySet(csv, models), fromJson = loadQualitySet(json, models);
+    const QualitySet fromCsv = loadQualitySet(csv, models),
+                     fromJson = loadQualitySet(jsonPath, models);
     QVERIFY(fromCsv.synthetic);
     QCOMPARE(fromCsv.provenance, fromJson.provenance);
     QVERIFY(fromCsv.generator == fromJson.generator);
@@ -261,5 +262,5 @@ void TestCliQuality::csvSetCarriesTheSyntheticFlag()
     QVERIFY2(!contains(qwen.err, "no rows of"), qwen.err.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestCliQuality)
+ACSEL_TEST_APPLESS_MAIN(TestCliQuality)
 #include "test_cli_quality.moc"

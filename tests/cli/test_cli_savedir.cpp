@@ -2,10 +2,10 @@
 // own terms (the CSV by its columns, the YAML applied the way ModelOpt applies it, the request
 // file by acsel search itself), the refusal of a non-empty folder and what --force replaces.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QImage>
 #include <QTemporaryDir>
-#include <QTest>
 #include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -323,5 +323,5 @@ void TestCliSaveDir::nonEmptyFolderNeedsForce()
     QVERIFY(contains(stray.err, "--force is for --save-dir"));
 }
 
-QTEST_APPLESS_MAIN(TestCliSaveDir)
+ACSEL_TEST_APPLESS_MAIN(TestCliSaveDir)
 #include "test_cli_savedir.moc"

@@ -2,10 +2,10 @@
 // reads, and bad requests are exit 2.
 #include "clirun.h"
 #include "core/data/configjson.h"
+#include "testmain.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -205,9 +205,9 @@ void TestCliSearch::outputsNameTheLatencySource()
              text.out.c_str());
     std::vector<std::string> argv = base;
     argv.push_back("--json");
-    const Run json = run(argv);
-    QCOMPARE(json.code, 0);
-    const std::string note = nlohmann::json::parse(json.out)["predictions"]["note"];
+    const Run asJson = run(argv);
+    QCOMPARE(asJson.code, 0);
+    const std::string note = nlohmann::json::parse(asJson.out)["predictions"]["note"];
     QVERIFY2(note.starts_with("latency from spec-sheet estimate (no operator tables for "
                               "jetson_agx_thor/vllm; "),
              note.c_str());
@@ -357,5 +357,5 @@ void TestCliSearch::engineMemoryIsTheLaunchFlags()
     QCOMPARE(rows, 4);
 }
 
-QTEST_APPLESS_MAIN(TestCliSearch)
+ACSEL_TEST_APPLESS_MAIN(TestCliSearch)
 #include "test_cli_search.moc"

@@ -7,9 +7,9 @@
 #include "app/common/args.h"
 #include "core/data/atomicfile.h"
 #include "core/data/loaderror.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -139,5 +139,5 @@ void TestOutputFile::symlinkedOutputIsWrittenThrough()
     QVERIFY(!fs::exists(at("real/none.yaml")));
 }
 
-QTEST_APPLESS_MAIN(TestOutputFile)
+ACSEL_TEST_APPLESS_MAIN(TestOutputFile)
 #include "test_outputfile.moc"

@@ -3,10 +3,10 @@
 // copy wins over the source tree is checked end to end by the package_install test
 // (packaging/test_package_install.cmake), on the real unpacked .deb.
 #include "app/common/paths.h"
+#include "testmain.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QTest>
 #include <filesystem>
 
 using namespace acsel::app;
@@ -57,5 +57,5 @@ void TestPaths::buildTreeFallsBackToTheSourceDatasets()
     QVERIFY(std::filesystem::equivalent(got, ACSEL_DATASETS "/workspace.json"));
 }
 
-QTEST_GUILESS_MAIN(TestPaths)
+ACSEL_TEST_GUILESS_MAIN(TestPaths)
 #include "test_paths.moc"

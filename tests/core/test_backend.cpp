@@ -4,9 +4,9 @@
 #include "core/data/loaderror.h"
 #include "core/data/tablesdir.h"
 #include "core/model/backend.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -104,5 +104,5 @@ void TestBackend::tablesOfAnUnknownBackendAreRefused()
     QCOMPARE(discoverStacks(tmp.path().toStdString()).size(), std::size_t{1});
 }
 
-QTEST_APPLESS_MAIN(TestBackend)
+ACSEL_TEST_APPLESS_MAIN(TestBackend)
 #include "test_backend.moc"

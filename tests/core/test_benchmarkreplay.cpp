@@ -7,8 +7,8 @@
 #include "core/latency/memorymodel.h"
 #include "latencyfixtures.h"
 #include "modelfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
@@ -53,7 +53,7 @@ ServingDefaults defaults(const char* backend)
     return d;
 }
 
-bool close(double a, double b)
+bool nearlyEqual(double a, double b)
 {
     return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
 }
@@ -72,8 +72,8 @@ private slots:
         const Fixture f;
         const auto r = replayBenchmark(f.model, defaults("vllm"), 1, 1, 100, 3, 2);
         const double prefill = f.step(1, 100, 0, 0);
-        QVERIFY(close(r.meanTtftMs, prefill));
-        QVERIFY(close(r.meanTpotMs, (f.step(0, 100, 1, 101) + f.step(0, 100, 1, 102)) / 2));
+        QVERIFY(nearlyEqual(r.meanTtftMs, prefill));
+        QVERIFY(nearlyEqual(r.meanTpotMs, (f.step(0, 100, 1, 101) + f.step(0, 100, 1, 102)) / 2));
         QCOMPARE(r.steps, 6L);
     }
 
@@ -86,8 +86,8 @@ private slots:
         const double s1 = f.step(2, 3000, 0, 0);    // prompts A and B
         const double s2 = f.step(1, 3000, 2, 3001); // prompt C, A and B decode their last token
         const double s3 = f.step(0, 3000, 1, 3001); // C decodes
-        QVERIFY(close(r.meanTtftMs, (s1 + s1 + (s1 + s2)) / 3));
-        QVERIFY(close(r.meanTpotMs, (s2 + s2 + s3) / 3));
+        QVERIFY(nearlyEqual(r.meanTtftMs, (s1 + s1 + (s1 + s2)) / 3));
+        QVERIFY(nearlyEqual(r.meanTpotMs, (s2 + s2 + s3) / 3));
         QCOMPARE(r.steps, 3L);
     }
 
@@ -96,8 +96,8 @@ private slots:
     {
         const Fixture f;
         const auto r = replayBenchmark(f.model, defaults("vllm"), 1, 1, 10000, 1, 1);
-        QVERIFY(close(r.meanTtftMs,
-                      f.step(8192.0 / 10000, 10000, 0, 0) + f.step(1808.0 / 10000, 10000, 0, 0)));
+        QVERIFY(nearlyEqual(r.meanTtftMs, f.step(8192.0 / 10000, 10000, 0, 0) +
+                                              f.step(1808.0 / 10000, 10000, 0, 0)));
         QCOMPARE(r.meanTpotMs, 0.0);
     }
 
@@ -121,8 +121,8 @@ private slots:
         const double ttft = t[1] + t[1] + t[4] + (t[5] - t[3]) + (t[7] - t[3]) + (t[8] - t[6]);
         const double decode = (t[3] - t[1]) + (t[3] - t[1]) + (t[6] - t[4]) + (t[7] - t[5]) +
                               (t[9] - t[7]) + (t[10] - t[8]);
-        QVERIFY(close(r.meanTtftMs, ttft / 6));
-        QVERIFY(close(r.meanTpotMs, decode / 2 / 6));
+        QVERIFY(nearlyEqual(r.meanTtftMs, ttft / 6));
+        QVERIFY(nearlyEqual(r.meanTpotMs, decode / 2 / 6));
         QCOMPARE(r.steps, 10L);
     }
 
@@ -149,8 +149,8 @@ private slots:
         const double ttft = t[1] + t[1] + t[4] + (t[6] - t[3]) + (t[7] - t[3]) + (t[9] - t[6]);
         const double decode = (t[3] - t[1]) + (t[3] - t[1]) + (t[6] - t[4]) + (t[8] - t[6]) +
                               (t[9] - t[7]) + (t[11] - t[9]);
-        QVERIFY(close(r.meanTtftMs, ttft / 6));
-        QVERIFY(close(r.meanTpotMs, decode / 2 / 6));
+        QVERIFY(nearlyEqual(r.meanTtftMs, ttft / 6));
+        QVERIFY(nearlyEqual(r.meanTpotMs, decode / 2 / 6));
         QCOMPARE(r.steps, 11L);
     }
 
@@ -174,8 +174,8 @@ private slots:
         const double ttft = t[1] + t[1] + t[4] + (t[5] - t[3]) + (t[8] - t[3]) + (t[9] - t[7]);
         const double decode = (t[3] - t[1]) + (t[3] - t[1]) + (t[7] - t[4]) + (t[7] - t[5]) +
                               (t[11] - t[8]) + (t[11] - t[9]);
-        QVERIFY(close(r.meanTtftMs, ttft / 6));
-        QVERIFY(close(r.meanTpotMs, decode / 2 / 6));
+        QVERIFY(nearlyEqual(r.meanTtftMs, ttft / 6));
+        QVERIFY(nearlyEqual(r.meanTpotMs, decode / 2 / 6));
         QCOMPARE(r.steps, 11L);
     }
 
@@ -190,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBenchmarkReplay)
+ACSEL_TEST_APPLESS_MAIN(TestBenchmarkReplay)
 #include "test_benchmarkreplay.moc"

@@ -13,11 +13,12 @@
 #include "core/search/gate.h"
 #include "core/search/recommend.h"
 #include "core/search/tierule.h"
+#include "nostop.h"
 #include "servingengine.h"
+#include "testmain.h"
 #include "toyworkload.h"
 #include "variantengine.h"
 
-#include <QTest>
 #include <algorithm>
 #include <iterator>
 #include <random>
@@ -34,8 +35,6 @@ using acsel::test::VariantEngine;
 
 namespace
 {
-
-const std::atomic<bool> kNoStop{false};
 
 struct Point {
     double x, y, z;
@@ -604,5 +603,5 @@ void TestBudgetIndex::refusesAnEngineWithoutALatencyBound()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BudgetIndex::build(e, q, {}, {}, kNoStop));
 }
 
-QTEST_GUILESS_MAIN(TestBudgetIndex)
+ACSEL_TEST_GUILESS_MAIN(TestBudgetIndex)
 #include "test_budgetindex.moc"

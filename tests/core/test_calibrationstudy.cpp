@@ -6,9 +6,9 @@
 // concurrency that used to fit a line doubling the TTFT error keeps the raw estimate.
 #include "core/data/workspacefile.h"
 #include "core/eval/calibrationstudy.h"
+#include "testmain.h"
 
 #include <QFileInfo>
-#include <QTest>
 #include <cmath>
 #include <map>
 
@@ -155,5 +155,5 @@ void TestCalibrationStudy::plannedProfilesGiveHonestIntervals()
     }
 }
 
-QTEST_APPLESS_MAIN(TestCalibrationStudy)
+ACSEL_TEST_APPLESS_MAIN(TestCalibrationStudy)
 #include "test_calibrationstudy.moc"

@@ -3,8 +3,8 @@
 #include "core/data/configjson.h"
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace acsel;
@@ -277,5 +277,5 @@ void TestConfigJson::expertParallelField()
     QCOMPARE(failure(dense), std::string("/config/moe_ep: moe_ep 2: Qwen3-8B has no experts"));
 }
 
-QTEST_APPLESS_MAIN(TestConfigJson)
+ACSEL_TEST_APPLESS_MAIN(TestConfigJson)
 #include "test_configjson.moc"

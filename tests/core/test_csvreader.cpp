@@ -3,8 +3,7 @@
 // closes refused with the file and line.
 #include "core/data/csvreader.h"
 #include "core/data/loaderror.h"
-
-#include <QTest>
+#include "testmain.h"
 
 using namespace acsel;
 
@@ -53,5 +52,5 @@ void TestCsvReader::unclosedQuoteIsRefused()
     }
 }
 
-QTEST_APPLESS_MAIN(TestCsvReader)
+ACSEL_TEST_APPLESS_MAIN(TestCsvReader)
 #include "test_csvreader.moc"

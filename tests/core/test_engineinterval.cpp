@@ -3,9 +3,9 @@
 // without a line for the stack, or once setCalibration replaced the file's line.
 #include "core/data/workspacefile.h"
 #include "core/search/workspaceengine.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 
 using namespace acsel;
@@ -13,7 +13,7 @@ using namespace acsel;
 namespace
 {
 
-const char* const kStack = "jetson_agx_thor/vllm"; // a spec-only stack: no tables needed
+const char* const kStackId = "jetson_agx_thor/vllm"; // a spec-only stack: no tables needed
 
 // TTFT: offset line delta 0.1; stack spread 5 profiles, dof 4, log scale 0.2; at concurrency 8
 // (load "c8") centre 0.05, 5 profiles, dof 4, log scale 0.1. TPOT: 2 profiles, no interval.
@@ -52,7 +52,7 @@ void TestEngineInterval::intervalsFromTheFile()
     Config c;
     c.model = *engine.workspace().findModel("Qwen3-8B");
     Request q;
-    q.stack = kStack;
+    q.stack = kStackId;
     q.concurrency = 4; // no spread of its own: the stack's
     // 90 %: t_4(0.95) = 2.1318468; stack offset 2.1318468 x 0.2 x sqrt(1 + 1/5) = 0.4670642, so
     // 100 ms raw -> 100 e^(0.1 -+ 0.4670642) = 69.276515 .. 176.308344 ms.
@@ -79,9 +79,9 @@ void TestEngineInterval::intervalsFromTheFile()
     other.stack = "rtx_a6000/vllm";
     QVERIFY(!engine.latencyInterval(c, other, LatencyMetric::Ttft, 100, 0.9));
     // A calibration set by the caller is not the file's: its spread no longer applies.
-    engine.setCalibration(kStack, Calibration{});
+    engine.setCalibration(kStackId, Calibration{});
     QVERIFY(!engine.latencyInterval(c, q, LatencyMetric::Ttft, 100, 0.9));
 }
 
-QTEST_APPLESS_MAIN(TestEngineInterval)
+ACSEL_TEST_APPLESS_MAIN(TestEngineInterval)
 #include "test_engineinterval.moc"

@@ -8,9 +8,9 @@
 #include "core/latency/servingmodel.h"
 #include "core/search/searcher.h"
 #include "core/search/workspaceengine.h"
+#include "testmain.h"
 
 #include <QFileInfo>
-#include <QTest>
 #include <charconv>
 #include <random>
 
@@ -311,5 +311,5 @@ void TestEngineMemory::theSeventyBAnswerLoads()
           r.config->recipe.describe().c_str(), printedFlag(s), s.memory.totalBytes / kGiB);
 }
 
-QTEST_APPLESS_MAIN(TestEngineMemory)
+ACSEL_TEST_APPLESS_MAIN(TestEngineMemory)
 #include "test_enginememory.moc"

@@ -8,9 +8,10 @@
 #include "core/latency/fmc.h"
 #include "core/model/configspace.h"
 #include "core/search/exactsearch.h"
+#include "nostop.h"
+#include "testmain.h"
 #include "toyengine.h"
 
-#include <QTest>
 #include <set>
 
 using namespace acsel;
@@ -45,8 +46,6 @@ Config uniformConfig(Format f)
     c.recipe = BandRecipe::uniform(6, f);
     return c;
 }
-
-const std::atomic<bool> kNoStop{false};
 
 // The toy engine with all-reduces costed on up to 4 GPUs (its latency ignores them).
 class TpToyEngine final : public ToyEngine
@@ -676,5 +675,5 @@ void TestEval::requestsRunOnTheRowsGpus()
     QCOMPARE(bestInEvaluationData(e, campaign, setup, q).configurations, 3 * single);
 }
 
-QTEST_APPLESS_MAIN(TestEval)
+ACSEL_TEST_APPLESS_MAIN(TestEval)
 #include "test_eval.moc"

@@ -1,9 +1,9 @@
 // The explorer's kept points, feasibility and frontier against direct recomputation.
 #include "core/search/explorer.h"
 #include "core/search/paretofront.h"
+#include "nostop.h"
+#include "testmain.h"
 #include "toyengine.h"
-
-#include <QTest>
 
 using namespace acsel;
 using acsel::test::ToyEngine;
@@ -20,7 +20,7 @@ private slots:
 namespace
 {
 
-Request request()
+Request explorerRequest()
 {
     Request q;
     q.stack = "toygpu/toy";
@@ -32,8 +32,6 @@ Request request()
     return q;
 }
 
-const std::atomic<bool> kNoStop{false};
-
 } // namespace
 
 void TestExplorer::keepsUniformsAndFrontiers()
@@ -42,7 +40,7 @@ void TestExplorer::keepsUniformsAndFrontiers()
     SearchOptions o;
     o.batches = {1, 4};
     Explorer x;
-    QVERIFY(x.build(e, request(), o, 500, kNoStop));
+    QVERIFY(x.build(e, explorerRequest(), o, 500, kNoStop));
     const FracMixTable& t = *x.table();
     std::int64_t total = 0, uniforms = 0;
     for (int c = 0; c < static_cast<int>(t.contexts().size()); ++c) {
@@ -70,7 +68,7 @@ void TestExplorer::budgetsRederiveFeasibility()
     SearchOptions o;
     o.batches = {1};
     Explorer x;
-    QVERIFY(x.build(e, request(), o, 2000, kNoStop));
+    QVERIFY(x.build(e, explorerRequest(), o, 2000, kNoStop));
     for (double ttft : {5.0, 9.0, 14.0, 40.0}) {
         x.applyBudgets(ttft, 1.2, 2.2);
         std::size_t expected = 0;
@@ -101,9 +99,9 @@ void TestExplorer::stopAbandonsBuild()
     const ToyEngine e({Format::Int4Wo, Format::Int8Wo, Format::Int8, Format::Bf16}, {60});
     std::atomic<bool> stop{true};
     Explorer x;
-    QVERIFY(!x.build(e, request(), {}, 100, stop));
+    QVERIFY(!x.build(e, explorerRequest(), {}, 100, stop));
     QVERIFY(x.points().empty());
 }
 
-QTEST_APPLESS_MAIN(TestExplorer)
+ACSEL_TEST_APPLESS_MAIN(TestExplorer)
 #include "test_explorer.moc"

@@ -1,8 +1,8 @@
 // fnmatchCase against hand-worked cases of Python's fnmatch semantics and, on random short
 // patterns, against an independent oracle: Python's fnmatch.translate rebuilt as std::regex.
 #include "core/export/fnmatch.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <random>
 #include <regex>
 #include <string>
@@ -151,5 +151,5 @@ void TestExportFnmatch::agreesWithTranslateOnRandomPatterns()
     QVERIFY(matches > 200); // the draw exercises matches, not only misses
 }
 
-QTEST_APPLESS_MAIN(TestExportFnmatch)
+ACSEL_TEST_APPLESS_MAIN(TestExportFnmatch)
 #include "test_export_fnmatch.moc"

@@ -1,11 +1,12 @@
 // Golden files: one recipe per format family (Blackwell fp8/nvfp4, Ampere int4 AWQ, Ampere
 // int8 SmoothQuant with lm_head, Hopper int8_wo + fp8_block), each in the three export formats,
 // compared byte for byte with tests/data/export/. To regenerate deliberately after a reviewed
-// change: ACSEL_REGENERATE_GOLDEN=1 ./build/release/tests/core_test_export_golden, then git diff.
+// change: ACSEL_REGENERATE_GOLDEN=1 build/release/tests/core_tests test_export_golden, then git
+// diff.
 #include "core/export/exporter.h"
 #include "test_export_fixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -118,5 +119,5 @@ void TestExportGolden::matchesGoldenFile()
     }
 }
 
-QTEST_APPLESS_MAIN(TestExportGolden)
+ACSEL_TEST_APPLESS_MAIN(TestExportGolden)
 #include "test_export_golden.moc"

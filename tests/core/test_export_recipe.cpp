@@ -15,8 +15,8 @@
 #include "core/latency/memorymodel.h"
 #include "modelfixtures.h"
 #include "test_export_fixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -768,5 +768,5 @@ void TestExportRecipe::sharedExpertFollowsExpertsScope()
              why.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestExportRecipe)
+ACSEL_TEST_APPLESS_MAIN(TestExportRecipe)
 #include "test_export_recipe.moc"

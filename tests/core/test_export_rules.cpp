@@ -6,8 +6,8 @@
 #include "core/export/exportability.h"
 #include "core/model/configspace.h"
 #include "test_export_fixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -360,5 +360,5 @@ void TestExportRules::moeWidthsMeetBlockSizes()
     QCOMPARE(problems(none, nvfp4), std::string());
 }
 
-QTEST_APPLESS_MAIN(TestExportRules)
+ACSEL_TEST_APPLESS_MAIN(TestExportRules)
 #include "test_export_rules.moc"

@@ -3,8 +3,8 @@
 // degenerate cases, stratified profile selection, MdAPE, and the LR baseline.
 #include "core/latency/fmc.h"
 #include "core/latency/linearbaseline.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -251,5 +251,5 @@ void TestFmc::linearBaselineFitsALinearLaw()
                          y[static_cast<std::size_t>(i)]) < 1e-8);
 }
 
-QTEST_APPLESS_MAIN(TestFmc)
+ACSEL_TEST_APPLESS_MAIN(TestFmc)
 #include "test_fmc.moc"

@@ -4,8 +4,8 @@
 // drawn from a known law.
 #include "core/latency/fmcchoice.h"
 #include "core/latency/studentt.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -491,5 +491,5 @@ void TestFmcChoice::aRowGetsItsLoadsInterval()
     QVERIFY(std::abs(c.loads[2].centre - (-0.3)) < 1e-12);
 }
 
-QTEST_APPLESS_MAIN(TestFmcChoice)
+ACSEL_TEST_APPLESS_MAIN(TestFmcChoice)
 #include "test_fmcchoice.moc"

@@ -3,8 +3,8 @@
 // stack's outside them, the largest over the tensor-parallel degrees a request may use; every
 // shift worked out by hand from printed Student t tables.
 #include "core/latency/fmcconfidence.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 
 using namespace acsel;
@@ -122,5 +122,5 @@ void TestFmcConfidence::gateLinesTakeTheLargestDegree()
     QVERIFY(!confidenceLines(e, 32, 1, 0.9));
 }
 
-QTEST_APPLESS_MAIN(TestFmcConfidence)
+ACSEL_TEST_APPLESS_MAIN(TestFmcConfidence)
 #include "test_fmcconfidence.moc"

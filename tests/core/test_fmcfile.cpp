@@ -3,8 +3,8 @@
 // schema version refused.
 #include "core/data/loaderror.h"
 #include "core/latency/fmcfile.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace acsel;
@@ -94,5 +94,5 @@ void TestFmcFile::badLoadSpreadsAreRefused()
     QVERIFY(failure(j).starts_with("/stacks/0/ttft/load_spreads/0/dof"));
 }
 
-QTEST_APPLESS_MAIN(TestFmcFile)
+ACSEL_TEST_APPLESS_MAIN(TestFmcFile)
 #include "test_fmcfile.moc"

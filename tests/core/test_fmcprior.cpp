@@ -3,8 +3,8 @@
 // (equal variances: an infinite d0; log-variances -a, 0, a with a^2 = pi^2/3: d0 = 2, s0^2 = 1)
 // and the posterior variance.
 #include "core/latency/fmcprior.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -115,5 +115,5 @@ void TestFmcPrior::fewOrBadVariances()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateVariancePrior(ok, d2));
 }
 
-QTEST_APPLESS_MAIN(TestFmcPrior)
+ACSEL_TEST_APPLESS_MAIN(TestFmcPrior)
 #include "test_fmcprior.moc"

@@ -3,8 +3,8 @@
 #include "core/data/loaderror.h"
 #include "core/eval/aicestimates.h"
 #include "core/eval/gateevaluation.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <sstream>
 
@@ -411,5 +411,5 @@ void TestGateEvaluation::aicEstimatesReader()
     QVERIFY(message("") != "accepted");
 }
 
-QTEST_APPLESS_MAIN(TestGateEvaluation)
+ACSEL_TEST_APPLESS_MAIN(TestGateEvaluation)
 #include "test_gateevaluation.moc"

@@ -6,9 +6,10 @@
 #include "core/data/jsonfields.h"
 #include "core/data/loaderror.h"
 #include "core/data/tablesdir.h"
+#include "loaderrors.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -21,16 +22,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-
-std::string errorOf(const std::function<void()>& load)
-{
-    try {
-        load();
-    } catch (const LoadError& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 void writeFile(const std::string& path, const std::string& text)
 {
@@ -139,5 +130,5 @@ void TestInputFile::tablesFolderSymlinkLoopIsALoadError()
              tables + "/gpu: cannot read (Too many levels of symbolic links)");
 }
 
-QTEST_APPLESS_MAIN(TestInputFile)
+ACSEL_TEST_APPLESS_MAIN(TestInputFile)
 #include "test_inputfile.moc"

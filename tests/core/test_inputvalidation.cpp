@@ -7,9 +7,10 @@
 #include "core/data/loaderror.h"
 #include "core/data/tablesdir.h"
 #include "core/data/workspacefile.h"
+#include "loaderrors.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -19,16 +20,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-
-std::string errorOf(const std::function<void()>& load)
-{
-    try {
-        load();
-    } catch (const LoadError& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 const std::string kGemmHeader = "kernel_source,gemm_dtype,m,n,k,latency\n";
 
@@ -187,5 +178,5 @@ void TestInputValidation::discoveryRefusesATableOfUnknownDtypes()
                  "nvfp4, int4_wo, int8_wo, int8, fp8, fp8_block or bf16)");
 }
 
-QTEST_APPLESS_MAIN(TestInputValidation)
+ACSEL_TEST_APPLESS_MAIN(TestInputValidation)
 #include "test_inputvalidation.moc"

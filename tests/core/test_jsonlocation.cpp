@@ -4,8 +4,8 @@
 #include "core/data/loaderror.h"
 #include "core/export/modeloptjson.h"
 #include "modelfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <nlohmann/json.hpp>
 
 class TestJsonLocation : public QObject
@@ -66,5 +66,5 @@ void TestJsonLocation::modelOptJsonToo()
     }
 }
 
-QTEST_APPLESS_MAIN(TestJsonLocation)
+ACSEL_TEST_APPLESS_MAIN(TestJsonLocation)
 #include "test_jsonlocation.moc"

@@ -3,8 +3,8 @@
 #include "core/export/exporter.h"
 #include "core/export/launch.h"
 #include "test_export_fixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cstdio>
 
 using namespace exporttest;
@@ -235,5 +235,5 @@ void TestLaunch::expertParallelFlags()
     QVERIFY(anyNote(v, "over all 8 GPUs with --enable-expert-parallel, not over 4"));
 }
 
-QTEST_APPLESS_MAIN(TestLaunch)
+ACSEL_TEST_APPLESS_MAIN(TestLaunch)
 #include "test_launch.moc"

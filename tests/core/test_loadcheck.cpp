@@ -5,8 +5,7 @@
 #include "core/data/loaderror.h"
 #include "core/export/loadcheck.h"
 #include "test_export_fixtures.h"
-
-#include <QTest>
+#include "testmain.h"
 
 using namespace exporttest;
 
@@ -36,7 +35,7 @@ ExportInput uniform(Format f, KvFormat kv)
     return in;
 }
 
-bool has(const std::string& text, const std::string& part)
+bool mentions(const std::string& text, const std::string& part)
 {
     return text.find(part) != std::string::npos;
 }
@@ -94,8 +93,8 @@ void TestLoadCheck::mixedCheckpointRefusedWithTheReleaseThatMayLoadIt()
                          "several weight formats (quant_algo MIXED_PRECISION); vllm 3.0 loads it "
                          "(sources: https://example.org/3); vllm 2.0 may (UNCERTAIN)"));
     QVERIFY(!c.findings[1].refused);
-    QVERIFY(has(c.findings[1].message, "UNCERTAIN whether vllm 1.2"));
-    QVERIFY(has(c.findings[1].message, "fp8 KV cache"));
+    QVERIFY(mentions(c.findings[1].message, "UNCERTAIN whether vllm 1.2"));
+    QVERIFY(mentions(c.findings[1].message, "fp8 KV cache"));
     // 3.0 loads it all.
     QVERIFY(checkLoad(t, Backend::Vllm, "3.0", in, gpu("b200_sxm", 100)).findings.empty());
 }
@@ -109,11 +108,11 @@ void TestLoadCheck::formatOffItsGenerationRefusedWithTheFix()
     QCOMPARE(c.refusals(), std::string("vllm 2.0 does not load nvfp4 weights on h100_sxm (hopper); "
                                        "vllm 3.0 loads it (sources: https://example.org/3)"));
     // Ada (SM 89) is in no entry's nvfp4 list.
-    QVERIFY(has(checkLoad(t, Backend::Vllm, "3.0", in, gpu("l40s", 89)).refusals(),
-                "no newer vllm release in the load-compatibility table loads it"));
+    QVERIFY(mentions(checkLoad(t, Backend::Vllm, "3.0", in, gpu("l40s", 89)).refusals(),
+                     "no newer vllm release in the load-compatibility table loads it"));
     // Before Ampere there is no generation.
-    QVERIFY(has(checkLoad(t, Backend::Vllm, "3.0", in, gpu("v100", 70)).refusals(),
-                "SM 70, older than Ampere"));
+    QVERIFY(mentions(checkLoad(t, Backend::Vllm, "3.0", in, gpu("v100", 70)).refusals(),
+                     "SM 70, older than Ampere"));
     // bf16 weights only: nothing to check but the KV.
     QVERIFY(checkLoad(t, Backend::Vllm, "1.0", uniform(Format::Bf16, KvFormat::Bf16),
                       gpu("h100_sxm", 90))
@@ -126,8 +125,8 @@ void TestLoadCheck::uncertainIsANoteNotARefusal()
     const LoadCheck c = checkLoad(t, Backend::Vllm, "2.0", acceptanceInput(), gpu("b200_sxm", 100));
     QVERIFY(!c.refused());
     QCOMPARE(c.findings.size(), std::size_t(1));
-    QVERIFY(has(c.findings[0].message, "UNCERTAIN whether vllm 2.0 loads a checkpoint with "
-                                       "several weight formats"));
+    QVERIFY(mentions(c.findings[0].message, "UNCERTAIN whether vllm 2.0 loads a checkpoint with "
+                                            "several weight formats"));
     // No entry at all: nothing to say (the caller notes it).
     const LoadCheck none = checkLoad(t, Backend::Vllm, "0.1", acceptanceInput(), gpu("b", 100));
     QVERIFY(none.entry == nullptr && none.findings.empty());
@@ -152,10 +151,10 @@ void TestLoadCheck::badFilesNameTheField()
         }
         return std::string("no error");
     };
-    QVERIFY(has(error("bad_engine.json"), "/entries/0/engine"));
-    QVERIFY(has(error("bad_generation.json"), "/entries/0/weight_formats/fp8/0"));
-    QVERIFY(has(error("no_sources.json"), "/entries/0/sources"));
-    QVERIFY(has(error("bad_mixed.json"), "/entries/0/mixed_precision"));
+    QVERIFY(mentions(error("bad_engine.json"), "/entries/0/engine"));
+    QVERIFY(mentions(error("bad_generation.json"), "/entries/0/weight_formats/fp8/0"));
+    QVERIFY(mentions(error("no_sources.json"), "/entries/0/sources"));
+    QVERIFY(mentions(error("bad_mixed.json"), "/entries/0/mixed_precision"));
 }
 
 void TestLoadCheck::shippedTableLoadsWithSources()
@@ -169,5 +168,5 @@ void TestLoadCheck::shippedTableLoadsWithSources()
             QVERIFY2(s.starts_with("https://"), s.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestLoadCheck)
+ACSEL_TEST_GUILESS_MAIN(TestLoadCheck)
 #include "test_loadcheck.moc"

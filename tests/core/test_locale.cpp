@@ -7,8 +7,8 @@
 #include "core/data/systemyaml.h"
 #include "core/data/workspacefile.h"
 #include "core/latency/utilisationmodel.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <clocale>
 #include <locale>
 #include <nlohmann/json.hpp>
@@ -73,5 +73,5 @@ void TestLocale::cleanup()
     std::setlocale(LC_ALL, "C");
 }
 
-QTEST_GUILESS_MAIN(TestLocale)
+ACSEL_TEST_GUILESS_MAIN(TestLocale)
 #include "test_locale.moc"

@@ -1,17 +1,15 @@
 // The simulated campaign's "measured" RMQD comes from the demo generator behind the quality set:
 // rebuilt from the recorded seed only when it reproduces every row, refused with the reason
 // otherwise (a measured set, no seed, an edited row, another seed).
+#include "bundled.h"
 #include "core/data/workspacefile.h"
 #include "core/eval/measuredquality.h"
-
-#include <QTest>
+#include "testmain.h"
 
 using namespace acsel;
 
 namespace
 {
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 
 bool mentions(const std::string& text, const std::string& part)
 {
@@ -87,5 +85,5 @@ void TestMeasuredQuality::refusesWhatTheGeneratorDidNotMake()
     QVERIFY(!g.model && mentions(g.reason, "/rows/0"));
 }
 
-QTEST_APPLESS_MAIN(TestMeasuredQuality)
+ACSEL_TEST_APPLESS_MAIN(TestMeasuredQuality)
 #include "test_measuredquality.moc"

@@ -1,8 +1,8 @@
 // The memory model against hand-computed byte counts (docs/METHOD.md 3, LATENCY.md "Memory").
 #include "core/latency/memorymodel.h"
 #include "modelfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 
 using namespace acsel;
@@ -28,7 +28,7 @@ ModelArch qwen06b()
     return a;
 }
 
-Platform gpu()
+Platform testGpu()
 {
     Platform p;
     p.memCapacityBytes = 80e9;
@@ -60,8 +60,8 @@ private slots:
 void TestMemory::llama8bBf16WeightsAre16GB()
 {
     const ModelArch a = llama31_8b();
-    const MemoryEstimate m =
-        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Bf16), 1), req(128, 128), gpu());
+    const MemoryEstimate m = estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Bf16), 1),
+                                            req(128, 128), testGpu());
     const double weights = m.weightBytes + m.embeddingBytes + m.lmHeadBytes;
     QVERIFY2(std::abs(weights - 16.06e9) < 0.01 * 16.06e9, std::to_string(weights).c_str());
     // Exactly 2 bytes per parameter of the HF model (8,030,261,248 parameters).
@@ -77,7 +77,7 @@ void TestMemory::quantizedWeightsAtEffectiveBits()
     const double norms = 2.0 * 4096;
     // fp8 full: 1 byte per linear weight.
     MemoryEstimate m =
-        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Fp8), 1), req(1, 1), gpu());
+        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Fp8), 1), req(1, 1), testGpu());
     QCOMPARE(m.weightBytes, 32 * (attn + mlp + 2 * norms) + 2 * 4096.0);
     QCOMPARE(m.lmHeadBytes, 2.0 * 128256 * 4096); // not quantized: bf16
     // Bands: 0-15 nvfp4 on the MLP only (4.5 bits), 16-31 int4_wo full (4.25 bits).
@@ -85,7 +85,7 @@ void TestMemory::quantizedWeightsAtEffectiveBits()
         32, {16}, {{Format::Nvfp4, Scope::Mlp}, {Format::Int4Wo, Scope::Full}});
     Config c = configOf(r, 1);
     c.lmHeadQuantized = true; // at the last band's format
-    m = estimateMemory(a, c, req(1, 1), gpu());
+    m = estimateMemory(a, c, req(1, 1), testGpu());
     const double expected = 16 * (2 * attn + mlp * 4.5 / 8 + 2 * norms) +
                             16 * ((attn + mlp) * 4.25 / 8 + 2 * norms) + 2 * 4096.0;
     QVERIFY(std::abs(m.weightBytes - expected) < 1e-6 * expected);
@@ -96,14 +96,14 @@ void TestMemory::tiedEmbeddingsCountedOnce()
 {
     const ModelArch a = qwen06b();
     Config c = configOf(BandRecipe::uniform(28, Format::Bf16), 1);
-    MemoryEstimate m = estimateMemory(a, c, req(1, 1), gpu());
+    MemoryEstimate m = estimateMemory(a, c, req(1, 1), testGpu());
     QCOMPARE(m.embeddingBytes, 2.0 * 151936 * 1024);
     QCOMPARE(m.lmHeadBytes, 0.0);
     QCOMPARE(m.weightBytes + m.embeddingBytes, 2.0 * static_cast<double>(a.paramCount()));
     // A quantized lm_head of a tied model is a separate quantized copy.
     c.recipe = BandRecipe::uniform(28, Format::Fp8);
     c.lmHeadQuantized = true;
-    m = estimateMemory(a, c, req(1, 1), gpu());
+    m = estimateMemory(a, c, req(1, 1), testGpu());
     QCOMPARE(m.lmHeadBytes, 151936.0 * 1024);
 }
 
@@ -112,16 +112,16 @@ void TestMemory::kvCacheAndActivations()
     const ModelArch a = llama31_8b();
     Config c = configOf(BandRecipe::uniform(32, Format::Bf16), 4);
     // 4 x (1000 + 24) tokens x 32 layers x 2 (K, V) x 8 heads x 128 x 2 bytes = 512 MiB.
-    MemoryEstimate m = estimateMemory(a, c, req(1000, 24), gpu());
+    MemoryEstimate m = estimateMemory(a, c, req(1000, 24), testGpu());
     QCOMPARE(m.kvCacheBytes, 512.0 * 1024 * 1024);
     QCOMPARE(m.activationBytes, 2.0 * 4000 * 32 * 128 * 11); // 360 MB, above the 70 MiB floor
-    m = estimateMemory(a, c, req(10, 24), gpu());
+    m = estimateMemory(a, c, req(10, 24), testGpu());
     QCOMPARE(m.activationBytes, 70.0 * 1024 * 1024); // 2 x 40 x 32 x 128 x 11 = 3.6 MB: the floor
     c.kv = KvFormat::Fp8;
-    m = estimateMemory(a, c, req(1000, 24), gpu());
+    m = estimateMemory(a, c, req(1000, 24), testGpu());
     QCOMPARE(m.kvCacheBytes, 256.0 * 1024 * 1024);
     c.batch = 8;
-    m = estimateMemory(a, c, req(8192, 1), gpu());
+    m = estimateMemory(a, c, req(8192, 1), testGpu());
     QCOMPARE(m.activationBytes, 2.0 * 8 * 8192 * 32 * 128 * 11);
     QCOMPARE(m.runtimeBytes, 3.5 * kGiB);
     QCOMPARE(m.total(), m.weightBytes + m.embeddingBytes + m.lmHeadBytes + m.kvCacheBytes +
@@ -131,8 +131,8 @@ void TestMemory::kvCacheAndActivations()
 void TestMemory::fitsAgainstBudgetAndCapacity()
 {
     const ModelArch a = llama31_8b();
-    const MemoryEstimate m =
-        estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Bf16), 1), req(128, 128), gpu());
+    const MemoryEstimate m = estimateMemory(a, configOf(BandRecipe::uniform(32, Format::Bf16), 1),
+                                            req(128, 128), testGpu());
     // About 16.06 GB weights + 3.5 GiB overhead + 70 MiB: fits 24 GiB, not 18 GiB.
     QVERIFY(m.fits(24 * kGiB));
     QVERIFY(!m.fits(18 * kGiB));
@@ -142,5 +142,5 @@ void TestMemory::fitsAgainstBudgetAndCapacity()
     QVERIFY(!small.fits(1e15));
 }
 
-QTEST_APPLESS_MAIN(TestMemory)
+ACSEL_TEST_APPLESS_MAIN(TestMemory)
 #include "test_memory.moc"

@@ -8,8 +8,8 @@
 #include "core/search/gate.h"
 #include "latencyfixtures.h"
 #include "modelfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <stdexcept>
 
 using namespace acsel;
@@ -18,10 +18,10 @@ namespace
 {
 
 // Any positive costs do: only memory is under test.
-class FakeCosts final : public test::ClosedFormCosts
+class AdmissionCosts final : public test::ClosedFormCosts
 {
 public:
-    explicit FakeCosts(double capacityBytes) : ClosedFormCosts(capacityBytes, 1e8) {}
+    explicit AdmissionCosts(double capacityBytes) : ClosedFormCosts(capacityBytes, 1e8) {}
 };
 
 ModelArch tiny()
@@ -48,7 +48,8 @@ Request continuous(int isl, int osl, const char* stack)
     return q;
 }
 
-// A one-stack engine on FakeCosts: memory and latency exactly as WorkspaceEngine computes them.
+// A one-stack engine on AdmissionCosts: memory and latency exactly as WorkspaceEngine computes
+// them.
 class FakeEngine final : public Engine
 {
 public:
@@ -83,7 +84,7 @@ public:
     std::string exportProblem(const Config&, const Stack&) const override { return {}; }
 
 private:
-    FakeCosts costs_;
+    AdmissionCosts costs_;
     Workspace ws_;
 };
 
@@ -93,7 +94,7 @@ private:
 double boundaryCapacity(const Config& c, const Request& q, const std::string& backend,
                         double kvBytes)
 {
-    const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, FakeCosts(1e9).platform());
+    const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, AdmissionCosts(1e9).platform());
     const double held = s.weightBytes + s.embeddingBytes + s.lmHeadBytes + 70.0 * 1024 * 1024 + 1e8;
     return backend == "vllm" ? (held + kvBytes) / 0.9 : held + kvBytes / 0.9;
 }
@@ -118,7 +119,7 @@ void TestMemoryAdmission::reserveByHand()
 {
     const Request q = continuous(1000, 1000, "x/trtllm");
     const Config c = config(1);
-    const Platform p = FakeCosts(1e9).platform();
+    const Platform p = AdmissionCosts(1e9).platform();
     const MemoryEstimate s = estimateStaticMemory(tiny(), c, q, p);
     const double stepActivations = 2.0 * 8192 * 4 * 64 * 11; // 46,137,344 B < 70 MiB
     QCOMPARE(stepActivationBytes(tiny(), servingDefaults("trtllm", p), 1), 70.0 * 1024 * 1024);
@@ -158,7 +159,7 @@ void TestMemoryAdmission::fitsExactlyWhenOneRequestHolds()
     for (int i = -200; i <= 200; ++i) {
         if (i == 0)
             continue; // the exact boundary: the two sides agree only up to rounding there
-        const FakeCosts costs(need * (1.0 + i * 1e-4));
+        const AdmissionCosts costs(need * (1.0 + i * 1e-4));
         const KvCapacity k = kvCapacity(tiny(), c, q, costs.platform(),
                                         servingDefaults(backend.toStdString(), costs.platform()));
         const MemoryEstimate m = estimateMemory(tiny(), c, q, costs.platform());
@@ -170,14 +171,15 @@ void TestMemoryAdmission::fitsExactlyWhenOneRequestHolds()
     QVERIFY(holds > 150 && fails > 150);
     // Batch 4 holds 4 requests of static memory: it fits only well above the one-request need.
     if (batch == 4)
-        QVERIFY(!estimateMemory(tiny(), c, q, FakeCosts(need * 1.02).platform()).fits(need * 1.02));
+        QVERIFY(!estimateMemory(tiny(), c, q, AdmissionCosts(need * 1.02).platform())
+                     .fits(need * 1.02));
 }
 
 void TestMemoryAdmission::staticMemoryUnchanged()
 {
     Request q = continuous(1000, 1000, "x/trtllm");
     q.mode = ServingMode::Static;
-    const Platform p = FakeCosts(1e9).platform();
+    const Platform p = AdmissionCosts(1e9).platform();
     const MemoryEstimate m = estimateMemory(tiny(), config(1), q, p);
     QCOMPARE(m.servingReserveBytes, 0.0);
     QCOMPARE(m.total(), estimateStaticMemory(tiny(), config(1), q, p).total());
@@ -196,7 +198,7 @@ void TestMemoryAdmission::gateRejectsOnMemoryBeforeLatency()
     QVERIFY(estimateStaticMemory(tiny(), c, q, engine.workspace().platforms[0]).total() <=
             capacity);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             estimateServing(FakeCosts(capacity), tiny(), c, q));
+                             estimateServing(AdmissionCosts(capacity), tiny(), c, q));
     const GateResult g = fullGate(engine, c, q);
     QVERIFY(g.verdict == GateVerdict::Memory);
     QVERIFY(g.reason.find("memory") == 0);
@@ -214,15 +216,15 @@ void TestMemoryAdmission::engineLatencyLiftsTheSlotLimitInsteadOfThrowing()
     Request q = continuous(3000, 1000, "x/vllm");
     q.concurrency = 4;
     const Config c = config(4);
-    const FakeCosts tight(boundaryCapacity(c, q, "vllm", 0.5 * 4000.0 * 3072));
+    const AdmissionCosts tight(boundaryCapacity(c, q, "vllm", 0.5 * 4000.0 * 3072));
     const LatencyEstimate lifted = estimateServingLatency(tight, tiny(), c, q);
     // Ample memory changes only the slot count (the costs do not depend on capacity): 4 run.
     // Both devices are below 70 GiB, so vLLM steps 2,048 tokens on both.
-    const ServingEstimate ample = estimateServing(FakeCosts(60 * kGiB), tiny(), c, q);
+    const ServingEstimate ample = estimateServing(AdmissionCosts(60 * kGiB), tiny(), c, q);
     QCOMPARE(ample.running, 4);
     QCOMPARE(lifted.ttftMs, ample.latency.ttftMs);
     QCOMPARE(lifted.tpotMs, ample.latency.tpotMs);
 }
 
-QTEST_APPLESS_MAIN(TestMemoryAdmission)
+ACSEL_TEST_APPLESS_MAIN(TestMemoryAdmission)
 #include "test_memoryadmission.moc"

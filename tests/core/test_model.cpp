@@ -1,8 +1,8 @@
 // Format facts, recipe validation, parameter counts and configuration-space counts.
 #include "core/model/configspace.h"
 #include "core/model/modelarch.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <set>
 
@@ -321,5 +321,5 @@ void TestModel::spaceBlocksPartitionTheRecipes()
     }
 }
 
-QTEST_APPLESS_MAIN(TestModel)
+ACSEL_TEST_APPLESS_MAIN(TestModel)
 #include "test_model.moc"

@@ -12,8 +12,8 @@
 #include "core/model/tensorparallel.h"
 #include "core/quality/scopecodes.h"
 #include "latencyfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -642,5 +642,5 @@ void TestMoe::rooflineRunsActiveExpertsReadsTouchedOnes()
     QVERIFY2(std::abs(r.ttftMs - 4928.0) < 1e-6, std::to_string(r.ttftMs).c_str());
 }
 
-QTEST_APPLESS_MAIN(TestMoe)
+ACSEL_TEST_APPLESS_MAIN(TestMoe)
 #include "test_moe.moc"

@@ -9,8 +9,8 @@
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
 #include "servingengine.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <random>
 
 using namespace acsel;
@@ -166,5 +166,5 @@ void TestMoeBound::exactEqualsBruteForceOnMixedModels()
     QVERIFY(fullGates < memoryOnlyGates); // the latency bound prunes
 }
 
-QTEST_APPLESS_MAIN(TestMoeBound)
+ACSEL_TEST_APPLESS_MAIN(TestMoeBound)
 #include "test_moebound.moc"

@@ -8,11 +8,12 @@
 #include "core/search/fracmixtable.h"
 #include "core/search/nearestmiss.h"
 #include "core/search/workspaceengine.h"
+#include "nostop.h"
+#include "testmain.h"
 #include "toyworkload.h"
 #include "variantengine.h"
 
 #include <QFileInfo>
-#include <QTest>
 #include <limits>
 #include <random>
 
@@ -25,7 +26,6 @@ using acsel::test::VariantEngine;
 namespace
 {
 
-const std::atomic<bool> kNoStop{false};
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The lowest metric over every admitted (context, recipe, fitting algorithm) of q.
@@ -218,5 +218,5 @@ void TestNearestMiss::suggestionsAnswerOnTheWorkspace()
           suggestions, fixable, hopeless, tried);
 }
 
-QTEST_APPLESS_MAIN(TestNearestMiss)
+ACSEL_TEST_APPLESS_MAIN(TestNearestMiss)
 #include "test_nearestmiss.moc"

@@ -3,8 +3,8 @@
 #include "core/quality/nnls.h"
 #include "core/quality/ridge.h"
 #include "core/quality/rng.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <limits>
 
@@ -183,5 +183,5 @@ void TestNnls::crossValidationPicksTheCurveMinimum()
     QVERIFY(a.lambda > defaultLambdaGrid().front());
 }
 
-QTEST_APPLESS_MAIN(TestNnls)
+ACSEL_TEST_APPLESS_MAIN(TestNnls)
 #include "test_nnls.moc"

@@ -7,9 +7,10 @@
 #include "core/latency/tableopcosts.h"
 #include "latencyfixtures.h"
 #include "modelfixtures.h"
+#include "nearly.h"
+#include "testmain.h"
 
 #include <QFileInfo>
-#include <QTest>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -23,7 +24,7 @@ namespace
 {
 
 // Closed-form operator costs, so expected values can be written down independently.
-class FakeCosts final : public test::FakeCostsBase
+class OpModelCosts final : public test::FakeCostsBase
 {
 public:
     bool supports(Format f) const override
@@ -60,11 +61,6 @@ double layerGemms(const OpCosts& c, const ModelArch& a, double T, Format fa, For
 double layerMemOps(const OpCosts& c, const ModelArch& a, double T)
 {
     return 2 * c.memoryOpMs(8.0 * a.hidden * T) + c.memoryOpMs(6.0 * a.intermediate * T);
-}
-
-bool near(double a, double b, double rel = 1e-12)
-{
-    return std::abs(a - b) <= rel * std::abs(b);
 }
 
 std::unique_ptr<TableOpCosts> realCosts(const std::string& id)
@@ -114,18 +110,19 @@ void TestOpModel::prefillEqualsHandSummedLookups()
                     layerMemOps(*c, a, T);
     expected += c->memoryOpMs(T * h * 2) + c->gemmMs(Format::Bf16, 2, a.vocab, h);
     const LatencyEstimate e = estimateLatency(*c, a, cfg, q);
-    QVERIFY2(near(e.ttftMs, expected),
+    QVERIFY2(nearRelative(e.ttftMs, expected),
              (std::to_string(e.ttftMs) + " vs " + std::to_string(expected)).c_str());
     // The breakdown accounts for the whole step.
     const StepBreakdown& b = e.prefill;
-    QVERIFY(near(b.gemm() + b.attention + b.memoryOps + b.lmHead + b.embedding + b.conversion,
-                 e.ttftMs, 1e-9));
+    QVERIFY(
+        nearRelative(b.gemm() + b.attention + b.memoryOps + b.lmHead + b.embedding + b.conversion,
+                     e.ttftMs, 1e-9));
     QCOMPARE(b.conversion, 0.0);
 }
 
 void TestOpModel::bandsAndScopesUseTheirFormats()
 {
-    const FakeCosts c;
+    const OpModelCosts c;
     const ModelArch a = tinyArch(6);
     // Layers 0-1 fp8 full, 2-3 bf16, 4-5 fp8_block on the MLP only.
     const BandRecipe r = BandRecipe::fromCuts(
@@ -141,18 +138,18 @@ void TestOpModel::bandsAndScopesUseTheirFormats()
     StepBreakdown b;
     const StepModel model(c, a, cfg);
     const double ttft = model.prefillStepMs(3, 100, &b);
-    QVERIFY(near(b.gemmByBand[0], 2 * layerGemms(c, a, T, Format::Fp8, Format::Fp8)));
-    QVERIFY(near(b.gemmByBand[1], 2 * layerGemms(c, a, T, Format::Bf16, Format::Bf16)));
-    QVERIFY(near(b.gemmByBand[2], 2 * layerGemms(c, a, T, Format::Bf16, Format::Fp8Block)));
-    QVERIFY(near(b.attention, 6 * 0.9 * 1e-6 * 3 * 100 * 100 * 4));
-    QVERIFY(near(b.lmHead, 0.6 * (1e-9 * 3 * 1000 * 256 + 1e-3)));
+    QVERIFY(nearRelative(b.gemmByBand[0], 2 * layerGemms(c, a, T, Format::Fp8, Format::Fp8)));
+    QVERIFY(nearRelative(b.gemmByBand[1], 2 * layerGemms(c, a, T, Format::Bf16, Format::Bf16)));
+    QVERIFY(nearRelative(b.gemmByBand[2], 2 * layerGemms(c, a, T, Format::Bf16, Format::Fp8Block)));
+    QVERIFY(nearRelative(b.attention, 6 * 0.9 * 1e-6 * 3 * 100 * 100 * 4));
+    QVERIFY(nearRelative(b.lmHead, 0.6 * (1e-9 * 3 * 1000 * 256 + 1e-3)));
     // Two boundaries, both change the activation format: fp8 -> bf16, and bf16 -> fp8 (the
     // fp8_block band's GEMMs consume fp8 activations).
-    QVERIFY(near(b.conversion, 2 * c.memoryOpMs(T * 256 * 2)));
+    QVERIFY(nearRelative(b.conversion, 2 * c.memoryOpMs(T * 256 * 2)));
     const double expected = b.gemmByBand[0] + b.gemmByBand[1] + b.gemmByBand[2] +
                             6 * layerMemOps(c, a, T) + b.attention + c.memoryOpMs(T * 256 * 2) +
                             b.lmHead + b.conversion;
-    QVERIFY(near(ttft, expected, 1e-12));
+    QVERIFY(nearRelative(ttft, expected, 1e-12));
     const LatencyEstimate e = estimateLatency(c, a, cfg, q);
     QVERIFY(e.ttftMs == ttft);
     QCOMPARE(e.tpotMs, 0.0); // osl 1: no token after the first
@@ -161,7 +158,7 @@ void TestOpModel::bandsAndScopesUseTheirFormats()
 
 void TestOpModel::conversionsOnlyWhereActivationFormatChanges()
 {
-    const FakeCosts c;
+    const OpModelCosts c;
     const ModelArch a = tinyArch(6);
     StepBreakdown b;
     const BandRecipe sameActivations =
@@ -171,12 +168,12 @@ void TestOpModel::conversionsOnlyWhereActivationFormatChanges()
     const BandRecipe change =
         BandRecipe::fromCuts(6, {3}, {{Format::Bf16, Scope::Full}, {Format::Fp8, Scope::Attn}});
     StepModel(c, a, configOf(change, 2)).decodeStepMs(2, 50, &b);
-    QVERIFY(near(b.conversion, c.memoryOpMs(2 * 256 * 2)));
+    QVERIFY(nearRelative(b.conversion, c.memoryOpMs(2 * 256 * 2)));
 }
 
 void TestOpModel::equalBandsGiveTheUniformEstimateExactly()
 {
-    const FakeCosts fake;
+    const OpModelCosts fake;
     const auto real = realCosts("h100_sxm/trtllm");
     std::vector<const OpCosts*> costs{&fake};
     if (real)
@@ -222,13 +219,13 @@ void TestOpModel::fracMixPlusConversionsIsTheBandEstimate()
         tpot += b.layers() / 32.0 * e.tpotMs;
     }
     QVERIFY(band.prefill.conversion > 0 && band.decode.conversion > 0);
-    QVERIFY(near(band.ttftMs, ttft + band.prefill.conversion, 1e-12));
-    QVERIFY(near(band.tpotMs, tpot + band.decode.conversion, 1e-12));
+    QVERIFY(nearRelative(band.ttftMs, ttft + band.prefill.conversion, 1e-12));
+    QVERIFY(nearRelative(band.tpotMs, tpot + band.decode.conversion, 1e-12));
 }
 
 void TestOpModel::decodeScheduleAsAic()
 {
-    const FakeCosts c;
+    const OpModelCosts c;
     const ModelArch a = tinyArch(6);
     const Config cfg = configOf(BandRecipe::uniform(6, Format::Bf16), 4);
     Request q;
@@ -242,8 +239,8 @@ void TestOpModel::decodeScheduleAsAic()
         c.memoryOpMs(4 * 256 * 2) + c.gemmMs(Format::Bf16, 4, 1000, 256);
     const LatencyEstimate e = estimateLatency(c, a, cfg, q);
     QCOMPARE(e.decodeSamples, 4);
-    QVERIFY(near(e.tpotMs, fixed + attention, 1e-12));
-    QVERIFY(near(e.decode.attention, attention, 1e-12));
+    QVERIFY(nearRelative(e.tpotMs, fixed + attention, 1e-12));
+    QVERIFY(nearRelative(e.decode.attention, attention, 1e-12));
 }
 
 void TestOpModel::longOutputsWidenTheStride()
@@ -252,7 +249,7 @@ void TestOpModel::longOutputsWidenTheStride()
     QCOMPARE(decodeStride(513), 32);   // 512 steps = 16 strides of 32
     QCOMPARE(decodeStride(514), 33);   // 513 steps: ceil(513 / 16)
     QCOMPARE(decodeStride(8193), 512); // 8192 steps: 16 samples
-    const FakeCosts c;
+    const OpModelCosts c;
     Request q;
     q.isl = 10;
     q.osl = 8193;
@@ -298,9 +295,9 @@ void TestOpModel::fastPathEqualsNaiveBaseline()
                 q.osl = osl;
                 const LatencyEstimate fast = estimateLatency(*c, a, cfg, q);
                 const LatencyEstimate naive = estimateLatencyNaive(*c, a, cfg, q);
-                QVERIFY(near(fast.ttftMs, naive.ttftMs, 1e-12));
+                QVERIFY(nearRelative(fast.ttftMs, naive.ttftMs, 1e-12));
                 QVERIFY(osl == 1 ? fast.tpotMs == 0 && naive.tpotMs == 0
-                                 : near(fast.tpotMs, naive.tpotMs, 1e-12));
+                                 : nearRelative(fast.tpotMs, naive.tpotMs, 1e-12));
                 QCOMPARE(fast.decodeSamples, naive.decodeSamples);
             }
     }
@@ -308,7 +305,7 @@ void TestOpModel::fastPathEqualsNaiveBaseline()
 
 void TestOpModel::rejectsWhatItCannotCost()
 {
-    const FakeCosts c;
+    const OpModelCosts c;
     const ModelArch a = tinyArch(6);
     Request q;
     QVERIFY_THROWS_EXCEPTION(
@@ -323,5 +320,5 @@ void TestOpModel::rejectsWhatItCannotCost()
         estimateLatency(c, a, configOf(BandRecipe::uniform(6, Format::Bf16), 2), q));
 }
 
-QTEST_APPLESS_MAIN(TestOpModel)
+ACSEL_TEST_APPLESS_MAIN(TestOpModel)
 #include "test_opmodel.moc"

@@ -5,10 +5,11 @@
 #include "core/data/loaderror.h"
 #include "core/data/tablesdir.h"
 #include "core/latency/tableopcosts.h"
+#include "nearly.h"
+#include "testmain.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <fstream>
 
@@ -46,11 +47,6 @@ std::string writeFile(const QTemporaryDir& dir, const std::string& name, const s
     const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
     std::ofstream(path, std::ios::binary) << text;
     return path;
-}
-
-bool near(double a, double b, double rel = 1e-12)
-{
-    return std::abs(a - b) <= rel * std::abs(b);
 }
 
 } // namespace
@@ -102,10 +98,10 @@ void TestOpTables::gemmInterpolationBetweenPoints()
 {
     const TableOpCosts c = fixtureCosts();
     // Linear in m between m = 1 (0.0105) and m = 4 (0.012): at m = 2, one third of the way.
-    QVERIFY(near(c.gemmMs(Format::Bf16, 2, 64, 64), 0.0105 + (0.012 - 0.0105) / 3.0));
+    QVERIFY(nearRelative(c.gemmMs(Format::Bf16, 2, 64, 64), 0.0105 + (0.012 - 0.0105) / 3.0));
     // Trilinear at the centre of the m {1,4}, n {64,128}, k {64,128} cell: mean of 8 corners.
     const double mean = (0.0105 + 0.011 + 0.011 + 0.012 + 0.012 + 0.014 + 0.014 + 0.018) / 8.0;
-    QVERIFY(near(c.gemmMs(Format::Bf16, 2.5, 96, 96), mean));
+    QVERIFY(nearRelative(c.gemmMs(Format::Bf16, 2.5, 96, 96), mean));
 }
 
 void TestOpTables::gemmMonotoneBetweenPoints()
@@ -133,12 +129,12 @@ void TestOpTables::gemmFillAndOutOfGrid()
     QCOMPARE(c.gemmTable().filledCells(Format::Bf16), 1);
     // The unmeasured (16, 128, 128): (16, 128, 64) = 0.026 with utilisation held along k:
     // x SOL ratio = k ratio 2.
-    QVERIFY(near(c.gemmMs(Format::Bf16, 16, 128, 128), 0.052));
+    QVERIFY(nearRelative(c.gemmMs(Format::Bf16, 16, 128, 128), 0.052));
     // Beyond the grid: edge value x SOL ratio (m 64 / 16 = 4; n 512 / 128 = 4).
-    QVERIFY(near(c.gemmMs(Format::Bf16, 64, 64, 64), 0.018 * 4));
-    QVERIFY(near(c.gemmMs(Format::Bf16, 1, 512, 128), 0.012 * 4));
+    QVERIFY(nearRelative(c.gemmMs(Format::Bf16, 64, 64, 64), 0.018 * 4));
+    QVERIFY(nearRelative(c.gemmMs(Format::Bf16, 1, 512, 128), 0.012 * 4));
     // Below the grid: held at the edge, never faster.
-    QVERIFY(near(c.gemmMs(Format::Bf16, 1, 32, 64), 0.0105));
+    QVERIFY(nearRelative(c.gemmMs(Format::Bf16, 1, 32, 64), 0.0105));
 }
 
 void TestOpTables::gemmUnknownFormatIsNaN()
@@ -155,18 +151,18 @@ void TestOpTables::attentionLookups()
     const auto bf = KvFormat::Bf16;
     QVERIFY(c.contextAttentionMs(2, 64, 32, 8, 128, bf) == 0.2); // grid point, exactly
     // sqrt transform on isl: isl 36 lies half way between sqrt(16) = 4 and sqrt(64) = 8.
-    QVERIFY(near(c.contextAttentionMs(1, 36, 16, 8, 128, bf), 0.01 + 0.5 * (0.05 - 0.01)));
+    QVERIFY(nearRelative(c.contextAttentionMs(1, 36, 16, 8, 128, bf), 0.01 + 0.5 * (0.05 - 0.01)));
     // Heads interpolate linearly: 24 heads half way between 16 and 32.
-    QVERIFY(near(c.contextAttentionMs(1, 16, 24, 8, 128, bf), 0.015));
+    QVERIFY(nearRelative(c.contextAttentionMs(1, 16, 24, 8, 128, bf), 0.015));
     // Beyond the grid: work b h s^2, isl 128 = 2 x 64 -> x4.
-    QVERIFY(near(c.contextAttentionMs(1, 128, 16, 8, 128, bf), 0.05 * 4));
+    QVERIFY(nearRelative(c.contextAttentionMs(1, 128, 16, 8, 128, bf), 0.05 * 4));
     // Generation: the staircase corner (2048, 8) is filled from batch 4 x 2.
-    QVERIFY(near(c.generationAttentionMs(8, 2048, 32, 8, 128, bf), 0.08));
+    QVERIFY(nearRelative(c.generationAttentionMs(8, 2048, 32, 8, 128, bf), 0.08));
     // Linear in KV length: 1536 half way.
-    QVERIFY(near(c.generationAttentionMs(4, 1536, 32, 8, 128, bf), 0.03));
+    QVERIFY(nearRelative(c.generationAttentionMs(4, 1536, 32, 8, 128, bf), 0.03));
     // Beyond: KV 4096 = 2 x 2048 -> x2; batch 16 = 2 x 8 -> x2.
-    QVERIFY(near(c.generationAttentionMs(4, 4096, 32, 8, 128, bf), 0.08));
-    QVERIFY(near(c.generationAttentionMs(16, 1024, 32, 8, 128, bf), 0.08));
+    QVERIFY(nearRelative(c.generationAttentionMs(4, 4096, 32, 8, 128, bf), 0.08));
+    QVERIFY(nearRelative(c.generationAttentionMs(16, 1024, 32, 8, 128, bf), 0.08));
 }
 
 void TestOpTables::attentionFallbackNote()
@@ -178,7 +174,7 @@ void TestOpTables::attentionFallbackNote()
     QVERIFY2(note.find("KV fp8") != std::string::npos, note.c_str());
     QCOMPARE(c.generationAttentionMs(4, 1024, 32, 8, 128, KvFormat::Fp8), 0.02);
     // 4 KV heads: the 8-head slice scaled by KV bytes (x 0.5) for generation.
-    QVERIFY(near(c.generationAttentionMs(4, 1024, 32, 4, 128, KvFormat::Bf16), 0.01));
+    QVERIFY(nearRelative(c.generationAttentionMs(4, 1024, 32, 4, 128, KvFormat::Bf16), 0.01));
     QVERIFY(c.attentionNote(32, 4, 128, KvFormat::Bf16).find("4 KV heads") != std::string::npos);
 }
 
@@ -186,7 +182,7 @@ void TestOpTables::memoryOp()
 {
     const TableOpCosts c = fixtureCosts();
     // bytes / (1e18 x 0.5) + 2 us, in ms.
-    QVERIFY(near(c.memoryOpMs(1e12), (1e12 / 5e17 + 2e-6) * 1e3));
+    QVERIFY(nearRelative(c.memoryOpMs(1e12), (1e12 / 5e17 + 2e-6) * 1e3));
 }
 
 void TestOpTables::badInputNamesFileLineColumn_data()
@@ -299,5 +295,5 @@ void TestOpTables::distinctValuesBadRowNamesItsLine()
     QVERIFY2(twice.find("column 'kernel' appears twice") != std::string::npos, twice.c_str());
 }
 
-QTEST_APPLESS_MAIN(TestOpTables)
+ACSEL_TEST_APPLESS_MAIN(TestOpTables)
 #include "test_optables.moc"

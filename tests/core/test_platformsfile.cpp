@@ -4,8 +4,8 @@
 #include "core/data/platformsfile.h"
 #include "core/data/specstacks.h"
 #include "core/model/units.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
@@ -239,5 +239,5 @@ void TestPlatformsFile::gpusWithTablesKeepTheirMeasuredStacks()
     QVERIFY(ws.findStack("h100_sxm/vllm"));
 }
 
-QTEST_APPLESS_MAIN(TestPlatformsFile)
+ACSEL_TEST_APPLESS_MAIN(TestPlatformsFile)
 #include "test_platformsfile.moc"

@@ -1,12 +1,13 @@
 // The synthetic demo generator: bf16 scores the capacity gap to the family's oracle, monotone in
 // bits over every recipe of a model's configuration space, anchored damage levels, coverage,
 // labelling, and the committed file is what the recorded command regenerates.
+#include "bundled.h"
 #include "core/data/workspacefile.h"
 #include "core/model/configspace.h"
 #include "core/quality/capacitygap.h"
 #include "core/quality/demoquality.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -16,8 +17,6 @@ using namespace acsel;
 
 namespace
 {
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 
 // The default workspace's dense models: the generator has laws for dense decoders only (its
 // MoE models get no rows).
@@ -356,5 +355,5 @@ void TestQualityDemo::deterministicAndCommittedFileReproduces()
     QVERIFY(other.rows[0].rmqd != again.rows[0].rmqd);
 }
 
-QTEST_APPLESS_MAIN(TestQualityDemo)
+ACSEL_TEST_APPLESS_MAIN(TestQualityDemo)
 #include "test_quality_demo.moc"

@@ -1,21 +1,20 @@
 // The engine's scope-aware features: codes and features by hand, and on the default workspace
 // the monotonicity property: no move to fewer bits lowers the engine's prediction (a brute-force
 // check beside the exact one), and attn / mlp / full predictions of one format differ.
+#include "bundled.h"
 #include "core/data/workspacefile.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
 #include "core/quality/rng.h"
 #include "core/quality/scopecodes.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 
 using namespace acsel;
 
 namespace
 {
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 
 ModelArch smallModel()
 {
@@ -319,5 +318,5 @@ void TestQualityScopeAware::moeExpertsShareAndWiderScopes()
     QVERIFY(cases > 100);
 }
 
-QTEST_APPLESS_MAIN(TestQualityScopeAware)
+ACSEL_TEST_APPLESS_MAIN(TestQualityScopeAware)
 #include "test_quality_scopeaware.moc"

@@ -2,9 +2,9 @@
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
 #include "core/data/workspacefile.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace acsel;
@@ -12,12 +12,12 @@ using namespace acsel;
 namespace
 {
 
-const std::string kHeader = "model,algorithm,lm_head_quantized,kv,bands,rmqd,split\n";
+const std::string kQualityHeader = "model,algorithm,lm_head_quantized,kv,bands,rmqd,split\n";
 
 std::string errorOf(const std::string& csv, const std::vector<ModelArch>& models)
 {
     try {
-        parseQualitySetCsv(kHeader + csv, "m.csv", models);
+        parseQualitySetCsv(kQualityHeader + csv, "m.csv", models);
     } catch (const LoadError& e) {
         return e.what();
     }
@@ -65,7 +65,7 @@ void TestQualitySet::bandsText()
 
 void TestQualitySet::csvImportAndJsonRoundTrip()
 {
-    const std::string csv = kHeader +
+    const std::string csv = kQualityHeader +
                             "Qwen3-8B,awq,false,bf16,0-2:bf16;3-35:int4_wo/full,0.0123,train\n"
                             "Qwen/Qwen3-8B,max,1,fp8,0-35:fp8/mlp,0.0009,heldout\n";
     const QualitySet set = parseQualitySetCsv(csv, "m.csv", models_);
@@ -200,5 +200,5 @@ void TestQualitySet::duplicateConfigurationsRefused()
     }
 }
 
-QTEST_APPLESS_MAIN(TestQualitySet)
+ACSEL_TEST_APPLESS_MAIN(TestQualitySet)
 #include "test_quality_set.moc"

@@ -4,9 +4,9 @@
 #include "core/data/loaderror.h"
 #include "core/data/qualityset.h"
 #include "core/data/workspacefile.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <filesystem>
 
 using namespace acsel;
@@ -14,11 +14,11 @@ using namespace acsel;
 namespace
 {
 
-const std::string kHeader = "model,algorithm,lm_head_quantized,kv,bands,rmqd,split\n";
+const std::string kQualityCsvHeader = "model,algorithm,lm_head_quantized,kv,bands,rmqd,split\n";
 const std::string kRows = "Qwen3-8B,awq,false,bf16,0-2:bf16;3-35:int4_wo/full,0.0123,train\n"
                           "Qwen3-0.6B,max,true,fp8,0-27:fp8/mlp,0.0009,heldout\n";
 
-std::string errorOf(const std::string& text, const std::vector<ModelArch>& models)
+std::string csvErrorOf(const std::string& text, const std::vector<ModelArch>& models)
 {
     try {
         parseQualitySetCsv(text, "m.csv", models);
@@ -51,7 +51,7 @@ void TestQualitySetCsv::markedSyntheticLoadsAsSynthetic()
                              "#provenance:   SYNTHETIC rows typed for this test  \n"
                              "\n"
                              "# generator: {\"seed\": 7, \"command\": \"by hand\"}\n" +
-                             kHeader + kRows;
+                             kQualityCsvHeader + kRows;
     const QualitySet set = parseQualitySetCsv(text, "m.csv", models_);
     QVERIFY(set.synthetic);
     QCOMPARE(set.provenance, std::string("SYNTHETIC rows typed for this test"));
@@ -62,7 +62,7 @@ void TestQualitySetCsv::markedSyntheticLoadsAsSynthetic()
     QVERIFY(set.rows[1].lmHeadQuantized && set.rows[1].split == Split::Heldout);
     // Row errors keep naming the file's own line numbers: header at 5, rows at 6 and 7.
     const std::string rowError =
-        errorOf(text + "Qwen9,max,false,bf16,0-35:fp8,0.001,train\n", models_);
+        csvErrorOf(text + "Qwen9,max,false,bf16,0-35:fp8,0.001,train\n", models_);
     QVERIFY2(rowError.find("m.csv: line 8, column 'model': unknown model 'Qwen9'") !=
                  std::string::npos,
              rowError.c_str());
@@ -76,16 +76,17 @@ void TestQualitySetCsv::markedSyntheticLoadsAsSynthetic()
 
 void TestQualitySetCsv::unmarkedCountsAsMeasured()
 {
-    const QualitySet plain = parseQualitySetCsv(kHeader + kRows, "m.csv", models_);
+    const QualitySet plain = parseQualitySetCsv(kQualityCsvHeader + kRows, "m.csv", models_);
     QVERIFY(!plain.synthetic);
     QCOMPARE(plain.provenance, std::string("imported from CSV m.csv"));
     QVERIFY(plain.generator.is_null());
     const QualitySet said =
-        parseQualitySetCsv("# synthetic: false\n" + kHeader + kRows, "m.csv", models_);
+        parseQualitySetCsv("# synthetic: false\n" + kQualityCsvHeader + kRows, "m.csv", models_);
     QVERIFY(!said.synthetic);
     QCOMPARE(said.provenance, std::string("imported from CSV m.csv"));
     const QualitySet described = parseQualitySetCsv(
-        "# provenance: lab A, acsel rmqd on wikitext\n" + kHeader + kRows, "m.csv", models_);
+        "# provenance: lab A, acsel rmqd on wikitext\n" + kQualityCsvHeader + kRows, "m.csv",
+        models_);
     QVERIFY(!described.synthetic);
     QCOMPARE(described.provenance, std::string("lab A, acsel rmqd on wikitext"));
 }
@@ -94,7 +95,7 @@ void TestQualitySetCsv::badProvenanceLines_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("expected");
-    const QByteArray table = QByteArray::fromStdString(kHeader + kRows);
+    const QByteArray table = QByteArray::fromStdString(kQualityCsvHeader + kRows);
     QTest::newRow("yes") << "# synthetic: yes\n" + table
                          << "m.csv: line 1: '# synthetic': expected true or false, found 'yes'";
     QTest::newRow("upper case") << "# synthetic: TRUE\n" + table << "found 'TRUE'";
@@ -122,7 +123,7 @@ void TestQualitySetCsv::badProvenanceLines_data()
         << "# generator: {\"command\": 5}\n" + table
         << "line 1: '# generator': expected \"command\" to be a string";
     QTest::newRow("after the header")
-        << QByteArray::fromStdString(kHeader) + "# synthetic: true\n" +
+        << QByteArray::fromStdString(kQualityCsvHeader) + "# synthetic: true\n" +
                QByteArray::fromStdString(kRows)
         << "m.csv: line 2: a '# key: value' line must come before the header";
     QTest::newRow("no header") << QByteArray("# synthetic: true\n\n")
@@ -133,13 +134,13 @@ void TestQualitySetCsv::badProvenanceLines()
 {
     QFETCH(QByteArray, text);
     QFETCH(QString, expected);
-    const std::string err = errorOf(text.toStdString(), models_);
+    const std::string err = csvErrorOf(text.toStdString(), models_);
     QVERIFY2(err.find(expected.toStdString()) != std::string::npos, err.c_str());
 }
 
 void TestQualitySetCsv::writerRoundTrip()
 {
-    QualitySet set = parseQualitySetCsv(kHeader + kRows, "m.csv", models_);
+    QualitySet set = parseQualitySetCsv(kQualityCsvHeader + kRows, "m.csv", models_);
     set.synthetic = true;
     set.provenance = "SYNTHETIC: written by test_quality_set_csv";
     set.generator = {{"seed", 11}, {"anchors", {0.5, 1e-300}}};
@@ -174,7 +175,7 @@ void TestQualitySetCsv::writerRoundTrip()
 
 void TestQualitySetCsv::writerRefusesWhatOneLineCannotHold()
 {
-    QualitySet set = parseQualitySetCsv(kHeader + kRows, "m.csv", models_);
+    QualitySet set = parseQualitySetCsv(kQualityCsvHeader + kRows, "m.csv", models_);
     QTemporaryDir dir;
     const std::string file = dir.filePath("set.csv").toStdString();
     for (const char* bad : {"line one\nline two", " padded", ""}) {
@@ -199,5 +200,5 @@ void TestQualitySetCsv::writerRefusesWhatOneLineCannotHold()
     }
 }
 
-QTEST_APPLESS_MAIN(TestQualitySetCsv)
+ACSEL_TEST_APPLESS_MAIN(TestQualitySetCsv)
 #include "test_quality_set_csv.moc"

@@ -1,13 +1,14 @@
 // Features phi(C) by hand, the O(bands) prefix-sum prediction against predict(config), the
 // monotone fit, and the surrogate's JSON round trip.
+#include "bundled.h"
 #include "core/data/loaderror.h"
 #include "core/data/workspacefile.h"
 #include "core/model/configspace.h"
 #include "core/quality/qualityreport.h"
 #include "core/quality/rng.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -50,8 +51,6 @@ BandRecipe randomRecipe(SplitMix64& rng, int L, const std::vector<FormatScope>& 
     }
     return r;
 }
-
-const std::string kWorkspace = ACSEL_DATASETS "/workspace.json";
 
 } // namespace
 
@@ -460,5 +459,5 @@ void TestQualitySurrogate::jsonRoundTripAndErrors()
     QVERIFY(RidgeSurrogate::fromJson(j, "old.json").coding() == FeatureCoding::Method);
 }
 
-QTEST_APPLESS_MAIN(TestQualitySurrogate)
+ACSEL_TEST_APPLESS_MAIN(TestQualitySurrogate)
 #include "test_quality_surrogate.moc"

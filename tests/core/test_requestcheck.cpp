@@ -1,8 +1,7 @@
 // The one validity check of typed request fields and of a configuration against its request
 // (core/model/requestcheck.h), each case worked out from the limits by hand.
 #include "core/model/requestcheck.h"
-
-#include <QTest>
+#include "testmain.h"
 
 using namespace acsel;
 
@@ -70,5 +69,5 @@ void TestRequestCheck::configAgainstRequest()
     QVERIFY(!configProblem(c, q));
 }
 
-QTEST_APPLESS_MAIN(TestRequestCheck)
+ACSEL_TEST_APPLESS_MAIN(TestRequestCheck)
 #include "test_requestcheck.moc"

@@ -2,8 +2,8 @@
 // measured per release"): the whole ms minimising the MdAPE of estimate + h, its bound and
 // tie rule, and the leave-one-sweep-out figure, each worked out by hand in the comments.
 #include "core/latency/requestoverheadfit.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -61,5 +61,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRequestOverheadFit)
+ACSEL_TEST_APPLESS_MAIN(TestRequestOverheadFit)
 #include "test_requestoverheadfit.moc"

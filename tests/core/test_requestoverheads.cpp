@@ -3,9 +3,9 @@
 #include "core/data/loaderror.h"
 #include "core/data/requestoverheadsfile.h"
 #include "core/latency/requestoverhead.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 
 using namespace acsel;
@@ -100,5 +100,5 @@ void TestRequestOverheads::badEntries()
     QCOMPARE(QString::fromStdString(errorOf(entries.toStdString(), version.toStdString())), error);
 }
 
-QTEST_APPLESS_MAIN(TestRequestOverheads)
+ACSEL_TEST_APPLESS_MAIN(TestRequestOverheads)
 #include "test_requestoverheads.moc"

@@ -3,9 +3,10 @@
 #include "core/data/loaderror.h"
 #include "core/data/safetensors.h"
 #include "core/quality/rmqd.h"
+#include "loaderrors.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -63,16 +64,6 @@ void writeRaw(const std::string& path, std::uint64_t headerLen, const std::strin
     for (int i = 0; i < 8; ++i)
         out.put(static_cast<char>(headerLen >> (8 * i)));
     out << header << std::string(dataBytes, '\0');
-}
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const LoadError& e) {
-        return e.what();
-    }
-    return "no error";
 }
 
 } // namespace
@@ -372,5 +363,5 @@ void TestRmqd::sparseOracleFailsWithinOneBlock()
     QVERIFY2(grown < 64, qPrintable(QString("peak memory grew by %1 MB").arg(grown)));
 }
 
-QTEST_APPLESS_MAIN(TestRmqd)
+ACSEL_TEST_APPLESS_MAIN(TestRmqd)
 #include "test_rmqd.moc"

@@ -7,22 +7,22 @@
 #include "core/search/randomsearch.h"
 #include "core/search/searchalgorithm.h"
 #include "core/session/sessionfile.h"
-#include "toyengine.h"
+#include "nostop.h"
+#include "testmain.h"
+#include "variantengine.h"
 
-#include <QTest>
 #include <chrono>
 #include <limits>
 #include <random>
 #include <thread>
 
 using namespace acsel;
+using acsel::test::kAmpere;
+using acsel::test::kBlackwell;
 using acsel::test::ToyEngine;
 
 namespace
 {
-
-const std::vector<Format> kBlackwell{Format::Nvfp4, Format::Fp8, Format::Bf16};
-const std::vector<Format> kAmpere{Format::Int4Wo, Format::Int8Wo, Format::Int8, Format::Bf16};
 
 Request request(double ttft, double tpot, double memGiB, int concurrency = 1)
 {
@@ -45,7 +45,7 @@ SearchOptions options()
 }
 
 // Every configuration (context x recipe x fitting algorithm) through the full gate.
-std::optional<double> bruteForceBest(const Engine& e, const Request& q, const SearchOptions& o)
+std::optional<double> bruteForceBestRmqd(const Engine& e, const Request& q, const SearchOptions& o)
 {
     const FracMixTable table(e, q, o);
     std::optional<double> best;
@@ -59,8 +59,6 @@ std::optional<double> bruteForceBest(const Engine& e, const Request& q, const Se
         });
     return best;
 }
-
-const std::atomic<bool> kNoStop{false};
 
 } // namespace
 
@@ -184,7 +182,7 @@ void TestSearch::exactEqualsBruteForce()
     QFETCH(int, concurrency);
     const ToyEngine e(ampere ? kAmpere : kBlackwell);
     const Request q = request(ttft, tpot, mem, concurrency);
-    const std::optional<double> brute = bruteForceBest(e, q, options());
+    const std::optional<double> brute = bruteForceBestRmqd(e, q, options());
     const SearchResult exact = ExactSearch().run(e, q, options(), {}, kNoStop);
     QCOMPARE(exact.config.has_value(), brute.has_value());
     if (brute) {
@@ -375,5 +373,5 @@ void TestSearch::algorithmNamesRoundTrip()
     QCOMPARE(exact, 1);
 }
 
-QTEST_APPLESS_MAIN(TestSearch)
+ACSEL_TEST_APPLESS_MAIN(TestSearch)
 #include "test_search.moc"

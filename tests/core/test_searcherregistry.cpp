@@ -5,9 +5,10 @@
 #include "core/search/searchalgorithm.h"
 #include "core/search/searcher.h"
 #include "core/session/sessionfile.h"
+#include "nostop.h"
+#include "testmain.h"
 #include "toyengine.h"
 
-#include <QTest>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -31,8 +32,6 @@ public:
         return r;
     }
 };
-
-const std::atomic<bool> kNoStop{false};
 
 } // namespace
 
@@ -109,5 +108,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSearcherRegistry)
+ACSEL_TEST_APPLESS_MAIN(TestSearcherRegistry)
 #include "test_searcherregistry.moc"

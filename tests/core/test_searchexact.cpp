@@ -8,10 +8,11 @@
 #include "core/search/recommend.h"
 #include "core/search/rmqdorder.h"
 #include "core/search/tierule.h"
+#include "nostop.h"
+#include "testmain.h"
 #include "toyworkload.h"
 #include "variantengine.h"
 
-#include <QTest>
 #include <random>
 
 using namespace acsel;
@@ -22,13 +23,6 @@ using acsel::test::keyOf;
 using acsel::test::sameKey;
 using acsel::test::ToyEngine;
 using acsel::test::VariantEngine;
-
-namespace
-{
-
-const std::atomic<bool> kNoStop{false};
-
-} // namespace
 
 class TestSearchExact : public QObject
 {
@@ -329,5 +323,5 @@ void TestSearchExact::recommendTopAndFrontier()
     }
 }
 
-QTEST_APPLESS_MAIN(TestSearchExact)
+ACSEL_TEST_APPLESS_MAIN(TestSearchExact)
 #include "test_searchexact.moc"

@@ -8,9 +8,10 @@
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/gate.h"
+#include "nostop.h"
 #include "servingengine.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <random>
 
 using namespace acsel;
@@ -21,8 +22,6 @@ using acsel::test::ServingEngine;
 
 namespace
 {
-
-const std::atomic<bool> kNoStop{false};
 
 // A device of 1 GiB: the toy models' KV caches at these requests are a few MiB to a few
 // hundred, so memory per GPU binds at some degrees and not at others.
@@ -236,5 +235,5 @@ void TestSearchTp::fewerGpusWinAtEqualRmqd()
     QVERIFY(!answer());
 }
 
-QTEST_GUILESS_MAIN(TestSearchTp)
+ACSEL_TEST_GUILESS_MAIN(TestSearchTp)
 #include "test_searchtp.moc"

@@ -1,8 +1,8 @@
 // Selection sampling (core/search/selectionsample.h): the sample's shape, its determinism, and
 // that every k-subset is equally likely (counted over many seeds against the exact 1 / C(n, k)).
 #include "core/search/selectionsample.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <map>
 
 using namespace acsel;
@@ -46,5 +46,5 @@ void TestSelectionSample::everySubsetEquallyLikely()
         QVERIFY2(n > 1800 && n < 2200, qPrintable(QString::number(n)));
 }
 
-QTEST_APPLESS_MAIN(TestSelectionSample)
+ACSEL_TEST_APPLESS_MAIN(TestSelectionSample)
 #include "test_selectionsample.moc"

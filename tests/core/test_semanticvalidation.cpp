@@ -6,8 +6,9 @@
 #include "core/data/loaderror.h"
 #include "core/latency/utilisationmodel.h"
 #include "core/quality/ridgesurrogate.h"
+#include "loaderrors.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -16,16 +17,6 @@ using namespace acsel;
 
 namespace
 {
-
-std::string errorOf(const std::function<void()>& load)
-{
-    try {
-        load();
-    } catch (const LoadError& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 const std::string kSurrogate = ACSEL_TEST_DATA "/../fuzz/corpus/surrogate/engine_schema3.json";
 
@@ -95,5 +86,5 @@ void TestSemanticValidation::surrogateWithInfiniteRmqdIsRefused()
             std::string::npos);
 }
 
-QTEST_APPLESS_MAIN(TestSemanticValidation)
+ACSEL_TEST_APPLESS_MAIN(TestSemanticValidation)
 #include "test_semanticvalidation.moc"

@@ -9,8 +9,8 @@
 #include "core/search/fracmixtable.h"
 #include "core/search/gate.h"
 #include "servingengine.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <iterator>
 #include <random>
@@ -171,5 +171,5 @@ void TestServingBound::exactEqualsBruteForceOnContinuousRequests()
     QVERIFY(fullGates * 2 < memoryOnlyGates);
 }
 
-QTEST_GUILESS_MAIN(TestServingBound)
+ACSEL_TEST_GUILESS_MAIN(TestServingBound)
 #include "test_servingbound.moc"

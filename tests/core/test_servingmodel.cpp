@@ -8,8 +8,8 @@
 #include "core/latency/servingmodel.h"
 #include "latencyfixtures.h"
 #include "modelfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <stdexcept>
 
@@ -20,10 +20,10 @@ namespace
 
 // Closed-form operator costs: a GEMM pays a weight read plus work, attention grows with the
 // context, so more tokens or longer contexts always cost more.
-class FakeCosts final : public test::FakeCostsBase
+class ServingCosts final : public test::FakeCostsBase
 {
 public:
-    explicit FakeCosts(double capacityBytes) : FakeCostsBase(capacityBytes) {}
+    explicit ServingCosts(double capacityBytes) : FakeCostsBase(capacityBytes) {}
     bool supports(Format f) const override { return f == Format::Bf16; }
     double gemmMs(Format, double m, double n, double k) const override
     {
@@ -39,7 +39,7 @@ public:
     }
 };
 
-Config config(int batch)
+Config servingConfig(int batch)
 {
     return test::configOf(BandRecipe::uniform(6, Format::Bf16), batch);
 }
@@ -71,9 +71,9 @@ struct KvRoom {
 };
 KvRoom kvRoom()
 {
-    const FakeCosts big(kAmple);
+    const ServingCosts big(kAmple);
     KvRoom room;
-    room.one = kvCapacity(test::tinyArch(6), config(64), request(1, 256, 64), big.platform(),
+    room.one = kvCapacity(test::tinyArch(6), servingConfig(64), request(1, 256, 64), big.platform(),
                           servingDefaults("vllm", big.platform()));
     room.heldBytes = 0.9 * kAmple - room.one.availableBytes;
     return room;
@@ -99,11 +99,11 @@ private slots:
         QFETCH(int, isl);
         QFETCH(int, osl);
         QFETCH(QString, stack);
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
         const Request r = request(1, isl, osl, stack.toStdString().c_str());
-        const LatencyEstimate s = estimateLatency(costs, a, config(1), r);
-        const ServingEstimate c = estimateServing(costs, a, config(1), r);
+        const LatencyEstimate s = estimateLatency(costs, a, servingConfig(1), r);
+        const ServingEstimate c = estimateServing(costs, a, servingConfig(1), r);
         QVERIFY(c.latency.ttftMs == s.ttftMs); // bit for bit
         QVERIFY(c.latency.tpotMs == s.tpotMs);
         QCOMPARE(c.latency.decodeSamples, s.decodeSamples);
@@ -114,8 +114,8 @@ private slots:
         // The dispatch follows Request::mode.
         Request st = r;
         st.mode = ServingMode::Static;
-        QVERIFY(estimateServingLatency(costs, a, config(1), st).ttftMs == s.ttftMs);
-        QVERIFY(estimateServingLatency(costs, a, config(1), r).tpotMs == c.latency.tpotMs);
+        QVERIFY(estimateServingLatency(costs, a, servingConfig(1), st).ttftMs == s.ttftMs);
+        QVERIFY(estimateServingLatency(costs, a, servingConfig(1), r).tpotMs == c.latency.tpotMs);
     }
 
     void kvSlotsByHand_data()
@@ -136,7 +136,7 @@ private slots:
         QFETCH(QString, backend);
         QFETCH(double, tokensHeld);
         const ModelArch a = test::tinyArch(6);
-        const Config cfg = config(64);
+        const Config cfg = servingConfig(64);
         const Request r = request(8, 100, 28);
         QFETCH(QString, pool);
         // A 24 GiB device: vLLM's step budget is 2,048 there, SGLang's mem_fraction_static
@@ -164,27 +164,27 @@ private slots:
     {
         const ModelArch a = test::tinyArch(6);
         const Request probe = request(1, 256, 64, "fake/vllm");
-        const FakeCosts big(kAmple);
-        const KvCapacity one = kvCapacity(a, config(64), probe, big.platform(),
+        const ServingCosts big(kAmple);
+        const KvCapacity one = kvCapacity(a, servingConfig(64), probe, big.platform(),
                                           servingDefaults("vllm", big.platform()));
         const double heldBytes = 0.9 * kAmple - one.availableBytes;
         // Room for 0.95 of a full request: 1.06 average (288-token) footprints, not one 320.
-        const FakeCosts tight((heldBytes + 0.95 * one.bytesFullLength) / 0.9);
-        QCOMPARE(kvCapacity(a, config(64), probe, tight.platform(),
+        const ServingCosts tight((heldBytes + 0.95 * one.bytesFullLength) / 0.9);
+        QCOMPARE(kvCapacity(a, servingConfig(64), probe, tight.platform(),
                             servingDefaults("vllm", tight.platform()))
                      .requestsThatFit,
                  1);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 estimateServing(tight, a, config(64), probe));
+                                 estimateServing(tight, a, servingConfig(64), probe));
     }
 
     // The first benchmark round, worked out step by step: n = 5 prompts of 3,000 tokens,
     // step token budget 8,192.
     void firstWaveByHand()
     {
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
-        const Config cfg = config(64);
+        const Config cfg = servingConfig(64);
         const StepModel m(costs, a, cfg);
         // TRT-LLM (whole prompts): floor(8192 / 3000) = 2 prompts a step; steps of 2, 2, 1
         // prompts; prompts 1-2 wait one step, 3-4 two, 5 two plus the single-prompt step.
@@ -208,9 +208,9 @@ private slots:
     // TTFT = queueing + (first round + 9 steady rounds) / 10 with the terms it reports.
     void ttftComposition()
     {
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
-        const Config cfg = config(64);
+        const Config cfg = servingConfig(64);
         const ServingEstimate e = estimateServing(costs, a, cfg, request(16, 700, 50, "x/trtllm"));
         const StepModel m(costs, a, cfg);
         QCOMPARE(e.warmupPrefillMs,
@@ -225,10 +225,11 @@ private slots:
     {
         const ModelArch a = test::tinyArch(6);
         const KvRoom room = kvRoom();
-        const FakeCosts costs(room.capacityFor(10.5)); // exactly 10 requests next to the weights
+        const ServingCosts costs(room.capacityFor(10.5)); // exactly 10 requests next to the weights
         double previous = 0;
         for (int c = 1; c <= 30; ++c) {
-            const ServingEstimate e = estimateServing(costs, a, config(64), request(c, 256, 64));
+            const ServingEstimate e =
+                estimateServing(costs, a, servingConfig(64), request(c, 256, 64));
             QCOMPARE(e.kv.requestsThatFit, 10);
             QCOMPARE(e.running, std::min(c, 10));
             if (c <= 10) {
@@ -243,26 +244,26 @@ private slots:
             previous = e.queueWaitMs;
         }
         // A request that cannot fit at all is an error, not a silent estimate.
-        const FakeCosts tight(room.capacityFor(0.5));
+        const ServingCosts tight(room.capacityFor(0.5));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 estimateServing(tight, a, config(64), request(1, 256, 64)));
+                                 estimateServing(tight, a, servingConfig(64), request(1, 256, 64)));
     }
 
     void batchLimitQueuesLikeKv()
     {
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ServingEstimate e =
-            estimateServing(costs, test::tinyArch(6), config(4), request(12, 256, 64));
+            estimateServing(costs, test::tinyArch(6), servingConfig(4), request(12, 256, 64));
         QCOMPARE(e.running, 4);
         QCOMPARE(e.queueWaitMs, e.cycleMs * 8 / 4.0);
     }
 
     void monotoneInConcurrencyIslOsl()
     {
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
         auto est = [&](int c, int isl, int osl) {
-            return estimateServing(costs, a, config(512), request(c, isl, osl)).latency;
+            return estimateServing(costs, a, servingConfig(512), request(c, isl, osl)).latency;
         };
         for (int isl : {64, 1024, 9000})
             for (int osl : {2, 100, 1000}) {
@@ -311,20 +312,20 @@ private slots:
     void estimateAtRunningCount()
     {
         const ModelArch a = test::tinyArch(6);
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const Request r = request(8, 256, 64);
-        const ServingEstimate own = estimateServing(costs, a, config(64), r);
+        const ServingEstimate own = estimateServing(costs, a, servingConfig(64), r);
         QCOMPARE(own.running, 8);
-        const LatencyEstimate at = estimateServingAt(costs, a, config(64), r, 8);
+        const LatencyEstimate at = estimateServingAt(costs, a, servingConfig(64), r, 8);
         QCOMPARE(at.ttftMs, own.latency.ttftMs);
         QCOMPARE(at.tpotMs, own.latency.tpotMs);
-        const LatencyEstimate fewer = estimateServingAt(costs, a, config(64), r, 3);
+        const LatencyEstimate fewer = estimateServingAt(costs, a, servingConfig(64), r, 3);
         QVERIFY(fewer.tpotMs <= at.tpotMs);
         QVERIFY(fewer.ttftMs > at.ttftMs); // 5 of 8 clients queue
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 estimateServingAt(costs, a, config(64), r, 9));
+                                 estimateServingAt(costs, a, servingConfig(64), r, 9));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 estimateServingAt(costs, a, config(64), r, 0));
+                                 estimateServingAt(costs, a, servingConfig(64), r, 0));
     }
 
     // The running rule reads the serving model's count from the memory total alone.
@@ -333,17 +334,17 @@ private slots:
         const ModelArch a = test::tinyArch(6);
         const KvRoom room = kvRoom();
         const KvCapacity& one = room.one;
-        const FakeCosts costs(room.capacityFor(10.5));
+        const ServingCosts costs(room.capacityFor(10.5));
         const Request r = request(30, 256, 64);
-        const RunningRule rule = runningRule(a, config(64), r, costs.platform());
+        const RunningRule rule = runningRule(a, servingConfig(64), r, costs.platform());
         QCOMPARE(rule.limit, 30);
-        const double total = estimateMemory(a, config(64), r, costs.platform()).total();
+        const double total = estimateMemory(a, servingConfig(64), r, costs.platform()).total();
         QCOMPARE(rule.slotsAt(total), 10);
-        QCOMPARE(rule.runningAt(total), estimateServing(costs, a, config(64), r).running);
+        QCOMPARE(rule.runningAt(total), estimateServing(costs, a, servingConfig(64), r).running);
         // One request's bytes more: one slot fewer; the pool empty: the limit (lifted).
         QCOMPARE(rule.slotsAt(total + one.bytesPerRequest / 0.9), 9);
         QCOMPARE(rule.runningAt(total + 20 * one.bytesPerRequest / 0.9), 30);
-        const RunningRule batch8 = runningRule(a, config(8), r, costs.platform());
+        const RunningRule batch8 = runningRule(a, servingConfig(8), r, costs.platform());
         QCOMPARE(batch8.limit, 8);
     }
 
@@ -353,9 +354,9 @@ private slots:
     // r = 15 x 1 / 2 = 7.5 chunks a step, phi 1.
     void separatePrefillStepsByHand()
     {
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
-        const Config cfg = config(64);
+        const Config cfg = servingConfig(64);
         const StepModel m(costs, a, cfg);
         const double ctxMean = 700 + 1 + 0.5;
         const double len = (701 + 15 * ctxMean) / 16; // the own context blended with the others'
@@ -382,9 +383,9 @@ private slots:
     // and a lone client (n = 1) finds the engine idle either way.
     void stepScheduledAheadWaitsOneStepMore()
     {
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
-        const Config cfg = config(64);
+        const Config cfg = servingConfig(64);
         Request older = request(16, 700, 50);
         older.engineVersion = "0.12.0";
         const ServingEstimate before = estimateServing(costs, a, cfg, older);
@@ -437,7 +438,7 @@ private slots:
     {
         QFETCH(int, concurrency);
         QFETCH(double, overhead);
-        const FakeCosts costs(kAmple);
+        const ServingCosts costs(kAmple);
         const ModelArch a = test::tinyArch(6);
         Request r = request(concurrency, 512, 64, "h100_sxm/trtllm");
         r.engineVersion = "1.0.0rc3";
@@ -445,7 +446,8 @@ private slots:
         Request current = r;
         current.requestOverheadMs = 0;
         QCOMPARE(servingDefaults(r, costs.platform()).requestOverheadMs, overhead);
-        const Config cfg = config(concurrency > 1 ? concurrency / 2 : 1); // queued when c > 1
+        const Config cfg =
+            servingConfig(concurrency > 1 ? concurrency / 2 : 1); // queued when c > 1
         const ServingEstimate with = estimateServing(costs, a, cfg, r);
         const ServingEstimate without = estimateServing(costs, a, cfg, current);
         QCOMPARE(with.requestOverheadMs, overhead);
@@ -505,5 +507,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestServingModel)
+ACSEL_TEST_APPLESS_MAIN(TestServingModel)
 #include "test_servingmodel.moc"

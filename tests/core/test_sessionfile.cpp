@@ -3,9 +3,9 @@
 // the file and its JSON pointer; a newer schema says so before anything else.
 #include "core/data/loaderror.h"
 #include "core/session/sessionfile.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
-#include <QTest>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -362,5 +362,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSessionFile)
+ACSEL_TEST_APPLESS_MAIN(TestSessionFile)
 #include "test_sessionfile.moc"

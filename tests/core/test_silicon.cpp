@@ -6,8 +6,8 @@
 #include "core/latency/servingmodel.h"
 #include "core/latency/silicon.h"
 #include "core/latency/siliconstudy.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -17,16 +17,16 @@ using namespace acsel;
 namespace
 {
 
-const std::string kHeader = "id,backend,backend_version,model_path,system,mode,isl,osl,"
-                            "gemm_quant_mode,batch_size,tp_size,pp_size,silicon_ttft_ms,"
-                            "silicon_tpot_ms\n";
+const std::string kSiliconHeader = "id,backend,backend_version,model_path,system,mode,isl,osl,"
+                                   "gemm_quant_mode,batch_size,tp_size,pp_size,silicon_ttft_ms,"
+                                   "silicon_tpot_ms\n";
 const std::string kRowA = "a,trtllm,1.0,meta-llama/Llama-3.1-8B,h100_sxm,agg,1024,128,,8,1,1,"
                           "200.0,8.0\n";
 
 std::string errorOf(const std::string& rows)
 {
     try {
-        parseSiliconCsv(kHeader + rows, "s.csv");
+        parseSiliconCsv(kSiliconHeader + rows, "s.csv");
     } catch (const LoadError& e) {
         return e.what();
     }
@@ -145,7 +145,7 @@ void TestSilicon::otherKeyIsAnotherMeasurement()
 {
     QFETCH(QString, row);
     const std::vector<SiliconRow> rows =
-        parseSiliconCsv(kHeader + kRowA + row.toStdString() + "\n", "s.csv");
+        parseSiliconCsv(kSiliconHeader + kRowA + row.toStdString() + "\n", "s.csv");
     QCOMPARE(rows.size(), std::size_t{2});
     QCOMPARE(rows[1].line, 3);
 }
@@ -428,5 +428,5 @@ void TestSilicon::specOnlyRowsArePredicted()
              std::string("tp_size 2: jetson_agx_thor has no interconnect in the platforms file"));
 }
 
-QTEST_APPLESS_MAIN(TestSilicon)
+ACSEL_TEST_APPLESS_MAIN(TestSilicon)
 #include "test_silicon.moc"

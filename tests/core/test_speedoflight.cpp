@@ -4,8 +4,8 @@
 #include "core/latency/solopcosts.h"
 #include "core/latency/speedoflight.h"
 #include "modelfixtures.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <limits>
 
@@ -27,9 +27,9 @@ Platform gpu(double scale)
     return p;
 }
 
-const std::vector<Format> kFormats = {Format::Bf16, Format::Fp8};
+const std::vector<Format> kSolFormats = {Format::Bf16, Format::Fp8};
 
-Config config()
+Config solConfig()
 {
     BandRecipe r;
     r.push({0, 4, Format::Fp8, Scope::Full});
@@ -62,9 +62,9 @@ void TestSpeedOfLight::floorIsBelowTheSpecModel()
 {
     for (const ServingMode mode : {ServingMode::Static, ServingMode::Continuous}) {
         const LatencyEstimate floor =
-            speedOfLightFloor(gpu(1), kFormats, tinyArch(8), config(), request(mode));
-        const LatencyEstimate sol = estimateServingLatency(SolOpCosts(gpu(1), kFormats),
-                                                           tinyArch(8), config(), request(mode));
+            speedOfLightFloor(gpu(1), kSolFormats, tinyArch(8), solConfig(), request(mode));
+        const LatencyEstimate sol = estimateServingLatency(SolOpCosts(gpu(1), kSolFormats),
+                                                           tinyArch(8), solConfig(), request(mode));
         QVERIFY(floor.ttftMs > 0 && std::isfinite(floor.ttftMs));
         QVERIFY(floor.tpotMs > 0 && std::isfinite(floor.tpotMs));
         // The spec model adds a 5 us constant per call and scales memory ops by 0.8.
@@ -79,8 +79,8 @@ void TestSpeedOfLight::floorScalesWithTheGpu()
     // Every roofline term is max(flops / peak, bytes / bandwidth): a GPU twice as fast in both
     // halves each operator, so the static floor (a sum of operators) halves exactly.
     const Request q = request(ServingMode::Static);
-    const LatencyEstimate one = speedOfLightFloor(gpu(1), kFormats, tinyArch(8), config(), q);
-    const LatencyEstimate two = speedOfLightFloor(gpu(2), kFormats, tinyArch(8), config(), q);
+    const LatencyEstimate one = speedOfLightFloor(gpu(1), kSolFormats, tinyArch(8), solConfig(), q);
+    const LatencyEstimate two = speedOfLightFloor(gpu(2), kSolFormats, tinyArch(8), solConfig(), q);
     QVERIFY(std::abs(two.ttftMs * 2 - one.ttftMs) <= 1e-12 * one.ttftMs);
     QVERIFY(std::abs(two.tpotMs * 2 - one.tpotMs) <= 1e-12 * one.tpotMs);
 }
@@ -105,5 +105,5 @@ void TestSpeedOfLight::belowTheFloorIsRefused()
     QCOMPARE(belowSpeedOfLight(3.0, 0.0, floor), std::string());
 }
 
-QTEST_APPLESS_MAIN(TestSpeedOfLight)
+ACSEL_TEST_APPLESS_MAIN(TestSpeedOfLight)
 #include "test_speedoflight.moc"

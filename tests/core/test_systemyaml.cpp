@@ -1,8 +1,7 @@
 // The AIC system yaml reader: the fields it takes, and a named error for each malformed one.
 #include "core/data/loaderror.h"
 #include "core/data/systemyaml.h"
-
-#include <QTest>
+#include "testmain.h"
 
 using namespace acsel;
 
@@ -118,5 +117,5 @@ void TestSystemYaml::badInput()
     }
 }
 
-QTEST_APPLESS_MAIN(TestSystemYaml)
+ACSEL_TEST_APPLESS_MAIN(TestSystemYaml)
 #include "test_systemyaml.moc"

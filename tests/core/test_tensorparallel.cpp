@@ -8,8 +8,9 @@
 #include "core/latency/opmodel.h"
 #include "latencyfixtures.h"
 #include "modelfixtures.h"
+#include "nearly.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -89,11 +90,6 @@ AllReduceTable handTable()
     return AllReduceTable(engine, nccl);
 }
 
-bool near(double a, double b)
-{
-    return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
-}
-
 } // namespace
 
 class TestTensorParallel : public QObject
@@ -118,22 +114,22 @@ void TestTensorParallel::allReduceLookupAndInterpolation()
     QCOMPARE(t.lookup(1, 1e6), 0.0);
     QVERIFY(std::isnan(t.lookup(8, 1024)));
     // On a sample: the engine's value.
-    QVERIFY(near(t.lookup(2, 1024), 0.01));
-    QVERIFY(near(t.lookup(2, 4096), 0.03));
+    QVERIFY(nearScaled(t.lookup(2, 1024), 0.01, 1e-12));
+    QVERIFY(nearScaled(t.lookup(2, 4096), 0.03, 1e-12));
     // 2048 is halfway from 1024 to 4096 in log2 (10, 11, 12): 0.01 + 0.5 x 0.02 = 0.02.
-    QVERIFY(near(t.lookup(2, 2048), 0.02));
+    QVERIFY(nearScaled(t.lookup(2, 2048), 0.02, 1e-12));
     // 1448 ~ 2^10.5: a quarter of the way: 0.01 + 0.25 x 0.02 = 0.015 (to the rounding of 1448).
     QVERIFY(std::abs(t.lookup(2, std::exp2(10.5)) - 0.015) < 1e-12);
     // Below the smallest sample: the launch floor.
-    QVERIFY(near(t.lookup(2, 100), 0.01));
+    QVERIFY(nearScaled(t.lookup(2, 100), 0.01, 1e-12));
     // Beyond the engine's 4096: NCCL. 16384 = 2^14 between 2^13 (0.05) and 2^16 (0.4), a third
     // of the way: 0.05 + 0.35 / 3.
-    QVERIFY(near(t.lookup(2, 16384), 0.05 + 0.35 / 3.0));
+    QVERIFY(nearScaled(t.lookup(2, 16384), 0.05 + 0.35 / 3.0, 1e-12));
     // Beyond both: NCCL (sampled further), bandwidth held: 0.4 x 131072 / 65536 = 0.8.
-    QVERIFY(near(t.lookup(2, 131072), 0.8));
+    QVERIFY(nearScaled(t.lookup(2, 131072), 0.8, 1e-12));
     // 4 GPUs: NCCL only; 1536 = 2^10.585, t = 0.585: 0.1 + 0.585 x 0.2; beyond 2048: 0.3 x 2.
     QVERIFY(std::abs(t.lookup(4, 1536) - (0.1 + (std::log2(1536.0) - 10.0) * 0.2)) < 1e-12);
-    QVERIFY(near(t.lookup(4, 4096), 0.6));
+    QVERIFY(nearScaled(t.lookup(4, 4096), 0.6, 1e-12));
     // Monotone in the message size where the samples are.
     double last = 0;
     for (double e = 64; e <= 1 << 20; e *= 1.3) {
@@ -254,11 +250,11 @@ void TestTensorParallel::allReducesPerStep()
         QCOMPARE(gpus, 2);
         QCOMPARE(elements, 4096.0);
     }
-    QVERIFY(near(b.allReduce, 5 * (0.002 + 0.004096)));
+    QVERIFY(nearScaled(b.allReduce, 5 * (0.002 + 0.004096), 1e-12));
     // The breakdown still sums to the step.
     const double sum =
         b.gemm() + b.attention + b.memoryOps + b.lmHead + b.embedding + b.conversion + b.allReduce;
-    QVERIFY(near(sum, total));
+    QVERIFY(nearScaled(sum, total, 1e-12));
     // tp 1: no all-reduce time at all.
     RecordingCosts one;
     StepBreakdown b1;
@@ -323,5 +319,5 @@ void TestTensorParallel::memoryPerGpuOfATwoLayerToy()
     QCOMPARE(m1.kvCacheBytes, 131072.0);
 }
 
-QTEST_APPLESS_MAIN(TestTensorParallel)
+ACSEL_TEST_APPLESS_MAIN(TestTensorParallel)
 #include "test_tensorparallel.moc"

@@ -1,7 +1,7 @@
 // Throughput from TTFT and TPOT (docs/METHOD.md 3), against values worked out by hand.
 #include "core/latency/throughput.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <limits>
 #include <stdexcept>
 
@@ -48,5 +48,5 @@ void TestThroughput::refusesImpossibleInput()
                              acsel::throughputOf(std::numeric_limits<double>::infinity(), 1, 2, 1));
 }
 
-QTEST_APPLESS_MAIN(TestThroughput)
+ACSEL_TEST_APPLESS_MAIN(TestThroughput)
 #include "test_throughput.moc"

@@ -7,9 +7,9 @@
 #include "core/latency/empiricalopcosts.h"
 #include "core/latency/opcostsfactory.h"
 #include "core/latency/utilisationfit.h"
+#include "testmain.h"
 
 #include <QFileInfo>
-#include <QTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -486,5 +486,5 @@ void TestUtilisation::committedModelSplitsOverPcie()
     QVERIFY(costs->allReduceMs(2, elements) < costs->allReduceMs(8, elements));
 }
 
-QTEST_APPLESS_MAIN(TestUtilisation)
+ACSEL_TEST_APPLESS_MAIN(TestUtilisation)
 #include "test_utilisation.moc"

@@ -1,8 +1,8 @@
 // WorkShare: every item of a loop runs once, on any number of threads, loop after loop with
 // the same helpers, and what the items wrote is seen by the caller when run() returns.
 #include "core/search/workshare.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <atomic>
 #include <cstddef>
 #include <vector>
@@ -48,5 +48,5 @@ void TestWorkShare::runsWithoutHelpers()
     QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
 }
 
-QTEST_GUILESS_MAIN(TestWorkShare)
+ACSEL_TEST_GUILESS_MAIN(TestWorkShare)
 #include "test_workshare.moc"

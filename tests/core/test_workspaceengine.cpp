@@ -13,9 +13,10 @@
 #include "core/search/exactsearch.h"
 #include "core/search/fracmixtable.h"
 #include "core/search/workspaceengine.h"
+#include "nostop.h"
+#include "testmain.h"
 
 #include <QFileInfo>
-#include <QTest>
 #include <random>
 
 using namespace acsel;
@@ -50,8 +51,6 @@ Request request()
     q.memBudgetGiB = 40;
     return q;
 }
-
-const std::atomic<bool> kNoStop{false};
 
 } // namespace
 
@@ -268,5 +267,5 @@ void TestWorkspaceEngine::admittedMemoryFloorOnRealTables()
              qPrintable(QString("%1 checked, %2 reached").arg(checked).arg(reached)));
 }
 
-QTEST_APPLESS_MAIN(TestWorkspaceEngine)
+ACSEL_TEST_APPLESS_MAIN(TestWorkspaceEngine)
 #include "test_workspaceengine.moc"

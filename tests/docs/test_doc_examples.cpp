@@ -13,12 +13,13 @@
 //     `<!-- doctest: needs MODULE (why) -->` runs it only where python3 can import MODULE;
 //   - a command may exit non-zero only when its quoted output (its error) matches, or the next
 //     command is `echo $?`.
+#include "testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QTest>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -318,5 +319,5 @@ void TestDocExamples::examples()
     }
 }
 
-QTEST_GUILESS_MAIN(TestDocExamples)
+ACSEL_TEST_GUILESS_MAIN(TestDocExamples)
 #include "test_doc_examples.moc"

@@ -1,10 +1,11 @@
 // Every relative link of README.md, HACKING.md, CHANGELOG.md and docs/*.md resolves: the file or
 // folder exists inside the repository, and a #anchor names a heading of the page it points to,
 // slugged as GitHub slugs headings. Links in fenced code and in inline code are not links.
+#include "testmain.h"
+
 #include <QDir>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QTest>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -217,5 +218,5 @@ void TestDocLinks::links()
     QVERIFY2(report.empty(), report.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestDocLinks)
+ACSEL_TEST_GUILESS_MAIN(TestDocLinks)
 #include "test_doc_links.moc"

@@ -2,8 +2,9 @@
 // issue by number (the word, an optional '#', a number); history belongs in CHANGELOG.md and the
 // commit log. The scan is checked on a planted tree first, so an empty scan cannot pass by
 // accident (the planted words are split in this file so that it does not name one itself).
+#include "testmain.h"
+
 #include <QTemporaryDir>
-#include <QTest>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -57,7 +58,7 @@ std::vector<std::string> issueMentions(const fs::path& root)
     return found;
 }
 
-void write(const fs::path& p, const std::string& text)
+void writeRepoFile(const fs::path& p, const std::string& text)
 {
     fs::create_directories(p.parent_path());
     std::ofstream(p) << text;
@@ -73,12 +74,12 @@ private slots:
     {
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
-        write(root / "core/a.h", "// fine\n// the regression of iss"
-                                 "ue 15\n");
-        write(root / "docs/B.md", "See Iss"
-                                  "ue #6.\nissues/12 in a URL is a link, not a mention.\n");
-        write(root / "CHANGELOG.md", "iss"
-                                     "ue 3\n"); // not scanned
+        writeRepoFile(root / "core/a.h", "// fine\n// the regression of iss"
+                                         "ue 15\n");
+        writeRepoFile(root / "docs/B.md", "See Iss"
+                                          "ue #6.\nissues/12 in a URL is a link, not a mention.\n");
+        writeRepoFile(root / "CHANGELOG.md", "iss"
+                                             "ue 3\n"); // not scanned
         const std::vector<std::string> found = issueMentions(root);
         QCOMPARE(found.size(), std::size_t{2});
         QCOMPARE(QString::fromStdString(found[0]),
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRepoWords)
+ACSEL_TEST_GUILESS_MAIN(TestRepoWords)
 #include "test_repo_words.moc"

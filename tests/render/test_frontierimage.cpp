@@ -3,9 +3,9 @@
 // mark, the SYNTHETIC stamp present only for synthetic data, and the SVG carrying the caption.
 #include "render/frontierimage.h"
 #include "render/plotscale.h"
+#include "testmain.h"
 
 #include <QImage>
-#include <QTest>
 
 using namespace acsel::render;
 
@@ -107,5 +107,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFrontierImage)
+ACSEL_TEST_MAIN(TestFrontierImage)
 #include "test_frontierimage.moc"

@@ -1,8 +1,8 @@
 // PlotScale by hand: linear and log mappings onto pixels (y drawn upwards), tick choices and
 // labels (no exponent, no locale), and padded ranges.
 #include "render/plotscale.h"
+#include "testmain.h"
 
-#include <QTest>
 #include <clocale>
 #include <stdexcept>
 
@@ -83,5 +83,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPlotScale)
+ACSEL_TEST_GUILESS_MAIN(TestPlotScale)
 #include "test_plotscale.moc"

@@ -3,6 +3,9 @@
 
 #include "core/model/bandrecipe.h"
 
+#include <QMessageBox>
+#include <QWidget>
+
 namespace acsel::studio::test
 {
 
@@ -25,6 +28,15 @@ inline BandRecipe nudged(const BandRecipe& r)
     for (int i = 2; i < r.size(); ++i)
         out.push(r[i]);
     return out;
+}
+
+// The message box the window shows, if any.
+inline QMessageBox* openBox(QWidget& window)
+{
+    for (QMessageBox* b : window.findChildren<QMessageBox*>())
+        if (b->isVisible())
+            return b;
+    return nullptr;
 }
 
 } // namespace acsel::studio::test

@@ -9,6 +9,7 @@
 #include "core/search/explorer.h"
 #include "core/search/gate.h"
 #include "core/search/searcher.h"
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
@@ -18,7 +19,6 @@
 
 #include <QSignalSpy>
 #include <QSlider>
-#include <QTest>
 #include <QUndoStack>
 #include <algorithm>
 #include <cmath>
@@ -266,5 +266,5 @@ void TestEngineHooks::batchBelowConcurrencyRefusedLikeTheCli()
     }
 }
 
-QTEST_MAIN(TestEngineHooks)
+ACSEL_TEST_MAIN(TestEngineHooks)
 #include "test_enginehooks.moc"

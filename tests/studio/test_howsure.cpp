@@ -2,8 +2,7 @@
 // of TTFT and TPOT on the stack's measured rows, raw or FMC-calibrated, rounded to whole
 // percent; without measured rows it says so.
 #include "app/studio/engineloading.h"
-
-#include <QTest>
+#include "testmain.h"
 
 using acsel::gui::FitSeries;
 using acsel::studio::StackFits;
@@ -37,5 +36,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHowSure)
+ACSEL_TEST_APPLESS_MAIN(TestHowSure)
 #include "test_howsure.moc"

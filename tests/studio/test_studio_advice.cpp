@@ -2,11 +2,11 @@
 // engine, every budget the card names with a value to set ("at a TTFT budget of 56.8 ms"), set
 // to that value as typed, gives an answer through the same hooks; and the budget index answers
 // an empty request with nothing, so that the search (which finds the nearest miss) runs.
+#include "testmain.h"
 #include "toyhooks.h"
 #include "viewmodel/predictiontext.h"
 
 #include <QRegularExpression>
-#include <QTest>
 #include <random>
 
 using namespace acsel;
@@ -77,5 +77,5 @@ void TestStudioAdvice::indexLeavesAnEmptyAnswerToTheSearch()
     QVERIFY(toy.search(q).nearestMiss);
 }
 
-QTEST_MAIN(TestStudioAdvice)
+ACSEL_TEST_MAIN(TestStudioAdvice)
 #include "test_studio_advice.moc"

@@ -4,6 +4,7 @@
 // scroll sideways either.
 #include "app/studio/mainwindow.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/recipecard.h"
 
 #include <QApplication>
@@ -13,7 +14,6 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 
 using namespace acsel::gui;
@@ -108,5 +108,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioCardFit)
+ACSEL_TEST_MAIN(TestStudioCardFit)
 #include "test_studio_cardfit.moc"

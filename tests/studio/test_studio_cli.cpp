@@ -1,9 +1,10 @@
 // acsel-studio --help and --version open no window: they answer without a display (no
 // DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM), where the default platform plugin would abort.
+#include "testmain.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QTest>
 
 namespace
 {
@@ -87,5 +88,5 @@ void TestStudioCli::versionWithoutDisplay()
              qPrintable(r.out + r.err));
 }
 
-QTEST_APPLESS_MAIN(TestStudioCli)
+ACSEL_TEST_APPLESS_MAIN(TestStudioCli)
 #include "test_studio_cli.moc"

@@ -3,6 +3,7 @@
 // under it; and the band editor's prediction line shows the same interval as the card.
 #include "app/studio/mainwindow.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
@@ -18,7 +19,6 @@
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <fstream>
 
 using namespace acsel;
@@ -145,5 +145,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioCompareFit)
+ACSEL_TEST_MAIN(TestStudioCompareFit)
 #include "test_studio_comparefit.moc"

@@ -5,6 +5,7 @@
 #include "app/studio/mainwindow.h"
 #include "core/session/sessionfile.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/bandeditor.h"
 #include "widgets/recipecard.h"
 #include "widgets/slopanel.h"
@@ -15,7 +16,6 @@
 #include <QLabel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <cmath>
 
 using namespace acsel;
@@ -187,5 +187,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioConfidence)
+ACSEL_TEST_MAIN(TestStudioConfidence)
 #include "test_studio_confidence.moc"

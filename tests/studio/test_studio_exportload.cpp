@@ -4,6 +4,7 @@
 // the reason; for one it loads (bf16 throughout) no line.
 #include "app/studio/mainwindow.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/bandeditor.h"
 #include "widgets/exportdialog.h"
 #include "widgets/slopanel.h"
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QStandardPaths>
-#include <QTest>
 #include <QTimer>
 #include <functional>
 #include <optional>
@@ -114,5 +114,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioExportLoad)
+ACSEL_TEST_MAIN(TestStudioExportLoad)
 #include "test_studio_exportload.moc"

@@ -9,6 +9,7 @@
 #include "app/studio/mainwindow.h"
 #include "app/studio/sessionnotes.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/bandeditor.h"
 #include "widgets/comparemodel.h"
 #include "widgets/recipecard.h"
@@ -24,7 +25,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -223,5 +223,5 @@ private slots:
     void cleanupTestCase() { QSettings().clear(); }
 };
 
-QTEST_MAIN(TestStudioExtrapolated)
+ACSEL_TEST_MAIN(TestStudioExtrapolated)
 #include "test_studio_extrapolated.moc"

@@ -5,6 +5,7 @@
 #include "app/studio/filedialogs.h"
 #include "app/studio/mainwindow.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,7 +16,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <QTimer>
 #include <functional>
 
@@ -135,5 +135,5 @@ private slots:
     void cleanupTestCase() { QSettings().clear(); }
 };
 
-QTEST_MAIN(TestStudioFileDialogs)
+ACSEL_TEST_MAIN(TestStudioFileDialogs)
 #include "test_studio_filedialogs.moc"

@@ -3,12 +3,12 @@
 // saved-margin branch took the default request's place and the window opened on the first
 // stack of the workspace with Request's built-in budgets (1000 ms, 50 ms, 80 GiB).
 #include "app/studio/mainwindow.h"
+#include "testmain.h"
 #include "widgets/slopanel.h"
 
 #include <QApplication>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTest>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -37,5 +37,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioFirstStart)
+ACSEL_TEST_MAIN(TestStudioFirstStart)
 #include "test_studio_firststart.moc"

@@ -3,11 +3,11 @@
 // heading at the top; every "What is ...?" topic of the Help menu opens at its section.
 #include "app/studio/guidetopics.h"
 #include "app/studio/guidewindow.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QScrollBar>
-#include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -93,5 +93,5 @@ private:
     }
 };
 
-QTEST_MAIN(TestStudioGuide)
+ACSEL_TEST_MAIN(TestStudioGuide)
 #include "test_studio_guide.moc"

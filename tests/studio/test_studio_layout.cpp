@@ -3,6 +3,7 @@
 // best uniform and Export buttons are on screen without scrolling.
 #include "app/studio/mainwindow.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/budgetgauges.h"
 #include "widgets/paretoplot.h"
 #include "widgets/recipecard.h"
@@ -19,7 +20,6 @@
 #include <QStandardPaths>
 #include <QStyle>
 #include <QStyleOptionComboBox>
-#include <QTest>
 #include <QToolButton>
 #include <map>
 #include <qcustomplot.h>
@@ -169,5 +169,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioLayout)
+ACSEL_TEST_MAIN(TestStudioLayout)
 #include "test_studio_layout.moc"

@@ -3,6 +3,7 @@
 // search, the budget index and the nearest miss; the panel, the card and the settings carry it.
 #include "app/studio/explorerstate.h"
 #include "app/studio/studiosettings.h"
+#include "testmain.h"
 #include "toyhooks.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/checkedentry.h"
@@ -15,7 +16,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTest>
 #include <random>
 
 using namespace acsel;
@@ -25,7 +25,7 @@ namespace
 
 Request toyRequest()
 {
-    return test::ToyHooks::request();
+    return acsel::test::ToyHooks::request();
 }
 
 } // namespace
@@ -44,7 +44,7 @@ private slots:
 
 void TestStudioMargin::stateBudgetsLessTheMargin()
 {
-    const test::ToyEngine engine({Format::Int8, Format::Bf16});
+    const acsel::test::ToyEngine engine({Format::Int8, Format::Bf16});
     studio::ExplorerState state;
     state.setWorkspace(&engine.workspace());
     Request q = toyRequest();
@@ -72,7 +72,7 @@ void TestStudioMargin::stateBudgetsLessTheMargin()
 
 void TestStudioMargin::searchGatesAtTheShrunkBudgets()
 {
-    const test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
+    const acsel::test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Fp8, Format::Bf16});
     std::mt19937_64 rng(7);
     int answered = 0, moved = 0;
     for (int i = 0; i < 30; ++i) {
@@ -108,13 +108,13 @@ void TestStudioMargin::searchGatesAtTheShrunkBudgets()
 
 void TestStudioMargin::indexAnswersTheGatedRequest()
 {
-    const test::ToyHooks toy({Format::Int8, Format::Bf16}, {Scope::Full});
+    const acsel::test::ToyHooks toy({Format::Int8, Format::Bf16}, {Scope::Full});
     Request q = toyRequest();
     q.ttftBudgetMs = 40;
     q.tpotBudgetMs = 2.5;
     q.memBudgetGiB = 4;
-    const studio::ExplorerHooks::BudgetAnswerer answer =
-        toy.hooks.indexBudgets(q, toy.filter, gui::SearchAlgorithm("exact"), test::kNeverStop);
+    const studio::ExplorerHooks::BudgetAnswerer answer = toy.hooks.indexBudgets(
+        q, toy.filter, gui::SearchAlgorithm("exact"), acsel::test::kNeverStop);
     QVERIFY(answer);
     for (const double percent : {0.0, 5.0, 15.0, 30.0}) {
         const BudgetMargin m{percent};
@@ -130,7 +130,7 @@ void TestStudioMargin::adviceWithAMarginFedBackAnswers()
 {
     // The nearest miss names budgets as the user gives them: set as typed, with the same
     // margin, each gives an answer.
-    const test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Bf16});
+    const acsel::test::ToyHooks toy({Format::Int4Wo, Format::Int8, Format::Bf16});
     const BudgetMargin margin{12.5};
     const QRegularExpression advice(QStringLiteral(
         "(TTFT|TPOT|Memory) binds: .*; at a \\1 budget of ([0-9.]+) (ms|GiB) \\(with the "
@@ -265,5 +265,5 @@ void TestStudioMargin::typedMarginOutsideTheRangeIsMarked()
     QCOMPARE(settled.count(), 1);
 }
 
-QTEST_MAIN(TestStudioMargin)
+ACSEL_TEST_MAIN(TestStudioMargin)
 #include "test_studio_margin.moc"

@@ -12,13 +12,13 @@
 #include "app/studio/mainwindow.h"
 #include "core/model/workspace.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
 #include <QStandardPaths>
-#include <QTest>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -107,5 +107,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioMemory)
+ACSEL_TEST_MAIN(TestStudioMemory)
 #include "test_studio_memory.moc"

@@ -4,6 +4,7 @@
 // workspace opened under the same file is compared with it too.
 #include "app/studio/mainwindow.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
@@ -13,7 +14,6 @@
 #include <QComboBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <QUndoStack>
 
 using namespace acsel;
@@ -113,5 +113,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioModified)
+ACSEL_TEST_MAIN(TestStudioModified)
 #include "test_studio_modified.moc"

@@ -2,6 +2,7 @@
 // the banner keeps saying it (and what to do) once the box is gone. A later good workspace
 // replaces the banner.
 #include "app/studio/mainwindow.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QDir>
@@ -10,7 +11,6 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 
 class TestStudioOpenFailure : public QObject
 {
@@ -75,5 +75,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioOpenFailure)
+ACSEL_TEST_MAIN(TestStudioOpenFailure)
 #include "test_studio_openfailure.moc"

@@ -3,6 +3,7 @@
 // gone drops it with a status-bar message; "Clear Menu" empties the list.
 #include "app/studio/mainwindow.h"
 #include "app/studio/studiosettings.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QApplication>
@@ -12,7 +13,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
-#include <QTest>
 
 using acsel::studio::kMaxRecentSessions;
 using acsel::studio::recentSessions;
@@ -137,5 +137,5 @@ private slots:
     void cleanupTestCase() { QSettings().clear(); }
 };
 
-QTEST_MAIN(TestStudioRecent)
+ACSEL_TEST_MAIN(TestStudioRecent)
 #include "test_studio_recent.moc"

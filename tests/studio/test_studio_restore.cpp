@@ -5,13 +5,13 @@
 // not offered to a second one.
 #include "core/data/workspacefile.h"
 #include "core/session/sessionfile.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QTemporaryDir>
-#include <QTest>
 #include <QThread>
 #include <nlohmann/json.hpp>
 
@@ -160,5 +160,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStudioRestore)
+ACSEL_TEST_GUILESS_MAIN(TestStudioRestore)
 #include "test_studio_restore.moc"

@@ -6,6 +6,7 @@
 #include "app/studio/mainwindow.h"
 #include "core/session/sessionfile.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 
@@ -20,7 +21,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <memory>
 
 using namespace acsel;
@@ -77,14 +77,6 @@ struct Answerer {
         });
     }
 };
-
-QMessageBox* openBox(MainWindow& w)
-{
-    for (QMessageBox* b : w.findChildren<QMessageBox*>())
-        if (b->isVisible())
-            return b;
-    return nullptr;
-}
 
 } // namespace
 
@@ -283,5 +275,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioSaveChanges)
+ACSEL_TEST_MAIN(TestStudioSaveChanges)
 #include "test_studio_savechanges.moc"

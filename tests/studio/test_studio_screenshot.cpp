@@ -1,12 +1,13 @@
 // acsel-studio --screenshot --size 1280x720 (offscreen, spec-only stacks): the PNG has exactly
 // the asked size, and the user's saved settings (last workspace, request) are left byte for
 // byte as they were: a screenshot run neither reads nor writes them.
+#include "testmain.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QTest>
 
 class TestStudioScreenshot : public QObject
 {
@@ -103,5 +104,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStudioScreenshot)
+ACSEL_TEST_APPLESS_MAIN(TestStudioScreenshot)
 #include "test_studio_screenshot.moc"

@@ -2,6 +2,7 @@
 // serving model than the request's (as `acsel search` does on stderr), and hides the warning when
 // they match, when the stack has no FMC line, and after opening a session that matches.
 #include "app/studio/mainwindow.h"
+#include "testmain.h"
 #include "widgets/slopanel.h"
 
 #include <QApplication>
@@ -10,7 +11,6 @@
 #include <QLabel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <memory>
 
 using namespace acsel;
@@ -124,5 +124,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioServingWarning)
+ACSEL_TEST_MAIN(TestStudioServingWarning)
 #include "test_studio_servingwarning.moc"

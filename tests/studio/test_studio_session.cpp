@@ -7,6 +7,7 @@
 #include "app/studio/mainwindow.h"
 #include "core/session/sessionfile.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
 #include "widgets/comparemodel.h"
@@ -21,7 +22,6 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -61,14 +61,6 @@ BandRecipe handEdit(MainWindow& w)
             middle == formats.end() ? Scope::Full : Scope::Mlp});
     r.push({layers - 2, layers, Format::Bf16, Scope::Full});
     return r;
-}
-
-QMessageBox* openBox(MainWindow& w)
-{
-    for (QMessageBox* b : w.findChildren<QMessageBox*>())
-        if (b->isVisible())
-            return b;
-    return nullptr;
 }
 
 void click(QMessageBox* box, const QString& text)
@@ -320,5 +312,5 @@ private slots:
     void cleanupTestCase() { QFile::remove(SessionController::autosavePath()); }
 };
 
-QTEST_MAIN(TestStudioSession)
+ACSEL_TEST_MAIN(TestStudioSession)
 #include "test_studio_session.moc"

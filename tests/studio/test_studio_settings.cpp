@@ -1,10 +1,10 @@
 // The settings the studio keeps between runs: they round-trip, and a hand-edited value that is
 // no number of the field's kind keeps the default instead of reaching the request.
 #include "app/studio/studiosettings.h"
+#include "testmain.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QTest>
 
 using namespace acsel;
 
@@ -59,5 +59,5 @@ void TestStudioSettings::badValuesKeepTheDefaults()
     QCOMPARE(v.request->memBudgetGiB, defaults.memBudgetGiB);
 }
 
-QTEST_APPLESS_MAIN(TestStudioSettings)
+ACSEL_TEST_APPLESS_MAIN(TestStudioSettings)
 #include "test_studio_settings.moc"

@@ -14,6 +14,7 @@
 #include "app/studio/sessiondefaults.h"
 #include "core/search/recommend.h"
 #include "studiofixtures.h"
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandstrip.h"
@@ -43,7 +44,6 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTest>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -713,5 +713,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioState)
+ACSEL_TEST_MAIN(TestStudioState)
 #include "test_studio_state.moc"

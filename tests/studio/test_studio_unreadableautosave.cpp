@@ -3,12 +3,12 @@
 // overwritten by the next autosave.
 #include "app/studio/mainwindow.h"
 #include "app/studio/sessioncontroller.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
-#include <QTest>
 #include <memory>
 
 using acsel::studio::SessionController;
@@ -57,5 +57,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioUnreadableAutosave)
+ACSEL_TEST_MAIN(TestStudioUnreadableAutosave)
 #include "test_studio_unreadableautosave.moc"

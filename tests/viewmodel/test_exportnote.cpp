@@ -3,9 +3,8 @@
 // admitted one keeps the plain note.
 #include "../core/test_export_fixtures.h"
 #include "core/export/exporter.h"
+#include "testmain.h"
 #include "viewmodel/exportnote.h"
-
-#include <QTest>
 
 using namespace exporttest;
 
@@ -38,5 +37,5 @@ void TestExportNote::rejectionWrittenIntoTheHeader()
     QVERIFY(text.find("description: ") != std::string::npos);
 }
 
-QTEST_APPLESS_MAIN(TestExportNote)
+ACSEL_TEST_APPLESS_MAIN(TestExportNote)
 #include "test_exportnote.moc"

@@ -1,9 +1,8 @@
 // The window's "why nothing fits" text, built by hand: the binding budget, the lowest value
 // found, the budget to set and the answer there; a mixture-of-experts answer names its MLP
 // scope "experts", as the card and the band strip do.
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
-
-#include <QTest>
 
 using namespace acsel;
 
@@ -72,5 +71,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNearestMissText)
+ACSEL_TEST_GUILESS_MAIN(TestNearestMissText)
 #include "test_nearestmisstext.moc"

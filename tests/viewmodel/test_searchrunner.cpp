@@ -1,10 +1,10 @@
 // SearchRunner: a superseded job delivers nothing and the newer one delivers its result;
 // Cancel stops the work (the worker sees the flag) and nothing is delivered; failures and
 // progress reach the GUI thread; typed results reach their handlers in order.
+#include "testmain.h"
 #include "viewmodel/searchrunner.h"
 
 #include <QSignalSpy>
-#include <QTest>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -189,5 +189,5 @@ void TestSearchRunner::supersededJobPublishesNothing()
     QVERIFY((results.values == std::vector<std::pair<int, int>>{{b, 3}}));
 }
 
-QTEST_MAIN(TestSearchRunner)
+ACSEL_TEST_MAIN(TestSearchRunner)
 #include "test_searchrunner.moc"

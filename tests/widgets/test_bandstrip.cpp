@@ -4,6 +4,7 @@
 // settings row (batch, KV format, calibration algorithm, lm_head) edits the configuration in
 // undo steps of the same stack.
 #include "core/model/configspace.h"
+#include "testmain.h"
 #include "viewmodel/bandedits.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bandpainter.h"
@@ -15,7 +16,6 @@
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTest>
 #include <QToolButton>
 #include <QUndoStack>
 
@@ -352,5 +352,5 @@ void TestBandStrip::aNarrowBandDropsItsLayerRange()
              QStringLiteral("fp8/mlp  \u00b7  0-9"));
 }
 
-QTEST_MAIN(TestBandStrip)
+ACSEL_TEST_MAIN(TestBandStrip)
 #include "test_bandstrip.moc"

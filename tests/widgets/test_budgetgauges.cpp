@@ -1,12 +1,12 @@
 // BudgetGauges: each gauge is the prediction's share of its budget (per mille, worked out by
 // hand), says the value and the budget, is full and says by how much when over, and shows the
 // budgets alone without a prediction. nearestMissText names the binding budgets.
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/budgetgauges.h"
 
 #include <QApplication>
 #include <QProgressBar>
-#include <QTest>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -137,5 +137,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestBudgetGauges)
+ACSEL_TEST_MAIN(TestBudgetGauges)
 #include "test_budgetgauges.moc"

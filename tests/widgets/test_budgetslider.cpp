@@ -2,12 +2,12 @@
 // moves the value by one step of 1/1000 of five decades (x10^0.005 = x1.0116, worked out by
 // hand), ten for Page Up; the spin box steps in the value's own decade (2.0 -> 2.1 ms,
 // 600 -> 610 ms), where a fixed step of 1 ms jumped from 2 ms to 3 ms.
+#include "testmain.h"
 #include "widgets/budgetslider.h"
 
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSlider>
-#include <QTest>
 #include <cmath>
 
 using namespace acsel::gui;
@@ -42,5 +42,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestBudgetSlider)
+ACSEL_TEST_MAIN(TestBudgetSlider)
 #include "test_budgetslider.moc"

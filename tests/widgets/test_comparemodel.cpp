@@ -1,13 +1,13 @@
 // CompareModel: QAbstractItemModelTester through pins and unpins, the four-pin limit, and the
 // bar fractions (value / column maximum, worked out by hand), and the deltas against the
 // reference row (worked out by hand).
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/comparemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
 #include <QSignalSpy>
-#include <QTest>
 #include <cmath>
 
 using namespace acsel;
@@ -295,5 +295,5 @@ void TestCompareModel::moeModelsNameTheExpertsScope()
     QVERIFY(!model.isMoe(moe));
 }
 
-QTEST_MAIN(TestCompareModel)
+ACSEL_TEST_MAIN(TestCompareModel)
 #include "test_comparemodel.moc"

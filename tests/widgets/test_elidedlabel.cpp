@@ -1,11 +1,11 @@
 // ElidedLabel: a text too long for the width is shown as its start and an ellipsis with the
 // whole text in the tooltip; the label never asks for more than a few characters of width, so
 // a long text cannot widen the layout it sits in.
+#include "testmain.h"
 #include "widgets/elidedlabel.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
-#include <QTest>
 
 using namespace acsel::gui;
 
@@ -48,5 +48,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestElidedLabel)
+ACSEL_TEST_MAIN(TestElidedLabel)
 #include "test_elidedlabel.moc"

@@ -2,6 +2,7 @@
 // formats re-renders it and the how-to snippet, Copy puts the text on the clipboard, saving
 // writes it atomically, and an unexportable configuration shows why and offers no export.
 #include "../core/test_export_fixtures.h"
+#include "testmain.h"
 #include "widgets/exportdialog.h"
 
 #include <QApplication>
@@ -12,7 +13,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTest>
 
 using namespace acsel;
 using namespace exporttest;
@@ -170,5 +170,5 @@ void TestExportDialog::loadWarningLine()
     QVERIFY(line->isHidden());
 }
 
-QTEST_MAIN(TestExportDialog)
+ACSEL_TEST_MAIN(TestExportDialog)
 #include "test_exportdialog.moc"

@@ -1,9 +1,9 @@
 // FitQualityPlot: measured vs estimated points per series, the FMC line only for a calibrated
 // series, the summary lines, and an empty plot that says there are no measured rows.
+#include "testmain.h"
 #include "widgets/fitqualityplot.h"
 
 #include <QLabel>
-#include <QTest>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -90,5 +90,5 @@ void TestFitQualityPlot::noRowsIsSaidInThePlot()
     QVERIFY(summary(w).contains(QStringLiteral("MdAPE 4.0%")));
 }
 
-QTEST_MAIN(TestFitQualityPlot)
+ACSEL_TEST_MAIN(TestFitQualityPlot)
 #include "test_fitqualityplot.moc"

@@ -1,6 +1,7 @@
 // How sure: with an FMC file's intervals the card shows each latency with its interval under
 // it and Compare draws it as a range under the value; without, the card says "no interval" and
 // the typical error it is given.
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandeditor.h"
 #include "widgets/bardelegate.h"
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QTableWidget>
-#include <QTest>
 #include <algorithm>
 #include <cmath>
 
@@ -215,5 +215,5 @@ void TestIntervals::editorLineShowsTheInterval()
                             "max"));
 }
 
-QTEST_MAIN(TestIntervals)
+ACSEL_TEST_MAIN(TestIntervals)
 #include "test_intervals.moc"

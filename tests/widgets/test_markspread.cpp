@@ -1,8 +1,8 @@
 // spreadMarks: marks with room stay on their points; coinciding ones move to the nearest free
 // place, up and to the right first, and every pair ends at least the gap apart.
+#include "testmain.h"
 #include "widgets/markspread.h"
 
-#include <QTest>
 #include <cmath>
 
 using acsel::gui::spreadMarks;
@@ -72,5 +72,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMarkSpread)
+ACSEL_TEST_APPLESS_MAIN(TestMarkSpread)
 #include "test_markspread.moc"

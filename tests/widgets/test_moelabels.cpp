@@ -2,13 +2,13 @@
 // total parameters, from the bundled workspace's config numbers) and the scope names of the
 // band strip and the card ("experts" for the MLP scope, "mlp" on a dense model).
 #include "core/data/workspacefile.h"
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/bandstrip.h"
 #include "widgets/recipecard.h"
 
 #include <QLabel>
 #include <QMenu>
-#include <QTest>
 #include <memory>
 
 using namespace acsel;
@@ -90,5 +90,5 @@ void TestMoeLabels::stripNamesTheExpertsScope()
                                              QStringLiteral("attn")}));
 }
 
-QTEST_MAIN(TestMoeLabels)
+ACSEL_TEST_MAIN(TestMoeLabels)
 #include "test_moelabels.moc"

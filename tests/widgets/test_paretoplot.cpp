@@ -1,5 +1,6 @@
 // ParetoPlot and its scoring against brute force: feasibility, the frontier by the Pareto
 // definition, the normalised axis, clicking a point, and saving in three formats.
+#include "testmain.h"
 #include "widgetfixtures.h"
 #include "widgets/logticker.h"
 #include "widgets/paretoplot.h"
@@ -8,7 +9,6 @@
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTest>
 #include <qcustomplot.h>
 
 using namespace acsel::gui;
@@ -397,5 +397,5 @@ void TestParetoPlot::pinsStayApartWhenTheyCoincide()
                        plot.pinnedPixels()[0]->y() - moved.y()) < 0.5);
 }
 
-QTEST_MAIN(TestParetoPlot)
+ACSEL_TEST_MAIN(TestParetoPlot)
 #include "test_paretoplot.moc"

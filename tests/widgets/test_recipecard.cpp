@@ -1,5 +1,6 @@
 // RecipeCard: the uniform-vs-band comparison shows the deltas worked out by hand, breakdowns
 // list every operator class of either prediction, and Pin/Export follow the content.
+#include "testmain.h"
 #include "viewmodel/predictiontext.h"
 #include "widgets/comparemodel.h"
 #include "widgets/glossary.h"
@@ -9,7 +10,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTest>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -168,5 +168,5 @@ void TestRecipeCard::engineMemoryBesideTheEstimate()
     QVERIFY(line->isHidden());
 }
 
-QTEST_MAIN(TestRecipeCard)
+ACSEL_TEST_MAIN(TestRecipeCard)
 #include "test_recipecard.moc"

@@ -1,9 +1,9 @@
 // RecipeCard's RMQD caveat: shown under the metrics, with its text, only while the content has
 // one; a content without one and a message hide it.
+#include "testmain.h"
 #include "widgets/recipecard.h"
 
 #include <QLabel>
-#include <QTest>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -40,5 +40,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRecipeCardCaveat)
+ACSEL_TEST_MAIN(TestRecipeCardCaveat)
 #include "test_recipecardcaveat.moc"

@@ -2,6 +2,7 @@
 // one requestChanged and, after the hand rests, one requestSettled; the memory budget is capped
 // at the device capacity; and a budget slider wired to the plot as MainWindow wires it moves
 // the feasible count to the brute-force count for the same request.
+#include "testmain.h"
 #include "widgetfixtures.h"
 #include "widgets/budgetslider.h"
 #include "widgets/paretoplot.h"
@@ -14,7 +15,6 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QTest>
 
 using namespace acsel;
 using namespace acsel::gui;
@@ -331,5 +331,5 @@ void TestSloPanel::typingCommitsAfterThePause()
     QCOMPARE(settled.count(), 2);
 }
 
-QTEST_MAIN(TestSloPanel)
+ACSEL_TEST_MAIN(TestSloPanel)
 #include "test_slopanel.moc"

@@ -1,6 +1,7 @@
 // WheelGuard: in a scrolled panel the wheel over an unfocused slider, spin box or combo box is
 // left to the scroll area (the control's value stays); once the control has focus it takes
 // the wheel as before.
+#include "testmain.h"
 #include "widgets/wheelguard.h"
 
 #include <QApplication>
@@ -8,7 +9,6 @@
 #include <QDoubleSpinBox>
 #include <QScrollArea>
 #include <QSlider>
-#include <QTest>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -74,5 +74,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestWheelGuard)
+ACSEL_TEST_MAIN(TestWheelGuard)
 #include "test_wheelguard.moc"
