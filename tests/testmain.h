@@ -21,7 +21,7 @@ enum class TestApp : unsigned char {
 
 // Registers the test object of `file` (its name without directory and extension, e.g.
 // "test_fmcchoice", is the argument that selects it); returns a value to initialise a static
-// with. A name registered twice is reported by main.
+// with. Names cannot repeat: an executable's files are of one directory.
 int registerTest(const char* file, TestApp app, std::function<std::unique_ptr<QObject>()> make);
 
 } // namespace acsel::testing
